@@ -1,0 +1,15 @@
+// Where a task happens: a platform channel and thread. One thread is one conversation, and its runs share memory.
+import { z } from 'zod';
+import { PlatformSchema } from './principal.js';
+
+export const ConversationSchema = z.object({
+  platform: PlatformSchema,
+  channelId: z.string().min(1),
+  /** The thread's root message id; absent for a task that has no thread yet (a CLI run). */
+  threadId: z.string().min(1).optional(),
+});
+export type Conversation = z.infer<typeof ConversationSchema>;
+
+export function conversationKey(conversation: Conversation): string {
+  return `${conversation.platform}:${conversation.channelId}:${conversation.threadId ?? '-'}`;
+}

@@ -1,0 +1,36 @@
+// The Store: keyv for values, plus the atomic primitives keyv lacks (claim, append-only logs, sets).
+
+export interface Store {
+  /** Human-readable backend name for logs and health checks, e.g. "sqlite ./data/opsbot.sqlite". */
+  readonly description: string;
+
+  get<T>(key: string): Promise<T | undefined>;
+  /** Stores a JSON-serializable value; ttlMs makes it disappear after that long. */
+  set(key: string, value: unknown, ttlMs?: number): Promise<void>;
+  delete(key: string): Promise<boolean>;
+
+  /**
+   * Atomically takes `key` for `owner` for ttlMs, if nobody holds it (or the holder's claim has lapsed).
+   * Returns true for exactly one of any number of concurrent callers, across processes.
+   * A claim by the same owner that already holds the key refreshes it and returns true.
+   */
+  claim(key: string, owner: string, ttlMs: number): Promise<boolean>;
+  /** Releases `key` only if `owner` still holds it (compare-and-delete). */
+  release(key: string, owner: string): Promise<boolean>;
+  /** Who holds `key` now, if anyone. */
+  holder(key: string): Promise<string | undefined>;
+
+  /** Appends one record to an append-only log. */
+  append(log: string, record: unknown): Promise<void>;
+  /** Reads a log in the order written, optionally only records at or after a sequence offset. */
+  readLog<T>(log: string, options?: { fromIndex?: number; limit?: number }): Promise<T[]>;
+
+  /** Set membership, for indexes such as "runs waiting for approval". */
+  addToSet(set: string, member: string): Promise<void>;
+  removeFromSet(set: string, member: string): Promise<void>;
+  members(set: string): Promise<string[]>;
+
+  /** Answers when the backend is reachable; throws a StoreUnavailable error otherwise. */
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}

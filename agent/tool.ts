@@ -1,0 +1,91 @@
+// A tool is data plus one execute(): a name, a description written like API docs, a zod input, and a risk.
+import { z } from 'zod';
+import type { Conversation } from './conversation.js';
+import { CallerError, ErrorCode } from './errors.js';
+import type { Logger } from './logger.js';
+import type { Principal } from './principal.js';
+
+export const RiskSchema = z.enum(['read', 'write', 'danger']);
+export type Risk = z.infer<typeof RiskSchema>;
+
+export const ToolResultSchema = z.object({
+  ok: z.boolean(),
+  /** One or two sentences a person and the model can read. */
+  summary: z.string(),
+  /** Structured detail; must serialize to JSON. */
+  data: z.unknown().optional(),
+});
+export type ToolResult = z.infer<typeof ToolResultSchema>;
+
+export interface ToolContext {
+  signal: AbortSignal;
+  /** Epoch ms by which the tool must have returned. */
+  deadline: number;
+  logger: Logger;
+  principal: Principal;
+  conversation: Conversation;
+  runId: string;
+}
+
+export interface ToolDefinition<Input extends z.ZodType = z.ZodType> {
+  name: string;
+  description: string;
+  input: Input;
+  risk: Risk;
+  /** Per-call time limit in ms; the executor's default applies when absent. */
+  timeoutMs?: number;
+  /** Minutes an approval for this tool stays valid; the policy default applies when absent. */
+  approvalTtlMs?: number;
+  execute(ctx: ToolContext, input: z.output<Input>): Promise<ToolResult>;
+}
+
+export type Tool = ToolDefinition<z.ZodType>;
+
+export const TOOL_NAME_PATTERN = /^[a-z][a-z0-9_]{0,63}$/;
+
+/** Checks a tool definition when it is defined, so a bad one fails at start-up, not on the first call. */
+export function defineTool<Input extends z.ZodType>(definition: ToolDefinition<Input>): Tool {
+  const where = `tool ${JSON.stringify(definition?.name)}`;
+  if (typeof definition?.name !== 'string' || !TOOL_NAME_PATTERN.test(definition.name)) {
+    throw new CallerError(
+      ErrorCode.InvalidTool,
+      `${where}: the name must match ${TOOL_NAME_PATTERN} (lowercase letters, digits and underscores, starting with a letter)`,
+    );
+  }
+  if (typeof definition.description !== 'string' || definition.description.trim().length < 10) {
+    throw new CallerError(
+      ErrorCode.InvalidTool,
+      `${where}: a description of at least 10 characters is required`,
+    );
+  }
+  if (!(definition.input instanceof z.ZodType)) {
+    throw new CallerError(ErrorCode.InvalidTool, `${where}: input must be a zod schema`);
+  }
+  if (!RiskSchema.safeParse(definition.risk).success) {
+    throw new CallerError(ErrorCode.InvalidTool, `${where}: risk must be one of read, write, danger`);
+  }
+  if (typeof definition.execute !== 'function') {
+    throw new CallerError(ErrorCode.InvalidTool, `${where}: execute(ctx, input) is required`);
+  }
+  try {
+    toolParametersSchema(definition.input);
+  } catch (error) {
+    throw new CallerError(ErrorCode.InvalidTool, `${where}: its input cannot be described as JSON Schema`, {
+      cause: error,
+    });
+  }
+  return Object.freeze({ ...definition }) as Tool;
+}
+
+/** The JSON Schema the model receives for a tool's input. */
+export function toolParametersSchema(input: z.ZodType): Record<string, unknown> {
+  const schema = z.toJSONSchema(input, { target: 'draft-7', io: 'input', unrepresentable: 'any' }) as Record<
+    string,
+    unknown
+  >;
+  delete schema.$schema;
+  if (schema.type !== 'object') {
+    throw new Error('a tool input must be a zod object');
+  }
+  return schema;
+}

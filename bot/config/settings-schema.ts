@@ -1,0 +1,180 @@
+// The shape of opsbot.yaml: every setting that is not a secret or an endpoint, validated once at start-up.
+import { z } from 'zod';
+
+const duration = z
+  .union([
+    z.number().int().positive(),
+    z.string().regex(/^\d+(ms|s|m|h|d)$/, 'a duration such as 30s, 15m or 24h'),
+  ])
+  .transform((value) => (typeof value === 'number' ? value : parseDuration(value)));
+
+export function parseDuration(text: string): number {
+  const match = /^(\d+)(ms|s|m|h|d)$/.exec(text);
+  if (!match) throw new Error(`not a duration: ${text}`);
+  const unit = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 }[
+    match[2] as 'ms' | 's' | 'm' | 'h' | 'd'
+  ];
+  return Number(match[1]) * unit;
+}
+
+export const LimitsSettingsSchema = z
+  .object({
+    max_steps: z.number().int().min(1).max(200).default(12),
+    max_tool_calls: z.number().int().min(1).default(40),
+    max_tokens: z.number().int().min(1000).default(200_000),
+    max_wall_time: duration.default(10 * 60_000),
+    tool_timeout: duration.default(30_000),
+    model_timeout: duration.default(60_000),
+    model_retries: z.number().int().min(0).max(10).default(2),
+    question_ttl: duration.default(24 * 3_600_000),
+    max_task_chars: z.number().int().min(100).default(20_000),
+    tool_output_chars: z.number().int().min(1000).default(16_000),
+  })
+  .prefault({});
+
+export const ModelSettingsSchema = z
+  .object({
+    /** Tokens the model accepts in one request. */
+    context_window: z.number().int().min(2048).default(128_000),
+    /** Fraction of the context window at which older context is compressed. */
+    compress_at: z.number().min(0.1).max(0.95).default(0.8),
+    temperature: z.number().min(0).max(2).optional(),
+  })
+  .prefault({});
+
+export const RedactionSettingsSchema = z
+  .object({
+    /** Extra regular expressions whose matches are replaced by the redaction marker. */
+    patterns: z.array(z.string()).default([]),
+  })
+  .prefault({});
+
+export const IdentitySettingsSchema = z.object({
+  /** Roles for this identity. */
+  roles: z.array(z.string()).min(1),
+  /** Shown in the playground's "you are" switcher, for local users. */
+  display_name: z.string().optional(),
+});
+
+export const RoleSettingsSchema = z.object({
+  description: z.string().optional(),
+  /** Tool names or globs (restart_*) members may use. */
+  tools: z.array(z.string()).default([]),
+  /** Risks members may use at all; the shipped default role is read-only. */
+  risks: z.array(z.enum(['read', 'write', 'danger'])).default(['read', 'write', 'danger']),
+  /** Tool names or globs members may approve for others. */
+  approve: z.array(z.string()).default([]),
+  /** Channels (ids or #names) where the role applies; all channels when absent. */
+  channels: z.array(z.string()).optional(),
+  /** Let members run write tools without approval. */
+  write_without_approval: z.boolean().default(false),
+  /** Danger tools (names or globs) members may run without approval. Explicit on purpose. */
+  danger_without_approval: z.array(z.string()).default([]),
+  /** Members may cancel anyone's run and see all runs. */
+  admin: z.boolean().default(false),
+});
+
+export const ChannelSettingsSchema = z.object({
+  /** Tool names or globs allowed in this channel; everything the role allows when absent. */
+  tools: z.array(z.string()).optional(),
+  /** Risks allowed in this channel. */
+  risks: z.array(z.enum(['read', 'write', 'danger'])).default(['read', 'write', 'danger']),
+});
+
+export const PermissionSettingsSchema = z
+  .object({
+    default_role: z.string().default('viewer'),
+    roles: z.record(z.string(), RoleSettingsSchema).default({
+      viewer: {
+        description: 'Read-only checks',
+        tools: ['*'],
+        risks: ['read'],
+        approve: [],
+        write_without_approval: false,
+        danger_without_approval: [],
+        admin: false,
+      },
+    }),
+    /** Identity keys: slack:U123, slack_group:S123, discord:1234, discord_role:5678, local:alice, patrol:name. */
+    identities: z.record(z.string(), IdentitySettingsSchema).default({}),
+    /** Per-channel narrowing, keyed by channel id or #name. */
+    channels: z.record(z.string(), ChannelSettingsSchema).default({}),
+    allow_self_approval: z.boolean().default(false),
+    approval_ttl: duration.default(15 * 60_000),
+    /** What a denial does to the run: let the model continue, or stop the run. */
+    on_denial: z.enum(['continue', 'stop']).default('continue'),
+    /** New tasks per person per minute. */
+    tasks_per_minute: z.number().int().min(1).default(10),
+  })
+  .prefault({});
+
+export const CommandParameterSchema = z.object({
+  type: z.enum(['string', 'integer', 'number', 'boolean']).default('string'),
+  description: z.string().min(3),
+  enum: z.array(z.union([z.string(), z.number()])).optional(),
+  pattern: z.string().optional(),
+  required: z.boolean().default(true),
+  default: z.union([z.string(), z.number(), z.boolean()]).optional(),
+  /** Allow values that start with "-"; off by default to stop option injection. */
+  allow_leading_dash: z.boolean().default(false),
+});
+
+export const CommandSettingsSchema = z.object({
+  description: z.string().min(10),
+  /** The program and its arguments; "{param}" inserts a parameter as one whole argument. */
+  argv: z.array(z.string()).min(1),
+  parameters: z.record(z.string(), CommandParameterSchema).default({}),
+  risk: z.enum(['read', 'write', 'danger']).default('read'),
+  timeout: duration.default(30_000),
+  cwd: z.string().optional(),
+  approval_ttl: duration.optional(),
+});
+
+export const ToolSettingsSchema = z
+  .object({
+    /** Allow-listed commands, each exposed as a tool. */
+    commands: z.record(z.string(), CommandSettingsSchema).default({}),
+    /** Absolute paths of programs commands may run; each command's program must resolve to one of these. */
+    allowed_executables: z.array(z.string()).default([]),
+    /** Roots log_search may read under. */
+    log_roots: z.array(z.string()).default(['/var/log']),
+    /** Folder of user TypeScript/JavaScript modules exporting defineTool(...). */
+    custom_tools_dir: z.string().optional(),
+    output_limit_bytes: z
+      .number()
+      .int()
+      .min(1024)
+      .default(64 * 1024),
+    network: z
+      .object({
+        /** Hosts or CIDRs checks may reach; everything not denied when empty. */
+        allow: z.array(z.string()).default([]),
+        deny: z.array(z.string()).default(['169.254.169.254/32', 'fd00:ec2::254/128']),
+      })
+      .prefault({}),
+    /** DNS servers (host or host:port) for dns_lookup; the system's when empty. */
+    dns_servers: z.array(z.string()).default([]),
+  })
+  .prefault({});
+
+export const AliasSettingsSchema = z.record(z.string(), z.string());
+
+export const SettingsSchema = z
+  .object({
+    /** The bot's name, as people mention it. */
+    bot_name: z.string().default('opsbot'),
+    limits: LimitsSettingsSchema,
+    model: ModelSettingsSchema,
+    redaction: RedactionSettingsSchema,
+    permissions: PermissionSettingsSchema,
+    tools: ToolSettingsSchema,
+    /** Short names for commands in the command engine: `disk: disk_usage paths=/`. */
+    aliases: AliasSettingsSchema.default({}),
+  })
+  .strict();
+
+export type Settings = z.output<typeof SettingsSchema>;
+export type PermissionSettings = Settings['permissions'];
+export type ToolSettings = Settings['tools'];
+export type CommandSettings = z.output<typeof CommandSettingsSchema>;
+export type LimitsSettings = Settings['limits'];
