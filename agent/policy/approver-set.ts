@@ -1,0 +1,80 @@
+// Who may approve a call: the roles whose `approve` patterns match the tool, and the identities holding them.
+import { z } from 'zod';
+import type { Principal } from '../principal.js';
+import { type Place, roleAppliesIn } from './channel-scope.js';
+import type { PermissionSettings } from './permission-settings.js';
+import { identityKeys, resolveRoles } from './resolve-roles.js';
+import { matchesAnyToolPattern } from './tool-globs.js';
+
+export const ApproverSetSchema = z.object({
+  /** Roles whose members may approve. */
+  roles: z.array(z.string()),
+  /** Identity keys (slack:U1, discord_role:42, …) that hold one of those roles. */
+  identities: z.array(z.string()),
+  /** True when one of the roles is the default role, so anyone without a listed identity may approve. */
+  includesDefaultRole: z.boolean(),
+});
+export type ApproverSet = z.infer<typeof ApproverSetSchema>;
+
+/** Roles that may approve `toolName` in this place (everywhere when no place is given). */
+export function approverRoles(settings: PermissionSettings, toolName: string, place?: Place): string[] {
+  return Object.entries(settings.roles)
+    .filter(([, role]) => matchesAnyToolPattern(role.approve, toolName))
+    .filter(([, role]) => place === undefined || roleAppliesIn(role, place))
+    .map(([name]) => name);
+}
+
+export function approverSet(settings: PermissionSettings, toolName: string, place?: Place): ApproverSet {
+  const roles = approverRoles(settings, toolName, place);
+  const identities = Object.entries(settings.identities)
+    // A patrol cannot click a button, so it never counts as someone who could approve.
+    .filter(([key, identity]) => !key.startsWith('patrol:') && identity.roles.some((r) => roles.includes(r)))
+    .map(([key]) => key);
+  return { roles, identities, includesDefaultRole: roles.includes(settings.default_role) };
+}
+
+/**
+ * Whether anyone besides the requester (or the requester too, with allow_self_approval) could ever approve.
+ * A set with roles but no members is as empty as a set with no roles: nobody may approve, so nobody does.
+ */
+export function someoneCanApprove(
+  settings: PermissionSettings,
+  approvers: ApproverSet,
+  requester: Pick<Principal, 'platform' | 'userId'>,
+): boolean {
+  if (approvers.includesDefaultRole) return true;
+  const [requesterKey] = identityKeys(requester);
+  return approvers.identities.some((key) => settings.allow_self_approval || key !== requesterKey);
+}
+
+/** The principal's roles that may approve this tool here, resolved from settings now. */
+export function approvingRolesOf(
+  settings: PermissionSettings,
+  principal: Pick<Principal, 'platform' | 'userId' | 'groups'>,
+  toolName: string,
+  place?: Place,
+): string[] {
+  const allowed = approverRoles(settings, toolName, place);
+  return resolveRoles(settings, principal).filter((role) => allowed.includes(role));
+}
+
+export function canApprove(
+  settings: PermissionSettings,
+  principal: Pick<Principal, 'platform' | 'userId' | 'groups'>,
+  toolName: string,
+  place?: Place,
+): boolean {
+  return approvingRolesOf(settings, principal, toolName, place).length > 0;
+}
+
+/** "the operator or admin role", for cards and reasons. */
+export function describeRoles(roles: readonly string[]): string {
+  if (roles.length === 0) return 'no role';
+  if (roles.length === 1) return `the ${roles[0]} role`;
+  return `the ${roles.slice(0, -1).join(', ')} or ${roles.at(-1)} role`;
+}
+
+export function describeApprovers(approvers: ApproverSet): string {
+  const members = approvers.includesDefaultRole ? 'anyone' : approvers.identities.join(', ');
+  return `someone with ${describeRoles(approvers.roles)}${members ? ` (${members})` : ''}`;
+}

@@ -1,0 +1,41 @@
+// Where a rule applies: channels named in settings by id or #name, matched against the conversation's channel.
+import type { Conversation } from '../conversation.js';
+import type { ChannelSettings, PermissionSettings, RoleSettings } from './permission-settings.js';
+
+export interface Place {
+  conversation: Conversation;
+  /** The channel's name (with or without #), when the platform told us; settings may use it as `#name`. */
+  channelName?: string;
+}
+
+/** Channel names are case-insensitive on both platforms; ids are compared exactly. */
+function normalize(reference: string): string {
+  return reference.startsWith('#') ? reference.toLowerCase() : reference;
+}
+
+function hashName(place: Place): string | undefined {
+  if (!place.channelName) return undefined;
+  return `#${place.channelName.replace(/^#/, '')}`.toLowerCase();
+}
+
+export function isThisChannel(reference: string, place: Place): boolean {
+  const wanted = normalize(reference);
+  return wanted === place.conversation.channelId || wanted === hashName(place);
+}
+
+/** How to name the place to a person: #name when known, else the id. */
+export function channelLabel(place: Place): string {
+  return hashName(place) ?? `this channel (${place.conversation.channelId})`;
+}
+
+export function roleAppliesIn(role: RoleSettings, place: Place): boolean {
+  return role.channels === undefined || role.channels.some((channel) => isThisChannel(channel, place));
+}
+
+/** Every channel rule that names this channel, by id or by #name; all of them narrow. */
+export function channelRulesFor(
+  settings: PermissionSettings,
+  place: Place,
+): Array<[reference: string, rule: ChannelSettings]> {
+  return Object.entries(settings.channels).filter(([reference]) => isThisChannel(reference, place));
+}
