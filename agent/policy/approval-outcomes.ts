@@ -1,0 +1,65 @@
+// What a click on an approval can lead to: who may settle it, and what each result tells the person.
+import type { Principal } from '../principal.js';
+import { samePrincipal } from '../principal.js';
+import { type Approval, type ApprovalDecision, formatTime } from './approval-record.js';
+import { approvingRolesOf, describeRoles } from './approver-set.js';
+import type { AuditActor } from './audit-log.js';
+import type { PermissionSettings } from './permission-settings.js';
+import { resolveRoles } from './resolve-roles.js';
+
+export type DecideResult =
+  | { kind: 'decided'; approval: Approval; decision: ApprovalDecision; by: AuditActor; at: number }
+  | { kind: 'already_decided'; decision: ApprovalDecision; by: AuditActor; at: number; approval?: Approval }
+  | { kind: 'refused'; reason: string }
+  /** `recorded` is true only for the click that moved the approval to expired, so one caller ends the wait. */
+  | { kind: 'expired'; approval: Approval; recorded: boolean }
+  | { kind: 'not_found' };
+
+export function settled(approval: Approval): DecideResult {
+  if (approval.status === 'expired') return { kind: 'expired', approval, recorded: false };
+  return {
+    kind: 'already_decided',
+    decision: approval.status === 'approved' ? 'approve' : 'deny',
+    by: approval.decidedBy ?? { key: '?', displayName: 'someone' },
+    at: approval.decidedAt ?? approval.createdAt,
+    approval,
+  };
+}
+
+/** Why this click may not settle the approval, or undefined when it may. Refusals never consume it. */
+export function refusalReason(
+  approval: Approval,
+  decider: Principal,
+  decision: ApprovalDecision,
+  settings: PermissionSettings,
+): string | undefined {
+  if (samePrincipal(decider, approval.requester)) {
+    // Withdrawing one's own request is always safe; approving it needs someone else, unless settings allow.
+    if (decision === 'deny') return undefined;
+    if (!settings.allow_self_approval) return 'You asked for this, so someone else has to approve it.';
+  }
+  if (decider.platform === 'patrol') return 'A patrol cannot approve or deny requests.';
+  const place = { conversation: approval.conversation, channelName: approval.channelName };
+  const approving = approvingRolesOf(settings, decider, approval.tool, place).filter((role) =>
+    approval.approvers.roles.includes(role),
+  );
+  if (approving.length > 0) return undefined;
+  const yours = resolveRoles(settings, decider).join(', ');
+  return `Sorry, only someone with ${describeRoles(approval.approvers.roles)} may approve or deny ${approval.tool}; you have ${yours}.`;
+}
+
+/** What to tell a person whose click came after someone else's, e.g. "already approved by Ana at …". */
+export function decideResultMessage(result: DecideResult): string {
+  switch (result.kind) {
+    case 'decided':
+      return `${result.decision === 'approve' ? 'Approved' : 'Denied'} by ${result.by.displayName} at ${formatTime(result.at)}.`;
+    case 'already_decided':
+      return `Already ${result.decision === 'approve' ? 'approved' : 'denied'} by ${result.by.displayName} at ${formatTime(result.at)}.`;
+    case 'refused':
+      return result.reason;
+    case 'expired':
+      return `This approval expired at ${formatTime(result.approval.expiresAt)}; ask again if it is still needed.`;
+    case 'not_found':
+      return 'This approval no longer exists.';
+  }
+}

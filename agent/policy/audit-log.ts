@@ -1,0 +1,145 @@
+// The audit log: an append-only record in the Store of every request, decision, refusal, execution and outcome.
+import { z } from 'zod';
+import { type Clock, systemClock } from '../clock.js';
+import { ConversationSchema } from '../conversation.js';
+import { type Principal, principalKey } from '../principal.js';
+import type { Store } from '../store/store.js';
+
+export const AuditKindSchema = z.enum([
+  'request',
+  'decision',
+  'refusal',
+  'execution',
+  'outcome',
+  'approval_requested',
+  'approval_decided',
+  'approval_refused',
+  'approval_expired',
+  'cancel',
+  'rate_limited',
+  'thread_busy',
+  /** A stored line that no longer matches the schema; kept visible rather than dropped from an audit trail. */
+  'unreadable',
+]);
+export type AuditKind = z.infer<typeof AuditKindSchema>;
+
+export const AuditActorSchema = z.object({ key: z.string(), displayName: z.string() });
+export type AuditActor = z.infer<typeof AuditActorSchema>;
+
+export const AuditEntrySchema = z.object({
+  at: z.number(),
+  kind: AuditKindSchema,
+  actor: AuditActorSchema,
+  runId: z.string().optional(),
+  approvalId: z.string().optional(),
+  tool: z.string().optional(),
+  /** Already redacted by the caller: the log keeps what it is given. */
+  args: z.unknown().optional(),
+  conversation: ConversationSchema.optional(),
+  channelName: z.string().optional(),
+  /** allow, deny, needs_approval, approved, denied, expired, ok, failed, … */
+  outcome: z.string().optional(),
+  reason: z.string().optional(),
+});
+export type AuditEntry = z.infer<typeof AuditEntrySchema>;
+export type AuditEntryInput = Omit<AuditEntry, 'at'> & { at?: number };
+
+export function auditActor(principal: Pick<Principal, 'platform' | 'userId' | 'displayName'>): AuditActor {
+  return { key: principalKey(principal), displayName: principal.displayName };
+}
+
+const PAGE = 500;
+
+export class AuditLog {
+  private readonly clock: Clock;
+  private readonly logName: string;
+
+  constructor(
+    private readonly store: Store,
+    options: { clock?: Clock; logName?: string } = {},
+  ) {
+    this.clock = options.clock ?? systemClock;
+    this.logName = options.logName ?? 'audit';
+  }
+
+  async record(entry: AuditEntryInput): Promise<AuditEntry> {
+    const parsed = AuditEntrySchema.parse({ ...entry, at: entry.at ?? this.clock.now() });
+    await this.store.append(this.logName, parsed);
+    return parsed;
+  }
+
+  /** Entries at or after `since` (epoch ms), oldest first; with `limit`, only the most recent that many. */
+  async list(options: { since?: number; limit?: number } = {}): Promise<AuditEntry[]> {
+    const since = options.since ?? Number.NEGATIVE_INFINITY;
+    const kept: AuditEntry[] = [];
+    for (let fromIndex = 0; ; fromIndex += PAGE) {
+      const page = await this.store.readLog<unknown>(this.logName, { fromIndex, limit: PAGE });
+      for (const raw of page) {
+        const entry = readEntry(raw);
+        if (entry.at >= since) kept.push(entry);
+      }
+      if (options.limit !== undefined && kept.length > options.limit)
+        kept.splice(0, kept.length - options.limit);
+      if (page.length < PAGE) return kept;
+    }
+  }
+}
+
+function readEntry(raw: unknown): AuditEntry {
+  const parsed = AuditEntrySchema.safeParse(raw);
+  if (parsed.success) return parsed.data;
+  const at =
+    typeof raw === 'object' && raw !== null && 'at' in raw && typeof raw.at === 'number' ? raw.at : 0;
+  return {
+    at,
+    kind: 'unreadable',
+    actor: { key: '?', displayName: '?' },
+    reason: parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`).join('; '),
+  };
+}
+
+// Model and tool text can carry terminal escape sequences; a printed audit log must not run them.
+const CONTROL = /[\u0000-\u001f\u007f-\u009f]/g;
+
+function cell(text: string, max: number): string {
+  const clean = text.replace(CONTROL, ' ');
+  return clean.length > max ? `${clean.slice(0, max - 1)}…` : clean;
+}
+
+function where(entry: AuditEntry): string {
+  if (entry.channelName) return `#${entry.channelName.replace(/^#/, '')}`;
+  if (!entry.conversation) return '';
+  return `${entry.conversation.platform}:${entry.conversation.channelId}`;
+}
+
+function detail(entry: AuditEntry): string {
+  const parts = [
+    entry.outcome,
+    entry.reason,
+    entry.args === undefined ? undefined : JSON.stringify(entry.args),
+  ];
+  return parts.filter((part) => part !== undefined && part !== '').join(' — ');
+}
+
+/** A readable table for the terminal, one line per entry. */
+export function formatAuditEntries(entries: readonly AuditEntry[]): string {
+  const header = ['time (UTC)', 'kind', 'who', 'where', 'tool', 'run', 'detail'];
+  const rows = entries.map((entry) => [
+    new Date(entry.at).toISOString().replace('T', ' ').slice(0, 19),
+    entry.kind,
+    cell(`${entry.actor.displayName} <${entry.actor.key}>`, 40),
+    cell(where(entry), 24),
+    cell(entry.tool ?? '', 32),
+    cell(entry.runId ?? '', 24),
+    cell(detail(entry), 160),
+  ]);
+  const widths = header.map((title, column) =>
+    Math.max(title.length, ...rows.map((row) => row[column]!.length)),
+  );
+  const line = (row: string[]) =>
+    row
+      .map((text, column) => (column === row.length - 1 ? text : text.padEnd(widths[column]!)))
+      .join('  ')
+      .trimEnd();
+  return [line(header), ...rows.map(line)].join('\n');
+}
