@@ -1,0 +1,146 @@
+// Runs a program without a shell: own process group, timeout kills the group, output capped, env scrubbed.
+import { spawn } from 'node:child_process';
+import { scrubbedEnvironment } from './child-environment.js';
+import { type CapturedOutput, OutputCapture } from './output-capture.js';
+
+export const DEFAULT_OUTPUT_LIMIT_BYTES = 64 * 1024;
+export const DEFAULT_KILL_GRACE_MS = 2_000;
+
+export interface RunCommandOptions {
+  /** Absolute path of the program; never looked up here. */
+  file: string;
+  args: string[];
+  /** What the program sees as argv[0]; the file's path when absent. */
+  argv0?: string;
+  cwd?: string;
+  /** The child's environment before scrubbing; process.env when absent. */
+  env?: NodeJS.ProcessEnv;
+  timeoutMs: number;
+  signal?: AbortSignal;
+  /** Bytes kept per stream (head and tail), 64 KB by default. */
+  outputLimitBytes?: number;
+  /** Total bytes on stdout and stderr after which the process is stopped; 4 x the limit by default. */
+  floodBytes?: number;
+  /** Time between SIGTERM and SIGKILL. */
+  killGraceMs?: number;
+}
+
+export interface CommandOutcome {
+  pid: number | undefined;
+  exitCode: number | null;
+  /** The signal that ended the process, if one did. */
+  signal: NodeJS.Signals | null;
+  timedOut: boolean;
+  cancelled: boolean;
+  /** Output passed the flood limit and the process was stopped. */
+  flooded: boolean;
+  /** The program could not be started at all (ENOENT, EACCES, ...). */
+  spawnError: string | undefined;
+  stdout: CapturedOutput;
+  stderr: CapturedOutput;
+  durationMs: number;
+}
+
+function signalGroup(pid: number, signal: NodeJS.Signals): void {
+  try {
+    // A negative pid addresses the whole process group, which the detached child leads.
+    process.kill(-pid, signal);
+  } catch {
+    // ESRCH: the group is already gone.
+  }
+}
+
+/**
+ * Runs the program and resolves when it and its output pipes are done. Never rejects for the program's own
+ * failures; they are in the outcome. The child leads a new process group, so a timeout, cancel or flood
+ * stops everything it started: SIGTERM to the group, then SIGKILL after the grace period.
+ */
+export function runCommand(options: RunCommandOptions): Promise<CommandOutcome> {
+  const limit = options.outputLimitBytes ?? DEFAULT_OUTPUT_LIMIT_BYTES;
+  const floodBytes = options.floodBytes ?? limit * 4;
+  const graceMs = options.killGraceMs ?? DEFAULT_KILL_GRACE_MS;
+  const stdout = new OutputCapture(limit);
+  const stderr = new OutputCapture(limit);
+  const started = performance.now();
+
+  return new Promise<CommandOutcome>((resolve) => {
+    let timedOut = false;
+    let cancelled = false;
+    let flooded = false;
+    let spawnError: string | undefined;
+    let killTimer: NodeJS.Timeout | undefined;
+    let stopping = false;
+
+    const child = spawn(options.file, options.args, {
+      argv0: options.argv0,
+      cwd: options.cwd,
+      env: scrubbedEnvironment(options.env ?? process.env),
+      shell: false,
+      detached: true,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      windowsHide: true,
+    });
+    const pid = child.pid;
+
+    const stop = () => {
+      if (stopping || pid === undefined) return;
+      stopping = true;
+      signalGroup(pid, 'SIGTERM');
+      killTimer = setTimeout(() => signalGroup(pid, 'SIGKILL'), graceMs);
+    };
+
+    const onData = (capture: OutputCapture) => (chunk: Buffer) => {
+      capture.push(chunk);
+      // Reading goes on after a flood (the capture keeps only head and tail), so the pipes drain and close.
+      if (!flooded && stdout.totalBytes + stderr.totalBytes > floodBytes) {
+        flooded = true;
+        stop();
+      }
+    };
+    child.stdout?.on('data', onData(stdout));
+    child.stderr?.on('data', onData(stderr));
+
+    const timer = setTimeout(() => {
+      timedOut = true;
+      stop();
+    }, options.timeoutMs);
+    const onAbort = () => {
+      cancelled = true;
+      stop();
+    };
+    if (options.signal?.aborted) onAbort();
+    else options.signal?.addEventListener('abort', onAbort, { once: true });
+
+    child.on('error', (error) => {
+      spawnError = error.message;
+    });
+    let drainTimer: NodeJS.Timeout | undefined;
+    child.on('exit', () => {
+      // Anything the program left running in its group (a backgrounded child) must not outlive it.
+      if (pid !== undefined) signalGroup(pid, 'SIGKILL');
+      // A descendant that left the group (setsid) could hold the pipes open forever; stop waiting for it.
+      drainTimer = setTimeout(() => {
+        child.stdout?.destroy();
+        child.stderr?.destroy();
+      }, graceMs);
+    });
+    child.on('close', (exitCode, signal) => {
+      clearTimeout(timer);
+      if (killTimer) clearTimeout(killTimer);
+      if (drainTimer) clearTimeout(drainTimer);
+      options.signal?.removeEventListener('abort', onAbort);
+      resolve({
+        pid,
+        exitCode,
+        signal,
+        timedOut,
+        cancelled,
+        flooded,
+        spawnError,
+        stdout: stdout.result(),
+        stderr: stderr.result(),
+        durationMs: Math.round(performance.now() - started),
+      });
+    });
+  });
+}
