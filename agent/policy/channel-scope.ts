@@ -32,10 +32,18 @@ export function roleAppliesIn(role: RoleSettings, place: Place): boolean {
   return role.channels === undefined || role.channels.some((channel) => isThisChannel(channel, place));
 }
 
-/** Every channel rule that names this channel, by id or by #name; all of them narrow. */
+/** The key of the rule for channels that have none of their own. */
+export const OTHER_CHANNELS = '*';
+
+/**
+ * The channel rules for this place: every rule naming it by id or #name (all of them narrow), or the `*` rule
+ * when none does, so "danger only in #ops" is `*: {risks: [read, write]}` plus `#ops: {}`.
+ */
 export function channelRulesFor(
   settings: PermissionSettings,
   place: Place,
 ): Array<[reference: string, rule: ChannelSettings]> {
-  return Object.entries(settings.channels).filter(([reference]) => isThisChannel(reference, place));
+  const own = Object.entries(settings.channels).filter(([reference]) => isThisChannel(reference, place));
+  if (own.length > 0 || !Object.hasOwn(settings.channels, OTHER_CHANNELS)) return own;
+  return [[OTHER_CHANNELS, settings.channels[OTHER_CHANNELS]!]];
 }

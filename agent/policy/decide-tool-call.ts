@@ -3,7 +3,14 @@ import type { Conversation } from '../conversation.js';
 import type { Principal } from '../principal.js';
 import { type Risk, RiskSchema, type Tool } from '../tool.js';
 import { type ApproverSet, approverSet, describeRoles, someoneCanApprove } from './approver-set.js';
-import { channelLabel, channelRulesFor, isThisChannel, type Place, roleAppliesIn } from './channel-scope.js';
+import {
+  channelLabel,
+  channelRulesFor,
+  isThisChannel,
+  OTHER_CHANNELS,
+  type Place,
+  roleAppliesIn,
+} from './channel-scope.js';
 import type { PermissionSettings, RoleSettings } from './permission-settings.js';
 import { resolveRoles } from './resolve-roles.js';
 import { matchesAnyToolPattern } from './tool-globs.js';
@@ -110,7 +117,7 @@ function denyByChannel(settings: PermissionSettings, tool: Tool, place: Place): 
 
 function channelsAllowing(settings: PermissionSettings, tool: Tool, place: Place): string[] {
   return Object.entries(settings.channels)
-    .filter(([reference]) => !isThisChannel(reference, place))
+    .filter(([reference]) => reference !== OTHER_CHANNELS && !isThisChannel(reference, place))
     .filter(([, rule]) => rule.risks.includes(tool.risk))
     .filter(([, rule]) => rule.tools === undefined || matchesAnyToolPattern(rule.tools, tool.name))
     .map(([reference]) => reference);

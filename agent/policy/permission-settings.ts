@@ -67,7 +67,7 @@ export const PermissionSettingsSchema = z
     roles: z.record(z.string(), RoleSettingsSchema).default({}),
     /** Identity keys: slack:U123, slack_group:S123, discord:1234, discord_role:5678, local:alice, patrol:name. */
     identities: z.record(z.string(), IdentitySettingsSchema).default({}),
-    /** Per-channel narrowing, keyed by channel id or #name. */
+    /** Per-channel narrowing, keyed by channel id or #name; `*` is the rule for channels without their own. */
     channels: z.record(z.string(), ChannelSettingsSchema).default({}),
     allow_self_approval: z.boolean().default(false),
     approval_ttl: DurationSchema.default(15 * 60_000),
