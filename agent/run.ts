@@ -127,6 +127,8 @@ export const RunEventSchema = z.discriminatedUnion('type', [
     beforeTokens: z.number(),
     afterTokens: z.number(),
   }),
+  z.object({ ...eventBase, type: z.literal('post_failed'), message: z.string() }),
+  z.object({ ...eventBase, type: z.literal('resumed'), by: z.string() }),
   z.object({ ...eventBase, type: z.literal('finished'), answer: z.string() }),
   z.object({ ...eventBase, type: z.literal('failed'), code: z.string(), message: z.string() }),
   z.object({ ...eventBase, type: z.literal('cancelled'), by: z.string() }),
@@ -159,6 +161,12 @@ export const RunSchema = z.object({
   /** Results of calls made earlier in this run, by call signature, for duplicate detection. */
   completedCalls: z.record(z.string(), z.object({ callId: z.string(), content: z.string() })),
   cancelRequestedBy: z.string().optional(),
+  /** Time spent working (not waiting for people), for the wall-time budget. */
+  activeMs: z.number().nonnegative(),
+  /** The chat message that shows the run's progress, updated at the end. */
+  statusMessageId: z.string().optional(),
+  /** How many times the current missing-argument question was asked, to stop asking in circles. */
+  askAttempts: z.number().int().nonnegative().default(0),
   answer: z.string().optional(),
   error: z.object({ code: z.string(), message: z.string() }).optional(),
   events: z.array(RunEventSchema),

@@ -1,0 +1,99 @@
+// The command engine: runs one `tool key=value` command through the shared executor, with no model.
+import { coerce } from '../missing-arguments.js';
+import type { PlannedCall, Run } from '../run.js';
+import type { ToolRegistry } from '../tool-registry.js';
+import { parseCommand } from './command-parser.js';
+import type { Engine, PlanOutcome } from './engine.js';
+
+export interface CommandEngineOptions {
+  registry: ToolRegistry;
+  aliases: Readonly<Record<string, string>>;
+  /** The commands this person may run, for help text. */
+  availableCommands(run: Run): string[];
+  modelConfigured: boolean;
+}
+
+export class CommandEngine implements Engine {
+  readonly kind = 'command' as const;
+
+  constructor(private readonly options: CommandEngineOptions) {}
+
+  async plan(run: Run): Promise<PlanOutcome> {
+    const lastTool = [...run.messages].reverse().find((message) => message.role === 'tool');
+    if (lastTool) return answerFromToolMessage(lastTool.name, lastTool.content);
+
+    const parsed = parseCommand(
+      run.task,
+      (name) => this.options.registry.get(name) !== undefined,
+      this.options.aliases,
+    );
+    if (parsed.kind === 'call') {
+      const spec = this.options.registry.spec(parsed.tool);
+      const properties = (spec?.parameters.properties ?? {}) as Record<string, { type?: string }>;
+      const args: Record<string, unknown> = {};
+      for (const [key, value] of Object.entries(parsed.args)) {
+        args[key] = coerce(Object.hasOwn(properties, key) ? properties[key]! : {}, value);
+      }
+      const call: PlannedCall = {
+        id: `cmd_${run.step}`,
+        name: parsed.tool,
+        rawArguments: JSON.stringify(args),
+        args,
+      };
+      run.messages.push({
+        role: 'assistant',
+        content: null,
+        toolCalls: [{ id: call.id, name: call.name, arguments: call.rawArguments }],
+      });
+      return { kind: 'calls', calls: [call] };
+    }
+    return {
+      kind: 'answer',
+      answer: this.helpText(run, parsed.kind === 'not_a_command' ? parsed.firstWord : undefined),
+    };
+  }
+
+  private helpText(run: Run, unknownWord: string | undefined): string {
+    const commands = this.options.availableCommands(run);
+    const aliasLines = Object.entries(this.options.aliases).map(
+      ([alias, target]) => `• \`${alias}\` → \`${target}\``,
+    );
+    const lines: string[] = [];
+    if (unknownWord !== undefined && !this.options.modelConfigured) {
+      lines.push(
+        `I can only run commands right now: no model is configured, so I cannot understand free text ("${truncate(run.task, 60)}").`,
+        'To talk to me in plain language, set OPENAI_BASE_URL (for example http://127.0.0.1:11434/v1 for Ollama, or your vLLM or LiteLLM server) or OPENAI_API_KEY, plus OPENAI_MODEL, and restart.',
+        '',
+      );
+    } else if (unknownWord !== undefined) {
+      lines.push(`"${unknownWord}" is not a command I know.`, '');
+    }
+    lines.push('Commands you can run: `<tool> key=value …`');
+    lines.push(
+      ...(commands.length > 0 ? commands.map((name) => `• \`${name}\``) : ['• (none for your role)']),
+    );
+    if (aliasLines.length > 0) lines.push('', 'Shortcuts:', ...aliasLines);
+    return lines.join('\n');
+  }
+}
+
+function answerFromToolMessage(tool: string, content: string): PlanOutcome {
+  try {
+    const parsed = JSON.parse(content) as {
+      ok?: boolean;
+      summary?: string;
+      data?: unknown;
+      error?: { message?: string; class?: string };
+    };
+    if (parsed.error)
+      return { kind: 'answer', answer: `${tool} did not run: ${parsed.error.message ?? 'unknown error'}` };
+    const summary = parsed.summary ?? `${tool} finished.`;
+    return { kind: 'answer', answer: summary, details: [{ tool, summary, data: parsed.data }] };
+  } catch {
+    return { kind: 'answer', answer: content };
+  }
+}
+
+function truncate(text: string, max: number): string {
+  return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
+}

@@ -1,0 +1,12 @@
+// An Engine decides a run's next move: calls to make, or the final answer. One class per mode.
+import type { EngineKind, PlannedCall, Run } from '../run.js';
+
+export type PlanOutcome =
+  | { kind: 'calls'; calls: PlannedCall[] }
+  | { kind: 'answer'; answer: string; details?: { tool: string; summary: string; data?: unknown }[] };
+
+export interface Engine {
+  readonly kind: EngineKind;
+  /** Called when the run has no queued calls and nothing pending. May update run.messages and run.usage. */
+  plan(run: Run, signal: AbortSignal): Promise<PlanOutcome>;
+}

@@ -1,0 +1,150 @@
+// The react engine: the model's tool loop. Each plan is one model turn that returns calls or the final answer.
+import { BUILTIN_TOOLS } from '../builtin-tools.js';
+import type { Clock } from '../clock.js';
+import { compressContext } from '../context/compress-context.js';
+import { estimatePromptTokens } from '../context/token-estimate.js';
+import type { ModelClient, ModelToolSpec } from '../model/model-client.js';
+import { parseToolArguments } from '../model/tool-arguments.js';
+import type { ModelMessage } from '../model-message.js';
+import { renderPrompt } from '../prompts.js';
+import type { Redactor } from '../redaction.js';
+import type { PlannedCall, Run } from '../run.js';
+import { toolParametersSchema } from '../tool.js';
+import type { ToolPolicy } from '../tool-policy.js';
+import type { ToolRegistry } from '../tool-registry.js';
+import type { Engine, PlanOutcome } from './engine.js';
+
+export interface ReactEngineOptions {
+  model: ModelClient;
+  registry: ToolRegistry;
+  policy: ToolPolicy;
+  redactor: Redactor;
+  clock: Clock;
+  botName: string;
+  contextWindow: number;
+  compressAt: number;
+  /** Called with each compression, so the kernel can record it. */
+  onCompressed?(run: Run, beforeTokens: number, afterTokens: number): void;
+}
+
+const builtinSpecs: ModelToolSpec[] = BUILTIN_TOOLS.map((tool) => ({
+  name: tool.name,
+  description: tool.description,
+  parameters: toolParametersSchema(tool.input),
+}));
+
+export class ReactEngine implements Engine {
+  readonly kind = 'react' as const;
+
+  constructor(private readonly options: ReactEngineOptions) {}
+
+  async plan(run: Run, signal: AbortSignal): Promise<PlanOutcome> {
+    const { model, clock } = this.options;
+    const tools = this.toolSpecs(run);
+    let messages: ModelMessage[] = [{ role: 'system', content: this.systemPrompt(run) }, ...run.messages];
+    messages = await this.fitContext(run, messages, tools, signal);
+
+    const started = clock.now();
+    const reply = await model.complete({ messages, tools, signal });
+    run.usage.modelCalls += 1;
+    run.usage.promptTokens += reply.usage.promptTokens;
+    run.usage.completionTokens += reply.usage.completionTokens;
+
+    const content = reply.content === null ? null : this.options.redactor.redact(reply.content);
+    run.messages.push({ role: 'assistant', content, toolCalls: reply.toolCalls });
+    run.events.push({
+      type: 'model_turn',
+      at: clock.now(),
+      step: run.step,
+      content,
+      toolCalls: reply.toolCalls.map((call) => ({ id: call.id, name: call.name })),
+      promptTokens: reply.usage.promptTokens,
+      completionTokens: reply.usage.completionTokens,
+      durationMs: clock.now() - started,
+    });
+
+    if (reply.toolCalls.length === 0) {
+      const answer = content?.trim();
+      return { kind: 'answer', answer: answer || 'The model ended without an answer.' };
+    }
+    const calls: PlannedCall[] = reply.toolCalls.map((call) => {
+      const parsed = parseToolArguments(call.arguments);
+      return {
+        id: call.id,
+        name: call.name,
+        rawArguments: call.arguments,
+        args: parsed.ok ? parsed.args : null,
+        ...(parsed.ok ? {} : { parseError: parsed.error }),
+        ...(content ? { reason: content } : {}),
+      };
+    });
+    return { kind: 'calls', calls };
+  }
+
+  private toolSpecs(run: Run): ModelToolSpec[] {
+    const { registry, policy } = this.options;
+    const visible = policy.visibleTools(run.principal, run.conversation, registry.all());
+    const specs = visible.map((tool) => registry.spec(tool.name)).filter((spec) => spec !== undefined);
+    return [...specs, ...builtinSpecs];
+  }
+
+  private systemPrompt(run: Run): string {
+    const channel = run.conversation.threadId
+      ? `channel ${run.conversation.channelId} (thread ${run.conversation.threadId})`
+      : `channel ${run.conversation.channelId}`;
+    const prompt = renderPrompt('system', {
+      bot_name: this.options.botName,
+      requester: run.principal.displayName || run.principal.userId,
+      channel,
+      now: new Date(this.options.clock.now()).toISOString(),
+    });
+    if (!run.threadSummary) return prompt;
+    return `${prompt}\n\n${renderPrompt('threadSummary', { runs: run.threadSummary })}`;
+  }
+
+  /** Compresses older context when the prompt would pass the threshold, and keeps the result in the run. */
+  private async fitContext(
+    run: Run,
+    messages: ModelMessage[],
+    tools: ModelToolSpec[],
+    signal: AbortSignal,
+  ): Promise<ModelMessage[]> {
+    const toolsJson = JSON.stringify(tools);
+    const budgetTokens = Math.floor(this.options.contextWindow * this.options.compressAt);
+    if (estimatePromptTokens(messages, toolsJson) <= budgetTokens) return messages;
+    const toolsTokens = estimatePromptTokens([], toolsJson);
+    const result = await compressContext({
+      messages,
+      budgetTokens: Math.max(1, budgetTokens - toolsTokens),
+      summarize: (older) => this.summarize(run, older, signal),
+    });
+    run.messages = result.messages.slice(1);
+    this.options.onCompressed?.(run, result.beforeTokens, result.afterTokens);
+    return result.messages;
+  }
+
+  private async summarize(run: Run, older: ModelMessage[], signal: AbortSignal): Promise<string> {
+    const transcript = older
+      .map((message) => {
+        if (message.role === 'tool') return `tool ${message.name} returned: ${message.content}`;
+        if (message.role === 'assistant') {
+          const calls = message.toolCalls.map((call) => `${call.name}(${call.arguments})`).join(', ');
+          return `assistant: ${message.content ?? ''}${calls ? ` [called ${calls}]` : ''}`;
+        }
+        return `${message.role}: ${message.content}`;
+      })
+      .join('\n');
+    const reply = await this.options.model.complete({
+      messages: [
+        { role: 'system', content: renderPrompt('summarize') },
+        { role: 'user', content: transcript },
+      ],
+      tools: [],
+      signal,
+    });
+    run.usage.modelCalls += 1;
+    run.usage.promptTokens += reply.usage.promptTokens;
+    run.usage.completionTokens += reply.usage.completionTokens;
+    return reply.content ?? '';
+  }
+}

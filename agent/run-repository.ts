@@ -1,0 +1,82 @@
+// Loads and saves runs in the Store, validated on the way in, with indexes for active and waiting runs.
+import type { Conversation } from './conversation.js';
+import { conversationKey } from './conversation.js';
+import { CallerError, ErrorCode, errorMessage, SystemError } from './errors.js';
+import { isTerminal, type Run } from './run.js';
+import { loadRunRecord } from './run-migrations.js';
+import type { Store } from './store/store.js';
+
+const ACTIVE = 'runs:active';
+const WAITING = 'runs:waiting';
+
+export class RunRepository {
+  constructor(private readonly store: Store) {}
+
+  async load(runId: string): Promise<Run> {
+    const run = await this.find(runId);
+    if (!run) throw new CallerError(ErrorCode.RunNotFound, `There is no run ${runId}`);
+    return run;
+  }
+
+  async find(runId: string): Promise<Run | undefined> {
+    const raw = await this.guard('read', () => this.store.get<unknown>(runKey(runId)));
+    if (raw === undefined) return undefined;
+    return loadRunRecord(raw, `stored run ${runId}`);
+  }
+
+  /** Saves the whole record, then its index entries; a crash between them is repaired by recovery. */
+  async save(run: Run): Promise<void> {
+    await this.guard('save', async () => {
+      await this.store.set(runKey(run.id), run);
+      if (isTerminal(run.status)) {
+        await this.store.removeFromSet(ACTIVE, run.id);
+        await this.store.removeFromSet(WAITING, run.id);
+      } else {
+        await this.store.addToSet(ACTIVE, run.id);
+        if (run.status === 'waiting_for_user' || run.status === 'waiting_for_approval') {
+          await this.store.addToSet(WAITING, run.id);
+        } else {
+          await this.store.removeFromSet(WAITING, run.id);
+        }
+      }
+    });
+  }
+
+  /** Records that a run belongs to a thread, so later runs there can see its outcome. */
+  async addToThread(conversation: Conversation, runId: string): Promise<void> {
+    await this.guard('save', () => this.store.append(threadLog(conversation), runId));
+  }
+
+  async threadRunIds(conversation: Conversation): Promise<string[]> {
+    return this.guard('read', () => this.store.readLog<string>(threadLog(conversation)));
+  }
+
+  async activeRunIds(): Promise<string[]> {
+    return this.guard('read', () => this.store.members(ACTIVE));
+  }
+
+  async waitingRunIds(): Promise<string[]> {
+    return this.guard('read', () => this.store.members(WAITING));
+  }
+
+  private async guard<T>(action: 'read' | 'save', operation: () => Promise<T>): Promise<T> {
+    try {
+      return await operation();
+    } catch (error) {
+      if (error instanceof CallerError || error instanceof SystemError) throw error;
+      throw new SystemError(
+        ErrorCode.StoreUnavailable,
+        `Could not ${action} the run in the store: ${errorMessage(error)}`,
+        { cause: error },
+      );
+    }
+  }
+}
+
+function runKey(runId: string): string {
+  return `run:${runId}`;
+}
+
+function threadLog(conversation: Conversation): string {
+  return `thread:${conversationKey(conversation)}`;
+}

@@ -1,0 +1,16 @@
+// JSON with sorted keys, so equal values always serialize, hash and compare the same.
+
+export function stableJson(value: unknown): string {
+  return JSON.stringify(sortKeys(value));
+}
+
+function sortKeys(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(sortKeys);
+  if (value && typeof value === 'object') {
+    const sorted: Record<string, unknown> = {};
+    for (const key of Object.keys(value).sort())
+      sorted[key] = sortKeys((value as Record<string, unknown>)[key]);
+    return sorted;
+  }
+  return value;
+}

@@ -1,0 +1,269 @@
+// The one step executor every engine shares: validate, gate, guard and run a tool call, and shape its result.
+
+import { ASK_USER, AskUserInput, FINISH, FinishInput } from './builtin-tools.js';
+import type { BreakerRegistry } from './circuit-breaker.js';
+import type { Clock } from './clock.js';
+import { errorMessage } from './errors.js';
+import type { Logger } from './logger.js';
+import { findMissingFields, missingFieldChoices, missingFieldsQuestion } from './missing-arguments.js';
+import type { Redactor } from './redaction.js';
+import type { PlannedCall, Run } from './run.js';
+import { stableJson } from './stable-json.js';
+import { type Tool, ToolResultSchema } from './tool.js';
+import { type ToolError, type ToolErrorClass, toolErrorContent } from './tool-errors.js';
+import type { ToolPolicy } from './tool-policy.js';
+import type { ToolRegistry } from './tool-registry.js';
+
+export type CallPreparation =
+  | { kind: 'finish'; answer: string }
+  | { kind: 'ask'; question: string; choices: string[] }
+  | { kind: 'missing'; question: string; choices: string[]; fields: string[] }
+  | { kind: 'resolved'; outcome: CallOutcome }
+  | { kind: 'approval'; tool: Tool; args: Record<string, unknown>; approvers: string[]; ttlMs: number }
+  | { kind: 'ready'; tool: Tool; args: Record<string, unknown> };
+
+/** What a call produced: the tool message content for the model, and a summary for people and the trace. */
+export interface CallOutcome {
+  content: string;
+  ok: boolean;
+  summary: string;
+  data?: unknown;
+  errorClass?: ToolErrorClass;
+  repeated: boolean;
+  durationMs: number;
+  /** The call ran and failed in a way that counts against the tool's circuit breaker. */
+  executed: boolean;
+}
+
+export interface StepExecutorOptions {
+  registry: ToolRegistry;
+  policy: ToolPolicy;
+  breakers: BreakerRegistry;
+  redactor: Redactor;
+  clock: Clock;
+  logger: Logger;
+  toolTimeoutMs: number;
+  toolOutputChars: number;
+}
+
+export class StepExecutor {
+  constructor(private readonly options: StepExecutorOptions) {}
+
+  /** Everything about a call that can be decided without running it. */
+  prepare(run: Run, call: PlannedCall): CallPreparation {
+    if (call.args === null) {
+      return this.failed(call, 'invalid_argument', call.parseError ?? 'The arguments are not a JSON object.');
+    }
+    if (call.name === FINISH) {
+      const parsed = FinishInput.safeParse(call.args);
+      if (!parsed.success) return this.failed(call, 'invalid_argument', issuesText(parsed.error.issues));
+      return { kind: 'finish', answer: parsed.data.answer };
+    }
+    if (call.name === ASK_USER) {
+      const parsed = AskUserInput.safeParse(call.args);
+      if (!parsed.success) return this.failed(call, 'invalid_argument', issuesText(parsed.error.issues));
+      return { kind: 'ask', question: parsed.data.question, choices: parsed.data.choices ?? [] };
+    }
+
+    const decision = this.options.policy.decide(run.principal, run.conversation, call.name);
+    if (decision.outcome === 'deny') {
+      const errorClass = decision.code === 'unknown_tool' ? 'refused_by_policy' : 'permission_denied';
+      const message =
+        decision.code === 'unknown_tool'
+          ? `${decision.reason} Available tools: ${this.visibleNames(run).join(', ') || 'none'}.`
+          : decision.reason;
+      return this.failed(call, errorClass, message);
+    }
+    const tool = this.options.registry.get(call.name);
+    if (!tool) return this.failed(call, 'refused_by_policy', `There is no tool named "${call.name}".`);
+
+    const parsed = tool.input.safeParse(call.args);
+    if (!parsed.success) {
+      const missing = findMissingFields(parsed.error, call.args);
+      const spec = this.options.registry.spec(tool.name);
+      if (missing && spec) {
+        return {
+          kind: 'missing',
+          fields: missing,
+          question: missingFieldsQuestion(spec, missing),
+          choices: missingFieldChoices(spec, missing),
+        };
+      }
+      return this.failed(
+        call,
+        'invalid_argument',
+        `Invalid arguments for ${tool.name}: ${issuesText(parsed.error.issues)}`,
+      );
+    }
+    const args = parsed.data as Record<string, unknown>;
+
+    const earlier = run.completedCalls[callSignature(tool.name, args)];
+    if (earlier) {
+      return {
+        kind: 'resolved',
+        outcome: {
+          content: JSON.stringify({
+            repeat_of: earlier.callId,
+            note: 'Same tool and arguments as an earlier call in this run; here is its result again. Do not repeat calls.',
+            result: safeParseJson(earlier.content),
+          }),
+          ok: true,
+          summary: `repeat of ${earlier.callId}: not run again`,
+          repeated: true,
+          durationMs: 0,
+          executed: false,
+        },
+      };
+    }
+    if (decision.outcome === 'needs_approval') {
+      return { kind: 'approval', tool, args, approvers: decision.approvers, ttlMs: decision.ttlMs };
+    }
+    return { kind: 'ready', tool, args };
+  }
+
+  /** Runs a prepared call under its breaker and time limit; never throws. */
+  async execute(
+    run: Run,
+    tool: Tool,
+    args: Record<string, unknown>,
+    call: PlannedCall,
+  ): Promise<CallOutcome> {
+    const { clock, breakers, logger } = this.options;
+    const breaker = breakers.get(tool.name);
+    if (!breaker.canPass()) {
+      const retryAt = breaker.reopensAt();
+      const wait = retryAt
+        ? ` It will be tried again in ${Math.ceil((retryAt - clock.now()) / 1000)} s.`
+        : '';
+      return this.failure(
+        tool.name,
+        'transient',
+        `${tool.name} is temporarily disabled after repeated failures.${wait}`,
+        0,
+        false,
+      );
+    }
+    const timeoutMs = tool.timeoutMs ?? this.options.toolTimeoutMs;
+    const started = clock.now();
+    const controller = new AbortController();
+    let timer: NodeJS.Timeout | undefined;
+    const timedOut = new Promise<'timeout'>((resolve) => {
+      timer = setTimeout(() => resolve('timeout'), timeoutMs);
+    });
+    const log = logger.child({ runId: run.id, tool: tool.name, callId: call.id });
+    try {
+      const result = await Promise.race([
+        tool.execute(
+          {
+            signal: controller.signal,
+            deadline: started + timeoutMs,
+            logger: log,
+            principal: run.principal,
+            conversation: run.conversation,
+            runId: run.id,
+          },
+          args,
+        ),
+        timedOut,
+      ]);
+      const durationMs = clock.now() - started;
+      if (result === 'timeout') {
+        controller.abort(new Error(`timed out after ${timeoutMs} ms`));
+        breaker.recordFailure();
+        return this.failure(
+          tool.name,
+          'transient',
+          `${tool.name} timed out after ${formatMs(timeoutMs)}.`,
+          durationMs,
+        );
+      }
+      const checked = ToolResultSchema.safeParse(result);
+      if (!checked.success) {
+        breaker.recordFailure();
+        return this.failure(tool.name, 'transient', `${tool.name} returned a malformed result.`, durationMs);
+      }
+      breaker.recordSuccess();
+      const redacted = this.options.redactor.redactValue(checked.data);
+      const content = this.cap(JSON.stringify({ tool: tool.name, ...redacted }));
+      return {
+        content,
+        ok: redacted.ok,
+        summary: redacted.summary,
+        data: redacted.data,
+        repeated: false,
+        durationMs,
+        executed: true,
+      };
+    } catch (error) {
+      breaker.recordFailure();
+      log.warn({ err: this.options.redactor.redact(errorMessage(error)) }, 'tool threw');
+      const message = this.options.redactor.redact(errorMessage(error));
+      return this.failure(tool.name, 'transient', `${tool.name} failed: ${message}`, clock.now() - started);
+    } finally {
+      clearTimeout(timer);
+      if (!controller.signal.aborted) controller.abort(new Error('call finished'));
+    }
+  }
+
+  private failed(call: PlannedCall, errorClass: ToolErrorClass, message: string): CallPreparation {
+    return { kind: 'resolved', outcome: this.failure(call.name, errorClass, message, 0, false) };
+  }
+
+  private failure(
+    tool: string,
+    errorClass: ToolErrorClass,
+    message: string,
+    durationMs: number,
+    executed = true,
+  ) {
+    const error: ToolError = { class: errorClass, message: this.options.redactor.redact(message) };
+    return {
+      content: toolErrorContent(tool, error),
+      ok: false,
+      summary: `${errorClass}: ${error.message}`,
+      errorClass,
+      repeated: false,
+      durationMs,
+      executed,
+    } satisfies CallOutcome;
+  }
+
+  private cap(content: string): string {
+    const limit = this.options.toolOutputChars;
+    if (content.length <= limit) return content;
+    const head = content.slice(0, Math.floor(limit * 0.6));
+    const tail = content.slice(content.length - Math.floor(limit * 0.3));
+    return `${head}\n[${content.length - head.length - tail.length} characters truncated]\n${tail}`;
+  }
+
+  private visibleNames(run: Run): string[] {
+    const tools = this.options.policy.visibleTools(
+      run.principal,
+      run.conversation,
+      this.options.registry.all(),
+    );
+    return tools.map((tool) => tool.name);
+  }
+}
+
+export function callSignature(name: string, args: unknown): string {
+  return `${name}:${stableJson(args)}`;
+}
+
+function issuesText(issues: readonly { path: PropertyKey[]; message: string }[]): string {
+  return issues
+    .map((issue) => `${issue.path.map(String).join('.') || 'arguments'}: ${issue.message}`)
+    .join('; ');
+}
+
+function safeParseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+
+function formatMs(ms: number): string {
+  return ms >= 1000 ? `${Math.round(ms / 100) / 10} s` : `${ms} ms`;
+}

@@ -1,0 +1,24 @@
+// The four classes of tool error the model sees, each worded so the model knows what to do next.
+
+export type ToolErrorClass = 'invalid_argument' | 'transient' | 'permission_denied' | 'refused_by_policy';
+
+const guidance: Record<ToolErrorClass, string> = {
+  invalid_argument: 'Fix the arguments; do not retry the same call unchanged.',
+  transient: 'This may be temporary: you may retry once, or report it.',
+  permission_denied: 'Someone else must do this: tell the user who can, and do not retry.',
+  refused_by_policy: 'Choose another approach; do not retry this call in another form.',
+};
+
+export interface ToolError {
+  class: ToolErrorClass;
+  message: string;
+}
+
+/** The JSON the model receives as the tool message for a failed call. */
+export function toolErrorContent(tool: string, error: ToolError): string {
+  return JSON.stringify({
+    tool,
+    ok: false,
+    error: { class: error.class, message: error.message, what_to_do: guidance[error.class] },
+  });
+}

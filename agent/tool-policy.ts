@@ -1,0 +1,31 @@
+// What the kernel asks of the permission layer: a decision for every call, and which tools to offer.
+import type { Conversation } from './conversation.js';
+import type { Principal } from './principal.js';
+import type { Tool } from './tool.js';
+
+export type Decision =
+  | { outcome: 'allow' }
+  | { outcome: 'deny'; reason: string; code: 'unknown_tool' | 'not_permitted' | 'channel' | 'no_approvers' }
+  | { outcome: 'needs_approval'; approvers: string[]; ttlMs: number };
+
+export interface ToolPolicy {
+  /** Runs before every execution, including calls to tools the model was never offered. */
+  decide(principal: Principal, conversation: Conversation, toolName: string): Decision;
+  /** The tools the model may be offered for this person in this place. */
+  visibleTools(principal: Principal, conversation: Conversation, tools: readonly Tool[]): Tool[];
+  /** May this person answer, cancel or inspect a run they did not start? */
+  isAdmin(principal: Principal): boolean;
+}
+
+/** Everything allowed without approval: for tests and the single-user CLI when no settings restrict it. */
+export function allowAllPolicy(registry: { get(name: string): Tool | undefined }): ToolPolicy {
+  return {
+    decide(_principal, _conversation, toolName) {
+      return registry.get(toolName)
+        ? { outcome: 'allow' }
+        : { outcome: 'deny', code: 'unknown_tool', reason: `There is no tool named "${toolName}".` };
+    },
+    visibleTools: (_principal, _conversation, tools) => [...tools],
+    isAdmin: () => true,
+  };
+}

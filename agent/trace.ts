@@ -1,0 +1,253 @@
+// The trace of a run: one JSONL record per step, written as it happens and readable in a terminal later.
+import { createHash } from 'node:crypto';
+import { appendFile, mkdir, readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { z } from 'zod';
+import type { Redactor } from './redaction.js';
+
+export const TraceKindSchema = z.enum([
+  'started',
+  'model_turn',
+  'tool_call',
+  'question',
+  'answer',
+  'approval',
+  'executing',
+  'context_compressed',
+  'finished',
+  'failed',
+  'cancelled',
+  'expired',
+  'outcome_unknown',
+]);
+export type TraceKind = z.infer<typeof TraceKindSchema>;
+
+export const TraceRecordSchema = z.object({
+  /** Epoch ms when the step ended. */
+  at: z.number(),
+  runId: z.string().min(1),
+  step: z.number().int().nonnegative(),
+  kind: TraceKindSchema,
+  /** hashState() of the run after the step, to spot where two replays diverge. */
+  stateHash: z.string(),
+  tool: z.string().optional(),
+  /** Already redacted by the caller. */
+  args: z.unknown().optional(),
+  summary: z.string().optional(),
+  ok: z.boolean().optional(),
+  durationMs: z.number().nonnegative(),
+  promptTokens: z.number().int().nonnegative().optional(),
+  completionTokens: z.number().int().nonnegative().optional(),
+});
+export type TraceRecord = z.infer<typeof TraceRecordSchema>;
+
+export interface TraceSink {
+  append(record: TraceRecord): Promise<void>;
+}
+
+export const nullTraceSink: TraceSink = { append: async () => {} };
+
+/** Keeps records in memory, for tests and for the playground's live view. */
+export class MemoryTraceSink implements TraceSink {
+  readonly records: TraceRecord[] = [];
+  async append(record: TraceRecord): Promise<void> {
+    this.records.push(TraceRecordSchema.parse(record));
+  }
+}
+
+/** JSON with object keys sorted at every depth, so equal states always serialize to the same text. */
+export function stableStringify(value: unknown): string {
+  const seen = new Set<object>();
+  const walk = (item: unknown): unknown => {
+    if (item === null || typeof item !== 'object') return typeof item === 'bigint' ? item.toString() : item;
+    const withJson = item as { toJSON?: () => unknown };
+    if (typeof withJson.toJSON === 'function') return walk(withJson.toJSON());
+    if (seen.has(item)) throw new TypeError('stableStringify: the value contains a cycle');
+    seen.add(item);
+    const result = Array.isArray(item)
+      ? item.map((element) => (element === undefined ? null : walk(element)))
+      : Object.fromEntries(
+          Object.keys(item)
+            .sort()
+            .map((key) => [key, walk((item as Record<string, unknown>)[key])]),
+        );
+    seen.delete(item);
+    return result;
+  };
+  return JSON.stringify(walk(value)) ?? 'undefined';
+}
+
+/** A short (16 hex characters, 64 bits) sha256 of the state: enough to compare runs, short enough to read. */
+export function hashState(value: unknown): string {
+  return createHash('sha256').update(stableStringify(value)).digest('hex').slice(0, 16);
+}
+
+const SAFE_RUN_ID = /^[A-Za-z0-9_-]{1,128}$/;
+
+/**
+ * The file name for a run's trace. Run ids come from the store and are never trusted: anything outside
+ * [A-Za-z0-9_-] is replaced, and a hash of the original keeps two different unsafe ids apart.
+ */
+export function traceFileName(runId: string): string {
+  if (SAFE_RUN_ID.test(runId)) return `${runId}.jsonl`;
+  const readable = runId.replace(/[^A-Za-z0-9_-]/g, '_').slice(0, 96);
+  const digest = createHash('sha256').update(runId).digest('hex').slice(0, 12);
+  return `${readable}-${digest}.jsonl`;
+}
+
+export function traceFilePath(dir: string, runId: string): string {
+  const root = path.resolve(dir);
+  const file = path.resolve(root, traceFileName(runId));
+  // The name cannot contain a separator or "..", but check anyway: this guards the file system.
+  if (path.dirname(file) !== root)
+    throw new Error(`trace path for run ${JSON.stringify(runId)} escapes ${root}`);
+  return file;
+}
+
+export interface FileTraceSinkOptions {
+  /** Redacts summaries and arguments again on the way to disk, in case a caller forgot. */
+  redactor?: Redactor;
+}
+
+/** Appends to `<dir>/<runId>.jsonl`; appends for one run are serialized so lines keep their order. */
+export class FileTraceSink implements TraceSink {
+  private readonly dir: string;
+  private ready: Promise<unknown> | undefined;
+  private readonly tails = new Map<string, Promise<void>>();
+
+  constructor(
+    dir: string,
+    private readonly options: FileTraceSinkOptions = {},
+  ) {
+    this.dir = path.resolve(dir);
+  }
+
+  append(record: TraceRecord): Promise<void> {
+    const checked = TraceRecordSchema.parse(this.redact(record));
+    const file = traceFilePath(this.dir, checked.runId);
+    const line = `${JSON.stringify(checked)}\n`;
+    this.ready ??= mkdir(this.dir, { recursive: true });
+    const previous = this.tails.get(file) ?? Promise.resolve();
+    const next = previous
+      .catch(() => {})
+      .then(() => this.ready)
+      .then(() => appendFile(file, line, { encoding: 'utf8', flag: 'a' }));
+    this.tails.set(file, next);
+    // Forget finished tails so a long-lived sink does not keep one promise per run ever traced.
+    const forget = () => {
+      if (this.tails.get(file) === next) this.tails.delete(file);
+    };
+    next.then(forget, forget);
+    return next;
+  }
+
+  private redact(record: TraceRecord): TraceRecord {
+    const redactor = this.options.redactor;
+    if (!redactor) return record;
+    return {
+      ...record,
+      ...(record.summary === undefined ? {} : { summary: redactor.redact(record.summary) }),
+      ...(record.args === undefined ? {} : { args: redactor.redactValue(record.args) }),
+    };
+  }
+}
+
+export interface CorruptTraceLine {
+  file: string;
+  /** 1-based line number. */
+  line: number;
+  reason: string;
+}
+
+export interface ReadTraceOptions {
+  /** Called for each line that is not a valid record; by default a process warning is emitted. */
+  onCorruptLine?: (problem: CorruptTraceLine) => void;
+}
+
+/** Reads a run's trace; a missing file is an empty trace, and corrupt lines are skipped and reported. */
+export async function readTrace(
+  dir: string,
+  runId: string,
+  options: ReadTraceOptions = {},
+): Promise<TraceRecord[]> {
+  const file = traceFilePath(dir, runId);
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
+    throw error;
+  }
+  const report =
+    options.onCorruptLine ??
+    ((problem: CorruptTraceLine) =>
+      process.emitWarning(`${problem.file}:${problem.line}: skipped: ${problem.reason}`, 'TraceWarning'));
+  const records: TraceRecord[] = [];
+  text.split('\n').forEach((line, index) => {
+    if (line.trim() === '') return;
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(line);
+    } catch {
+      report({ file, line: index + 1, reason: 'not valid JSON (a partial write?)' });
+      return;
+    }
+    const result = TraceRecordSchema.safeParse(parsed);
+    if (result.success) records.push(result.data);
+    else report({ file, line: index + 1, reason: `not a trace record: ${z.prettifyError(result.error)}` });
+  });
+  return records;
+}
+
+const SUMMARY_CHARS = 80;
+
+function seconds(ms: number): string {
+  return `${(ms / 1000).toFixed(3)}s`;
+}
+
+function okMark(ok: boolean | undefined): string {
+  if (ok === undefined) return ' ';
+  return ok ? '✓' : '✗';
+}
+
+function tokens(record: TraceRecord): string {
+  if (record.promptTokens === undefined && record.completionTokens === undefined) return '';
+  return `${record.promptTokens ?? 0}+${record.completionTokens ?? 0} tok`;
+}
+
+function truncate(text: string, max: number): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  return flat.length <= max ? flat : `${flat.slice(0, max - 1)}…`;
+}
+
+/** A terminal view: a header with totals, then one aligned line per record. */
+export function formatTrace(records: TraceRecord[]): string {
+  const first = records[0];
+  if (!first) return '(empty trace)';
+  const last = records.at(-1) ?? first;
+  // `at` marks the end of a step, so the run began when the first step started.
+  const start = first.at - first.durationMs;
+  const promptTokens = records.reduce((sum, record) => sum + (record.promptTokens ?? 0), 0);
+  const completionTokens = records.reduce((sum, record) => sum + (record.completionTokens ?? 0), 0);
+  const steps = new Set(records.map((record) => record.step)).size;
+  const toolCalls = records.filter((record) => record.kind === 'tool_call').length;
+  const header =
+    `run ${first.runId}  steps ${steps}  tool calls ${toolCalls}  ` +
+    `tokens ${promptTokens + completionTokens} (${promptTokens} prompt + ${completionTokens} completion)  ` +
+    `wall ${seconds(last.at - start)}`;
+  const lines = records.map((record) =>
+    [
+      `+${seconds(record.at - start)}`.padStart(10),
+      `#${record.step}`.padStart(4),
+      record.kind.padEnd(18),
+      (record.tool ?? '').padEnd(20),
+      okMark(record.ok),
+      `${Math.round(record.durationMs)}ms`.padStart(8),
+      tokens(record).padStart(14),
+      record.summary ? ` ${truncate(record.summary, SUMMARY_CHARS)}` : '',
+    ]
+      .join(' ')
+      .trimEnd(),
+  );
+  return [header, ...lines].join('\n');
+}

@@ -1,0 +1,75 @@
+// The command engine: `tool key=value` and aliases through the same executor, with no model.
+import { afterEach, describe, expect, it } from 'vitest';
+import { parseCommand, splitWords } from '../../agent/engines/command-parser.js';
+import { alice, conversation, createHarness, type Harness } from './harness.js';
+
+let harness: Harness;
+afterEach(async () => harness?.close());
+
+describe('command engine', () => {
+  it('splits quoted words', () => {
+    expect(splitWords(`check_http url="https://a b" note='x y' z`)).toEqual([
+      'check_http',
+      'url=https://a b',
+      'note=x y',
+      'z',
+    ]);
+    expect(parseCommand('logs service=api', (name) => name === 'read_logs', { logs: 'read_logs' })).toEqual({
+      kind: 'call',
+      tool: 'read_logs',
+      args: { service: 'api' },
+    });
+  });
+
+  it('runs a tool from `name key=value` and answers with its summary and data', async () => {
+    harness = await createHarness({ model: false });
+    const run = await harness.kernel.start({
+      text: 'check_http url=https://a.example',
+      principal: alice,
+      conversation,
+    });
+    expect(run.engine).toBe('command');
+    expect(run.status).toBe('finished');
+    expect(run.answer).toBe('https://a.example answered 200');
+    expect(harness.chat.ofKind('result')[0]!.details).toEqual([
+      { tool: 'check_http', summary: 'https://a.example answered 200', data: { status: 200 } },
+    ]);
+  });
+
+  it('expands a configured alias', async () => {
+    harness = await createHarness({ model: false, kernel: { aliases: { logs: 'read_logs service=api' } } });
+    const run = await harness.kernel.start({ text: 'logs', principal: alice, conversation });
+    expect(run.status).toBe('finished');
+    expect(harness.probe.calls).toEqual([{ tool: 'read_logs', args: { service: 'api' } }]);
+  });
+
+  it('asks for a missing argument, then runs', async () => {
+    harness = await createHarness({ model: false });
+    const run = await harness.kernel.start({ text: 'restart_service', principal: alice, conversation });
+    expect(run.status).toBe('waiting_for_user');
+    const done = await harness.kernel.resume(run.id, 'worker', alice);
+    expect(done.status).toBe('finished');
+    expect(harness.probe.calls).toEqual([{ tool: 'restart_service', args: { service: 'worker' } }]);
+  });
+
+  it('answers free text with the commands and how to configure a model', async () => {
+    harness = await createHarness({ model: false });
+    const run = await harness.kernel.start({ text: 'is the api up?', principal: alice, conversation });
+    expect(run.status).toBe('finished');
+    expect(run.answer).toContain('no model is configured');
+    expect(run.answer).toContain('OPENAI_BASE_URL');
+    expect(run.answer).toContain('`check_http`');
+  });
+
+  it('reports invalid arguments clearly', async () => {
+    harness = await createHarness({ model: false });
+    const run = await harness.kernel.start({
+      text: 'restart_service service=database',
+      principal: alice,
+      conversation,
+    });
+    expect(run.status).toBe('finished');
+    expect(run.answer).toMatch(/restart_service did not run: Invalid arguments for restart_service: service/);
+    expect(harness.probe.calls).toHaveLength(0);
+  });
+});

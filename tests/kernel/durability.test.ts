@@ -1,0 +1,143 @@
+// Durable runs: the stored fixture still loads, a crash mid-action becomes outcome_unknown, and cancel works.
+import { readFileSync } from 'node:fs';
+import { afterEach, describe, expect, it } from 'vitest';
+import { loadRunRecord } from '../../agent/run-migrations.js';
+import { text, toolCalls } from '../fakes/openai-server.js';
+import { alice, bob, conversation, createHarness, type Harness } from './harness.js';
+
+let harness: Harness;
+afterEach(async () => harness?.close());
+
+describe('durable runs', () => {
+  it('loads the stored v1 run fixture, so upgrades never strand runs', () => {
+    const raw = JSON.parse(readFileSync(new URL('../fixtures/run-v1.fixture.json', import.meta.url), 'utf8'));
+    const run = loadRunRecord(raw, 'fixture');
+    expect(run.status).toBe('waiting_for_user');
+    expect(run.pending?.kind).toBe('question');
+  });
+
+  it('refuses a run from a newer schema, and a damaged record, with clear messages', () => {
+    const raw = JSON.parse(readFileSync(new URL('../fixtures/run-v1.fixture.json', import.meta.url), 'utf8'));
+    expect(() => loadRunRecord({ ...raw, schemaVersion: 99 }, 'stored run x')).toThrow(/newer opsbot/);
+    expect(() => loadRunRecord({ ...raw, status: 'bogus' }, 'stored run x')).toThrow(/damaged: status/);
+  });
+
+  it('resumes the stored fixture run in a fresh kernel', async () => {
+    harness = await createHarness({ store: 'sqlite' });
+    const raw = JSON.parse(readFileSync(new URL('../fixtures/run-v1.fixture.json', import.meta.url), 'utf8'));
+    raw.pending.expiresAt = harness.clock.now() + 60_000;
+    await harness.store.set(`run:${raw.id}`, raw);
+    harness.fake.reply(text('prod is fine'));
+    const run = await harness.kernel.resume(raw.id, 'prod', {
+      ...alice,
+      userId: raw.principal.userId,
+      platform: raw.principal.platform,
+    });
+    expect(run.status).toBe('finished');
+  });
+
+  it('marks a run caught mid-action as outcome_unknown on restart and never re-runs the action', async () => {
+    harness = await createHarness({ store: 'sqlite' });
+    harness.fake.reply(toolCalls([{ name: 'restart_service', arguments: { service: 'api' } }]));
+    const run = await harness.kernel.start({ text: 'restart api', principal: alice, conversation });
+    // Simulate a crash between `executing` being saved and the result being saved.
+    const stored = await harness.kernel.get(run.id);
+    const crashed = {
+      ...stored,
+      status: 'running' as const,
+      pending: {
+        kind: 'executing' as const,
+        call: {
+          id: 'c1',
+          name: 'restart_service',
+          rawArguments: '{"service":"api"}',
+          args: { service: 'api' },
+        },
+        startedAt: harness.clock.now(),
+      },
+      queue: [
+        { id: 'c1', name: 'restart_service', rawArguments: '{"service":"api"}', args: { service: 'api' } },
+      ],
+    };
+    await harness.kernel.runs.save(crashed);
+    const callsBefore = harness.probe.count('restart_service');
+
+    const restarted = harness.newKernel();
+    const counts = await restarted.recover();
+    expect(counts.outcomeUnknown).toBe(1);
+    const after = await restarted.get(run.id);
+    expect(after.status).toBe('outcome_unknown');
+    expect(harness.probe.count('restart_service')).toBe(callsBefore);
+    expect(harness.chat.texts().some((line) => line.includes('NOT run again'))).toBe(true);
+    await restarted.recover();
+    expect(harness.probe.count('restart_service')).toBe(callsBefore);
+  });
+
+  it('continues a run that was between steps when the process stopped', async () => {
+    harness = await createHarness({ store: 'sqlite' });
+    harness.fake.reply(toolCalls([{ name: 'ask_user', arguments: { question: 'Which?' } }]));
+    const run = await harness.kernel.start({ text: 'check', principal: alice, conversation });
+    const stored = await harness.kernel.get(run.id);
+    await harness.kernel.runs.save({
+      ...stored,
+      status: 'running',
+      pending: null,
+      queue: [
+        {
+          id: 'q1',
+          name: 'check_http',
+          rawArguments: '{"url":"https://x.example"}',
+          args: { url: 'https://x.example' },
+        },
+      ],
+    });
+    harness.fake.reply(text('x is up'));
+    const restarted = harness.newKernel();
+    expect((await restarted.recover()).continued).toBe(1);
+    expect((await restarted.get(run.id)).status).toBe('finished');
+  });
+
+  it('cancels a waiting run for the requester, and refuses someone else', async () => {
+    harness = await createHarness({
+      kernel: {
+        policy: () => ({
+          decide: () => ({ outcome: 'allow' }),
+          visibleTools: (_p, _c, tools) => [...tools],
+          isAdmin: () => false,
+        }),
+      },
+    });
+    harness.fake.reply(toolCalls([{ name: 'ask_user', arguments: { question: 'Which?' } }]));
+    const run = await harness.kernel.start({ text: 'check', principal: alice, conversation });
+    await expect(harness.kernel.cancel(run.id, bob)).rejects.toThrow(/Only Alice/);
+    const cancelled = await harness.kernel.cancel(run.id, alice);
+    expect(cancelled.status).toBe('cancelled');
+    expect(harness.chat.texts()).toContain('Cancelled by Alice.');
+  });
+
+  it('stops a running run at its next step boundary when cancelled', async () => {
+    harness = await createHarness();
+    let runId = '';
+    harness.fake.respond(() => {
+      void harness.kernel.cancel(runId, alice);
+      return toolCalls([
+        { name: 'check_http', arguments: { url: `https://${harness.fake.requests.length}.example` } },
+      ]);
+    });
+    harness.kernel.onRunChange((run) => {
+      runId = run.id;
+    });
+    const run = await harness.kernel.start({ text: 'loop', principal: alice, conversation });
+    expect(run.status).toBe('cancelled');
+    expect(harness.fake.requests.length).toBeLessThanOrEqual(2);
+  });
+
+  it('records a failed chat post in the run and still finishes', async () => {
+    harness = await createHarness();
+    harness.chat.failNextPosts = 1;
+    harness.fake.reply(text('done'));
+    const run = await harness.kernel.start({ text: 'check', principal: alice, conversation });
+    expect(run.status).toBe('finished');
+    expect(run.events.some((event) => event.type === 'post_failed')).toBe(true);
+  });
+});
