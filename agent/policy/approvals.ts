@@ -37,7 +37,7 @@ export interface ApprovalRequest {
   channelName?: string;
 }
 
-export type { DecideResult } from './approval-outcomes.js';
+export { type DecideResult, decideResultMessage } from './approval-outcomes.js';
 
 export interface ApprovalBookOptions {
   clock?: Clock;

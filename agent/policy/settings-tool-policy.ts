@@ -1,0 +1,39 @@
+// The kernel's ToolPolicy backed by the permission settings: every call decided by decideToolCall.
+import type { Conversation } from '../conversation.js';
+import type { Principal } from '../principal.js';
+import type { Tool } from '../tool.js';
+import type { ToolPolicy } from '../tool-policy.js';
+import type { ToolRegistry } from '../tool-registry.js';
+import { describeApprovers } from './approver-set.js';
+import { decideToolCall, visibleTools } from './decide-tool-call.js';
+import type { PermissionSettings } from './permission-settings.js';
+import { resolveRoles } from './resolve-roles.js';
+
+export function settingsToolPolicy(settings: PermissionSettings, registry: ToolRegistry): ToolPolicy {
+  const place = (conversation: Conversation) =>
+    conversation.channelName === undefined ? {} : { channelName: conversation.channelName };
+  return {
+    decide(principal: Principal, conversation: Conversation, toolName: string) {
+      const decision = decideToolCall({
+        settings,
+        principal,
+        conversation,
+        toolName,
+        tools: registry.asRecord(),
+        ...place(conversation),
+      });
+      if (decision.outcome !== 'needs_approval') return decision;
+      return { outcome: 'needs_approval', approvers: [describeApprovers(decision.approvers)], ttlMs: decision.ttlMs };
+    },
+    visibleTools(principal: Principal, conversation: Conversation, tools: readonly Tool[]) {
+      const record: Record<string, Tool> = Object.create(null);
+      for (const tool of tools) record[tool.name] = tool;
+      return visibleTools({ settings, principal, conversation, tools: record, ...place(conversation) });
+    },
+    isAdmin(principal: Principal) {
+      return resolveRoles(settings, principal).some(
+        (role) => Object.hasOwn(settings.roles, role) && settings.roles[role]!.admin,
+      );
+    },
+  };
+}
