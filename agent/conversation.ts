@@ -7,6 +7,8 @@ export const ConversationSchema = z.object({
   channelId: z.string().min(1),
   /** The thread's root message id; absent for a task that has no thread yet (a CLI run). */
   threadId: z.string().min(1).optional(),
+  /** The channel's human name without '#', when the platform gives one, for channel rules such as `#ops`. */
+  channelName: z.string().optional(),
 });
 export type Conversation = z.infer<typeof ConversationSchema>;
 

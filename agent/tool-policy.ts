@@ -7,6 +7,7 @@ export type Decision =
   | { outcome: 'allow' }
   | { outcome: 'deny'; reason: string; code: 'unknown_tool' | 'not_permitted' | 'channel' | 'no_approvers' }
   | { outcome: 'needs_approval'; approvers: string[]; ttlMs: number };
+// `approvers` is a readable list (roles and identities) for approval cards; the approval book re-checks at the click.
 
 export interface ToolPolicy {
   /** Runs before every execution, including calls to tools the model was never offered. */
