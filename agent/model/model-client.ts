@@ -1,0 +1,173 @@
+// The model client the kernel calls: one chat completion over the openai SDK, behind a circuit breaker.
+import { AsyncLocalStorage } from 'node:async_hooks';
+import OpenAI from 'openai';
+import { CircuitBreaker, type CircuitBreakerOptionsInput } from '../circuit-breaker.js';
+import { type Clock, systemClock } from '../clock.js';
+import { CallerError, ErrorCode, errorMessage, SystemError } from '../errors.js';
+import { type Logger, silentLogger } from '../logger.js';
+import type { ModelMessage, ModelToolCall } from '../model-message.js';
+import { classifyModelFailure, formatDuration } from './model-errors.js';
+import { readCompletion, toOpenAIMessages, toOpenAITools } from './openai-mapping.js';
+
+export interface ModelToolSpec {
+  name: string;
+  description: string;
+  /** JSON Schema for the arguments object. */
+  parameters: Record<string, unknown>;
+}
+
+export interface ModelReply {
+  content: string | null;
+  toolCalls: ModelToolCall[];
+  finishReason: string;
+  usage: { promptTokens: number; completionTokens: number };
+}
+
+export interface ModelRequest {
+  messages: ModelMessage[];
+  tools: ModelToolSpec[];
+  signal?: AbortSignal;
+}
+
+export interface ModelClient {
+  readonly model: string;
+  complete(request: ModelRequest): Promise<ModelReply>;
+}
+
+export interface OpenAIModelClient extends ModelClient {
+  readonly baseURL: string;
+  /** Exposed so the kernel can persist and restore its state. */
+  readonly breaker: CircuitBreaker;
+}
+
+export interface OpenAIModelClientOptions {
+  apiKey?: string;
+  baseURL?: string;
+  model: string;
+  /** Per HTTP attempt, until the response headers arrive. */
+  timeoutMs: number;
+  /** Retries by the SDK on 408, 409, 429, 5xx, connection errors and timeouts. */
+  maxRetries: number;
+  clock?: Clock;
+  /** Options for a new breaker, or a breaker the caller keeps (for example restored from the store). */
+  breaker?: CircuitBreakerOptionsInput | CircuitBreaker;
+  logger?: Logger;
+  temperature?: number;
+  fetch?: typeof fetch;
+}
+
+/** Placeholder for servers without auth (Ollama, vLLM): the SDK refuses to start without a key. */
+const NO_KEY_NEEDED = 'not-needed';
+
+export function modelConfigured(env: { OPENAI_API_KEY?: string; OPENAI_BASE_URL?: string }): boolean {
+  return Boolean(env.OPENAI_API_KEY?.trim() || env.OPENAI_BASE_URL?.trim());
+}
+
+export function createOpenAIModelClient(options: OpenAIModelClientOptions): OpenAIModelClient {
+  const clock = options.clock ?? systemClock;
+  const logger = (options.logger ?? silentLogger).child({ component: 'model', model: options.model });
+  const breaker =
+    options.breaker instanceof CircuitBreaker ? options.breaker : new CircuitBreaker(options.breaker, clock);
+  // Counts the SDK's HTTP attempts per call, retries included, without a header on the wire.
+  const attempts = new AsyncLocalStorage<{ count: number }>();
+  const baseFetch = options.fetch ?? globalThis.fetch;
+  const countingFetch: typeof fetch = (input, init) => {
+    const counter = attempts.getStore();
+    if (counter) counter.count++;
+    return baseFetch(input, init);
+  };
+
+  let sdk: OpenAI;
+  try {
+    sdk = new OpenAI({
+      apiKey: options.apiKey || (options.baseURL ? NO_KEY_NEEDED : undefined),
+      baseURL: options.baseURL,
+      timeout: options.timeoutMs,
+      maxRetries: options.maxRetries,
+      fetch: countingFetch,
+    });
+  } catch (error) {
+    throw new CallerError(
+      ErrorCode.InvalidSettings,
+      `The model client could not start: ${errorMessage(error)} Set OPENAI_API_KEY, or OPENAI_BASE_URL for a local server.`,
+      { cause: error },
+    );
+  }
+  const baseURL = sdk.baseURL.replace(/\/+$/, '');
+  let lastOutage = '';
+
+  function refuseFast(): SystemError {
+    const reopensAt = breaker.reopensAt();
+    const when =
+      reopensAt === undefined
+        ? 'it is being re-checked right now; try again in a moment'
+        : `it will be tried again in ${formatDuration(reopensAt - clock.now())} (at ${new Date(reopensAt).toISOString()})`;
+    const last = lastOutage ? ` The last error was: ${lastOutage}.` : '';
+    return new SystemError(
+      ErrorCode.ModelUnavailable,
+      `The model "${options.model}" at ${baseURL} is unavailable after repeated failures, so it is not being called; ${when}.${last}`,
+    );
+  }
+
+  async function complete(request: ModelRequest): Promise<ModelReply> {
+    if (!breaker.canPass()) throw refuseFast();
+    const counter = { count: 0 };
+    const started = performance.now();
+    let body: unknown;
+    try {
+      body = await attempts.run(counter, () =>
+        sdk.chat.completions.create(
+          {
+            model: options.model,
+            messages: toOpenAIMessages(request.messages),
+            ...(request.tools.length > 0 ? { tools: toOpenAITools(request.tools) } : {}),
+            ...(options.temperature === undefined ? {} : { temperature: options.temperature }),
+          },
+          { signal: request.signal },
+        ),
+      );
+    } catch (error) {
+      const failure = classifyModelFailure(error, {
+        model: options.model,
+        baseURL,
+        attempts: Math.max(counter.count, 1),
+        timeoutMs: options.timeoutMs,
+      });
+      if (failure.kind === 'aborted') {
+        breaker.recordCancelled();
+        throw request.signal?.reason ?? error;
+      }
+      if (failure.kind === 'outage') {
+        lastOutage = failure.reason;
+        const before = breaker.state();
+        breaker.recordFailure();
+        if (before !== 'open' && breaker.state() === 'open') {
+          // The first opening is news; a failed re-check of an open circuit is expected during an outage.
+          const level = before === 'closed' ? 'warn' : 'info';
+          logger[level]({ reopensAt: breaker.reopensAt(), reason: failure.reason }, 'model circuit open');
+        }
+      } else {
+        // The server answered, so it is reachable: a refused request is not an outage.
+        breaker.recordSuccess();
+      }
+      logger.warn({ attempts: counter.count, error: failure.error.message }, 'model call failed');
+      throw failure.error;
+    }
+
+    breaker.recordSuccess();
+    const checked = readCompletion(body);
+    if (!checked.ok) {
+      throw new SystemError(
+        ErrorCode.ModelFailed,
+        `The model "${options.model}" at ${baseURL} sent a reply that could not be used: ${checked.problem}.`,
+      );
+    }
+    logger.debug(
+      { attempts: counter.count, ms: Math.round(performance.now() - started), usage: checked.reply.usage },
+      'model call done',
+    );
+    return checked.reply;
+  }
+
+  return { model: options.model, baseURL, breaker, complete };
+}

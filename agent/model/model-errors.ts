@@ -1,0 +1,107 @@
+// Turns what the openai SDK throws into errors a person in chat can act on, and tells outages from rejections.
+import { STATUS_CODES } from 'node:http';
+import { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from 'openai';
+import { ErrorCode, errorMessage, SystemError } from '../errors.js';
+import { preview } from './openai-mapping.js';
+
+export interface FailureContext {
+  model: string;
+  baseURL: string;
+  /** HTTP attempts made for this call, retries included. */
+  attempts: number;
+  timeoutMs: number;
+}
+
+export type ModelFailure =
+  /** The caller aborted: nothing was learned about the server. */
+  | { kind: 'aborted' }
+  /** The server is down, overloaded or unreachable: counts towards opening the breaker. */
+  | { kind: 'outage'; reason: string; error: SystemError }
+  /** The server answered but refused or garbled this request: retrying as is will not help. */
+  | { kind: 'rejected'; error: SystemError };
+
+/** Statuses the SDK retries (see PROTOCOLS.md); after its retries they mean the server is not serving. */
+function isOutageStatus(status: number): boolean {
+  return status === 408 || status === 409 || status === 429 || status >= 500;
+}
+
+export function classifyModelFailure(error: unknown, context: FailureContext): ModelFailure {
+  const who = `The model "${context.model}" at ${context.baseURL}`;
+  const tries = context.attempts > 1 ? ` after ${context.attempts} attempts` : '';
+
+  if (error instanceof APIUserAbortError) return { kind: 'aborted' };
+  if (error instanceof APIConnectionTimeoutError) {
+    const each = context.attempts > 1 ? ` on each of ${context.attempts} attempts` : '';
+    return outage(who, `timed out after ${formatDuration(context.timeoutMs)}${each}`, error);
+  }
+  if (error instanceof APIConnectionError) {
+    const code = findErrorCode(error);
+    return outage(who, `could not connect${code ? ` (${code})` : ''}${tries}`, error);
+  }
+  if (error instanceof APIError && typeof error.status === 'number') {
+    const status = `${error.status} ${STATUS_CODES[error.status] ?? 'error'}`;
+    const said = serverMessage(error);
+    const saidText = said ? ` The server said: ${preview(said)}.` : '';
+    if (isOutageStatus(error.status)) return outage(who, `${status}${tries}`, error, saidText);
+    return { kind: 'rejected', error: rejection(error.status, status, who, saidText, error) };
+  }
+  if (error instanceof SyntaxError) {
+    return {
+      kind: 'rejected',
+      error: new SystemError(
+        ErrorCode.ModelFailed,
+        `${who} sent a reply that is not valid JSON (${error.message}).`,
+        { cause: error },
+      ),
+    };
+  }
+  return {
+    kind: 'rejected',
+    error: new SystemError(ErrorCode.ModelFailed, `${who} failed: ${errorMessage(error)}`, { cause: error }),
+  };
+}
+
+function outage(who: string, reason: string, cause: unknown, saidText = ''): ModelFailure {
+  return {
+    kind: 'outage',
+    reason,
+    error: new SystemError(ErrorCode.ModelUnavailable, `${who} is unavailable: ${reason}.${saidText}`, {
+      cause,
+    }),
+  };
+}
+
+function rejection(code: number, status: string, who: string, saidText: string, cause: unknown): SystemError {
+  const message =
+    code === 401
+      ? `${who} rejected the API key (${status}). Check OPENAI_API_KEY.`
+      : code === 403
+        ? `${who} refused access (${status}); the API key may not be allowed to use this model.`
+        : code === 404
+          ? `${who} was not found (${status}). Check the model name and OPENAI_BASE_URL.`
+          : `${who} rejected the request (${status}).`;
+  return new SystemError(ErrorCode.ModelFailed, `${message}${saidText}`, { cause });
+}
+
+function serverMessage(error: APIError): string | undefined {
+  const body = error.error as { message?: unknown } | undefined;
+  return typeof body?.message === 'string' && body.message.trim() !== '' ? body.message : undefined;
+}
+
+/** undici hides the useful code (ECONNREFUSED, ENOTFOUND) a few causes deep. */
+function findErrorCode(error: unknown): string | undefined {
+  let current: unknown = error;
+  for (let depth = 0; depth < 5 && current instanceof Object; depth++) {
+    const code = (current as { code?: unknown }).code;
+    if (typeof code === 'string' && code !== '') return code;
+    current = (current as { cause?: unknown }).cause;
+  }
+  return undefined;
+}
+
+export function formatDuration(ms: number): string {
+  if (ms < 1000) return `${Math.round(ms)} ms`;
+  if (ms < 120_000) return `${Math.round(ms / 100) / 10} s`;
+  if (ms < 7_200_000) return `${Math.round(ms / 60_000)} min`;
+  return `${Math.round(ms / 360_000) / 10} h`;
+}

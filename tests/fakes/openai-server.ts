@@ -1,0 +1,256 @@
+// A fake OpenAI-compatible server on 127.0.0.1 that the real openai SDK talks to, scripted answer by answer.
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+import {
+  type FakeAnswer,
+  type FakeRequestBody,
+  type FakeResponder,
+  type FakeUsage,
+  type RecordedRequest,
+  status,
+} from './openai-answers.js';
+
+export * from './openai-answers.js';
+
+export interface FakeOpenAIServerOptions {
+  /** Keep every request in `requests` (default true); turn off for long benchmarks. */
+  record?: boolean;
+}
+
+export class FakeOpenAIServer {
+  readonly requests: RecordedRequest[] = [];
+  /** Every request received, recorded or not. */
+  requestCount = 0;
+  private readonly queue: FakeAnswer[] = [];
+  private responder: FakeResponder | undefined;
+  private readonly sockets = new Set<Socket>();
+  private readonly timers = new Set<NodeJS.Timeout>();
+  private readonly server = createServer((request, response) => {
+    // A client that hangs up mid-request is normal in timeout tests, not a reason to crash the test run.
+    this.handle(request, response).catch(() => response.destroy());
+  });
+  private completionCount = 0;
+  private port = 0;
+
+  constructor(private readonly options: FakeOpenAIServerOptions = {}) {
+    this.server.on('connection', (socket) => {
+      this.sockets.add(socket);
+      socket.on('close', () => this.sockets.delete(socket));
+    });
+  }
+
+  get baseURL(): string {
+    return `http://127.0.0.1:${this.port}/v1`;
+  }
+
+  get lastRequest(): RecordedRequest | undefined {
+    return this.requests.at(-1);
+  }
+
+  async listen(): Promise<this> {
+    await new Promise<void>((resolve, reject) => {
+      this.server.once('error', reject);
+      this.server.listen(0, '127.0.0.1', () => resolve());
+    });
+    this.port = (this.server.address() as AddressInfo).port;
+    return this;
+  }
+
+  /** Queues answers for the next chat completion requests, in order; they come before any responder. */
+  reply(...answers: FakeAnswer[]): this {
+    this.queue.push(...answers);
+    return this;
+  }
+
+  /** Answers every request once the queue is empty; pass undefined to remove it. */
+  respond(responder: FakeResponder | undefined): this {
+    this.responder = responder;
+    return this;
+  }
+
+  /** Queued answers not yet used. */
+  pending(): number {
+    return this.queue.length;
+  }
+
+  async close(): Promise<void> {
+    for (const timer of this.timers) clearTimeout(timer);
+    this.timers.clear();
+    const closed = new Promise<void>((resolve) => this.server.close(() => resolve()));
+    for (const socket of this.sockets) socket.destroy();
+    await closed;
+  }
+
+  private async handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
+    const chunks: Buffer[] = [];
+    for await (const chunk of request) chunks.push(chunk as Buffer);
+    const rawBody = Buffer.concat(chunks).toString('utf8');
+    const recorded: RecordedRequest = {
+      method: request.method ?? 'GET',
+      path: request.url ?? '/',
+      headers: request.headers,
+      body: parseBody(rawBody),
+      rawBody,
+    };
+    this.requestCount++;
+    if (this.options.record !== false) this.requests.push(recorded);
+
+    const path = recorded.path.split('?')[0] ?? '';
+    if (recorded.method === 'GET' && path.endsWith('/models')) {
+      return sendJson(response, 200, { object: 'list', data: [{ id: 'fake-model', object: 'model' }] });
+    }
+    if (recorded.method !== 'POST' || !path.endsWith('/chat/completions')) {
+      return sendError(response, 404, `Fake OpenAI server: no route for ${recorded.method} ${path}`);
+    }
+
+    let answer: FakeAnswer;
+    try {
+      answer = await this.nextAnswer(recorded);
+    } catch (error) {
+      return sendError(response, 500, `Fake OpenAI server: the responder threw: ${String(error)}`);
+    }
+    if (answer.kind === 'hang') return;
+    if (answer.delayMs) {
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(() => {
+          this.timers.delete(timer);
+          resolve();
+        }, answer.delayMs);
+        this.timers.add(timer);
+      });
+    }
+    if (response.destroyed) return;
+    this.send(response, answer, recorded.body);
+  }
+
+  private async nextAnswer(request: RecordedRequest): Promise<FakeAnswer> {
+    const index = this.completionCount++;
+    const queued = this.queue.shift();
+    if (queued) return queued;
+    if (this.responder) return this.responder(request, index);
+    return status(500, {
+      // Retrying cannot help: the test forgot to script this request, so fail loudly and at once.
+      headers: { 'x-should-retry': 'false' },
+      message:
+        `Fake OpenAI server: the script ran out of answers at chat completion #${index + 1}. ` +
+        'Queue more with fake.reply(...) or set fake.respond(...).',
+    });
+  }
+
+  private send(
+    response: ServerResponse,
+    answer: Exclude<FakeAnswer, { kind: 'hang' }>,
+    body: FakeRequestBody,
+  ) {
+    if (answer.kind === 'status') return sendJson(response, answer.status, answer.body, answer.headers);
+    if (answer.kind === 'malformed') {
+      response.writeHead(answer.status, { 'content-type': answer.contentType });
+      return response.end(answer.body);
+    }
+    const completion = {
+      id: `chatcmpl-fake-${this.completionCount}`,
+      created: Math.floor(Date.now() / 1000),
+      model: body.model ?? 'fake-model',
+    };
+    if (body.stream === true) return sendStream(response, completion, answer, body);
+    const message: Record<string, unknown> = { role: 'assistant', content: answer.content };
+    if (answer.toolCalls.length > 0) {
+      message.tool_calls = answer.toolCalls.map((call) => ({
+        id: call.id,
+        type: 'function',
+        function: { name: call.name, arguments: call.arguments },
+      }));
+    }
+    sendJson(response, 200, {
+      ...completion,
+      object: 'chat.completion',
+      choices: [{ index: 0, message, finish_reason: answer.finishReason, logprobs: null }],
+      usage: usageBlock(answer.usage),
+    });
+  }
+}
+
+export async function startFakeOpenAIServer(options?: FakeOpenAIServerOptions): Promise<FakeOpenAIServer> {
+  return new FakeOpenAIServer(options).listen();
+}
+
+type Completion = Extract<FakeAnswer, { kind: 'completion' }>;
+
+function sendStream(
+  response: ServerResponse,
+  head: { id: string; created: number; model: string },
+  answer: Completion,
+  body: FakeRequestBody,
+): void {
+  response.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+  const frame = (choices: unknown[], extra: Record<string, unknown> = {}) =>
+    response.write(
+      `data: ${JSON.stringify({ ...head, object: 'chat.completion.chunk', choices, ...extra })}\n\n`,
+    );
+  const delta = (value: Record<string, unknown>, finishReason: string | null = null) =>
+    frame([{ index: 0, delta: value, finish_reason: finishReason }]);
+
+  delta({ role: 'assistant', content: '' });
+  for (const piece of halves(answer.content ?? '')) delta({ content: piece });
+  answer.toolCalls.forEach((call, index) => {
+    delta({
+      tool_calls: [{ index, id: call.id, type: 'function', function: { name: call.name, arguments: '' } }],
+    });
+    for (const piece of halves(call.arguments))
+      delta({ tool_calls: [{ index, function: { arguments: piece } }] });
+  });
+  delta({}, answer.finishReason);
+  const streamOptions = body.stream_options as { include_usage?: boolean } | undefined;
+  if (streamOptions?.include_usage) frame([], { usage: usageBlock(answer.usage) });
+  response.end('data: [DONE]\n\n');
+}
+
+/** Splits text in two so clients must join deltas; empty text gives no pieces. */
+function halves(value: string): string[] {
+  if (value === '') return [];
+  const middle = Math.ceil(value.length / 2);
+  return [value.slice(0, middle), value.slice(middle)].filter((piece) => piece !== '');
+}
+
+function usageBlock(usage: Required<FakeUsage>) {
+  return {
+    prompt_tokens: usage.promptTokens,
+    completion_tokens: usage.completionTokens,
+    total_tokens: usage.promptTokens + usage.completionTokens,
+  };
+}
+
+function parseBody(raw: string): FakeRequestBody {
+  try {
+    const value: unknown = JSON.parse(raw);
+    return typeof value === 'object' && value !== null && !Array.isArray(value)
+      ? (value as FakeRequestBody)
+      : {};
+  } catch {
+    return {};
+  }
+}
+
+function sendJson(
+  response: ServerResponse,
+  code: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+) {
+  const payload = JSON.stringify(body);
+  response.writeHead(code, {
+    'content-type': 'application/json',
+    'content-length': Buffer.byteLength(payload),
+    ...headers,
+  });
+  response.end(payload);
+}
+
+function sendError(response: ServerResponse, code: number, message: string): void {
+  sendJson(
+    response,
+    code,
+    { error: { message, type: 'fake_error', param: null, code: null } },
+    { 'x-should-retry': 'false' },
+  );
+}
