@@ -123,8 +123,15 @@ export class FileTraceSink implements TraceSink {
   }
 
   append(record: TraceRecord): Promise<void> {
-    const checked = TraceRecordSchema.parse(this.redact(record));
-    const file = traceFilePath(this.dir, checked.runId);
+    let checked: TraceRecord;
+    let file: string;
+    try {
+      checked = TraceRecordSchema.parse(this.redact(record));
+      file = traceFilePath(this.dir, checked.runId);
+    } catch (error) {
+      // Callers await this; a bad record must reject like a failed write, not throw before the promise.
+      return Promise.reject(error);
+    }
     const line = `${JSON.stringify(checked)}\n`;
     this.ready ??= mkdir(this.dir, { recursive: true });
     const previous = this.tails.get(file) ?? Promise.resolve();

@@ -143,7 +143,7 @@ describe('FileTraceSink and readTrace', () => {
 
   it('refuses a malformed record at append time', async () => {
     const sink = new FileTraceSink(dir);
-    expect(() => sink.append({ ...record(), kind: 'nonsense' } as unknown as TraceRecord)).toThrow();
+    await expect(sink.append({ ...record(), kind: 'nonsense' } as unknown as TraceRecord)).rejects.toThrow();
   });
 
   it('redacts summaries and arguments again when given a redactor', async () => {
