@@ -4,7 +4,7 @@ import type { ChannelSettings, PermissionSettings, RoleSettings } from './permis
 
 export interface Place {
   conversation: Conversation;
-  /** The channel's name (with or without #), when the platform told us; settings may use it as `#name`. */
+  /** The channel's name (with or without #); falls back to `conversation.channelName`. Settings say `#name`. */
   channelName?: string;
 }
 
@@ -14,8 +14,9 @@ function normalize(reference: string): string {
 }
 
 function hashName(place: Place): string | undefined {
-  if (!place.channelName) return undefined;
-  return `#${place.channelName.replace(/^#/, '')}`.toLowerCase();
+  const name = place.channelName ?? place.conversation.channelName;
+  if (!name) return undefined;
+  return `#${name.replace(/^#/, '')}`.toLowerCase();
 }
 
 export function isThisChannel(reference: string, place: Place): boolean {

@@ -249,3 +249,17 @@ describe('visibleTools', () => {
     expect(visible.map((tool) => tool.name)).toEqual(['deploy_app']);
   });
 });
+
+describe('channel name carried by the conversation', () => {
+  it('uses conversation.channelName when no channelName is passed', () => {
+    const conversation = { ...places.general.conversation, channelName: 'ops' };
+    const decision = decideToolCall({
+      settings,
+      principal: people.operator,
+      tools,
+      toolName: 'restart_service',
+      conversation,
+    });
+    expect(decision.outcome).toBe('needs_approval');
+  });
+});
