@@ -1,0 +1,116 @@
+// The ops tool pack: built-in checks, configured commands and the user's own tools, as one list for the kernel.
+import { CallerError, ErrorCode, errorMessage } from '../agent/errors.js';
+import type { Logger } from '../agent/logger.js';
+import type { Tool } from '../agent/tool.js';
+import type { ToolSettings } from '../bot/config/settings-schema.js';
+import { createConfiguredCommandTool } from './configured-command.js';
+import { createDiskUsageTool } from './disk-usage.js';
+import { createDnsLookupTool } from './dns-lookup.js';
+import { ExecutableAllowList } from './executable-allow-list.js';
+import { createHttpCheckTool } from './http-check.js';
+import { loadCustomTools } from './load-custom-tools.js';
+import { createLogSearchTool } from './log-search.js';
+import { createNetworkGuard, type Resolve } from './network-guard.js';
+import { createProcessCheckTool } from './process-check.js';
+import { createSystemStatsTool } from './system-stats.js';
+import { createTcpCheckTool } from './tcp-check.js';
+import { createTlsCertificateTool } from './tls-certificate.js';
+
+export interface OpsToolsOptions {
+  logger?: Logger;
+  /** Base for relative paths in the settings (log roots, command cwd, custom_tools_dir). */
+  cwd?: string;
+  /** Host name resolution for the network guard; the system resolver when absent. */
+  resolve?: Resolve;
+  /** PATH used to find command programs named without a path; process.env.PATH when absent. */
+  pathVariable?: string;
+  /** Time between SIGTERM and SIGKILL when a command is stopped. */
+  killGraceMs?: number;
+}
+
+function settingsError(key: string, error: unknown): CallerError {
+  return new CallerError(ErrorCode.InvalidSettings, `${key}: ${errorMessage(error)}`, { cause: error });
+}
+
+/** The built-in ops tools alone, for callers (and tests) that need no commands or custom tools. */
+export function createBuiltInTools(settings: ToolSettings, options: OpsToolsOptions = {}): Tool[] {
+  let guard: ReturnType<typeof createNetworkGuard>;
+  try {
+    guard = createNetworkGuard(settings.network, { resolve: options.resolve });
+  } catch (error) {
+    throw settingsError('tools.network', error);
+  }
+  let dnsLookup: Tool;
+  try {
+    dnsLookup = createDnsLookupTool({ servers: settings.dns_servers });
+  } catch (error) {
+    throw settingsError('tools.dns_servers', error);
+  }
+  return [
+    createHttpCheckTool({ guard }),
+    createTcpCheckTool({ guard }),
+    dnsLookup,
+    createTlsCertificateTool({ guard }),
+    createDiskUsageTool(),
+    createSystemStatsTool(),
+    createProcessCheckTool(),
+    createLogSearchTool({ roots: settings.log_roots, cwd: options.cwd }),
+  ];
+}
+
+/**
+ * Every tool the settings describe: the built-in checks, one tool per `commands` entry, and the modules in
+ * `custom_tools_dir`. Throws a CallerError at start-up naming the settings key or file at fault, including when
+ * two tools would share a name.
+ */
+export async function createOpsTools(settings: ToolSettings, options: OpsToolsOptions = {}): Promise<Tool[]> {
+  const cwd = options.cwd ?? process.cwd();
+  const origins = new Map<string, string>();
+  const tools: Tool[] = [];
+  const add = (tool: Tool, origin: string) => {
+    const existing = origins.get(tool.name);
+    if (existing !== undefined) {
+      throw new CallerError(
+        ErrorCode.InvalidSettings,
+        `two tools are named ${tool.name}: ${existing} and ${origin}; rename one of them`,
+      );
+    }
+    origins.set(tool.name, origin);
+    tools.push(tool);
+  };
+
+  for (const tool of createBuiltInTools(settings, options)) add(tool, 'the built-in tool');
+
+  let allowList: ExecutableAllowList;
+  try {
+    allowList = new ExecutableAllowList(settings.allowed_executables);
+  } catch (error) {
+    throw settingsError('tools.allowed_executables', error);
+  }
+  for (const [name, command] of Object.entries(settings.commands)) {
+    let tool: Tool;
+    try {
+      tool = await createConfiguredCommandTool(name, command, {
+        allowList,
+        outputLimitBytes: settings.output_limit_bytes,
+        cwd,
+        pathVariable: options.pathVariable,
+        killGraceMs: options.killGraceMs,
+      });
+    } catch (error) {
+      const message = errorMessage(error);
+      throw new CallerError(
+        ErrorCode.InvalidSettings,
+        message.startsWith('tools.commands.') ? message : `tools.commands.${name}: ${message}`,
+        { cause: error },
+      );
+    }
+    add(tool, `tools.commands.${name}`);
+  }
+
+  if (settings.custom_tools_dir !== undefined) {
+    for (const { tool, file } of await loadCustomTools(settings.custom_tools_dir, cwd)) add(tool, file);
+  }
+  options.logger?.info({ tools: tools.map((tool) => tool.name) }, 'ops tools ready');
+  return tools;
+}
