@@ -1,4 +1,5 @@
 // The kernel's dependencies and limits, with defaults, so the world (clock, store, model, chat) is injected.
+import type { ApprovalSettings } from './approval-flow.js';
 import type { ChatPort } from './chat-port.js';
 import type { Clock } from './clock.js';
 import type { Logger } from './logger.js';
@@ -65,4 +66,6 @@ export interface KernelOptions {
   newId?: () => string;
   /** How long a process may hold a run before another may take it over after a crash. */
   runLeaseMs?: number;
+  /** The approval book, audit log and permission settings; without them, calls needing approval are refused. */
+  approvals?: ApprovalSettings;
 }

@@ -1,5 +1,7 @@
 // The kernel: turns tasks into durable runs, steps them with an engine, and resumes them from the Store alone.
+
 import { randomBytes } from 'node:crypto';
+import { type ApprovalClickResult, ApprovalFlow } from './approval-flow.js';
 import { BUILTIN_TOOLS } from './builtin-tools.js';
 import { nullChatPort } from './chat-port.js';
 import { BreakerRegistry } from './circuit-breaker.js';
@@ -17,6 +19,8 @@ import {
 } from './kernel-options.js';
 import { type Logger, silentLogger } from './logger.js';
 import { applyAnswer, missingFieldChoices, missingFieldsQuestion } from './missing-arguments.js';
+import type { ApproverSet } from './policy/approver-set.js';
+import { type AuditLog, auditActor } from './policy/audit-log.js';
 import { type Principal, principalKey, samePrincipal } from './principal.js';
 import { Redactor } from './redaction.js';
 import { type EngineKind, isTerminal, type PlannedCall, RUN_SCHEMA_VERSION, type Run } from './run.js';
@@ -61,16 +65,8 @@ export class Kernel {
   private readonly newId: () => string;
   private readonly leaseMs: number;
   private closing = false;
-  /** Hook for the approval flow (set by attachApprovals); without it, calls needing approval are refused. */
-  approvalHandler?: (
-    run: Run,
-    call: PlannedCall,
-    tool: Tool,
-    args: Record<string, unknown>,
-    approvers: string[],
-    ttlMs: number,
-  ) => Promise<boolean>;
-
+  private readonly approvalFlow: ApprovalFlow | undefined;
+  private readonly audit: AuditLog | undefined;
   constructor(options: KernelOptions) {
     for (const tool of options.tools) {
       if (BUILTIN_TOOLS.some((builtin) => builtin.name === tool.name)) {
@@ -115,7 +111,23 @@ export class Kernel {
       requestApproval: (run, call, tool, args, approvers, ttlMs) =>
         this.requestApproval(run, call, tool, args, approvers, ttlMs),
       isClosing: () => this.closing,
+      ...(options.approvals ? { audit: options.approvals.audit } : {}),
     });
+    this.audit = options.approvals?.audit;
+    this.approvalFlow = options.approvals
+      ? new ApprovalFlow({
+          settings: options.approvals,
+          registry: this.registry,
+          driver: this.driver,
+          notifier: this.notifier,
+          redactor: this.redactor,
+          clock: this.clock,
+          logger: this.logger,
+          withRun: (runId, change) => this.withRun(runId, change),
+          continueHeld: (run) => this.continue(run, { leaseHeld: true }),
+          expire: (run, message) => this.expire(run, message),
+        })
+      : undefined;
     this.engines.command = new CommandEngine({
       registry: this.registry,
       aliases: options.aliases ?? {},
@@ -198,6 +210,13 @@ export class Kernel {
       return run;
     }
     run.messages.push({ role: 'user', content: run.task });
+    await this.audit?.record({
+      kind: 'request',
+      actor: auditActor(run.principal),
+      runId: run.id,
+      conversation: run.conversation,
+      reason: run.task.slice(0, 500),
+    });
     const earlier = await this.runs.threadRunIds(task.conversation);
     if (earlier.length > 0) run.threadSummary = await buildThreadSummary(this.runs, earlier);
     await this.runs.addToThread(task.conversation, run.id);
@@ -281,6 +300,12 @@ export class Kernel {
     }
     if (isTerminal(run.status)) return run;
     const by = principal.displayName || principalKey(principal);
+    await this.audit?.record({
+      kind: 'cancel',
+      actor: auditActor(principal),
+      runId,
+      conversation: run.conversation,
+    });
     if (run.status === 'running') {
       await this.store.set(`cancel:${runId}`, by, 24 * 3_600_000);
       return run;
@@ -292,6 +317,19 @@ export class Kernel {
       }
       return current;
     });
+  }
+
+  /** An Approve or Deny click, from any replica: checked, claimed once, and the run resumed from the Store. */
+  async decideApproval(
+    approvalId: string,
+    principal: Principal,
+    decision: 'approve' | 'deny',
+    reason?: string,
+  ): Promise<ApprovalClickResult> {
+    if (!this.approvalFlow) {
+      throw new CallerError(ErrorCode.NotAllowed, 'Approvals are not set up in this opsbot.');
+    }
+    return this.approvalFlow.decide(approvalId, principal, decision, reason);
   }
 
   async get(runId: string): Promise<Run> {
@@ -425,10 +463,10 @@ export class Kernel {
     call: PlannedCall,
     tool: Tool,
     args: Record<string, unknown>,
-    approvers: string[],
+    approvers: ApproverSet,
     ttlMs: number,
   ): Promise<boolean> {
-    if (this.approvalHandler) return this.approvalHandler(run, call, tool, args, approvers, ttlMs);
+    if (this.approvalFlow) return this.approvalFlow.request(run, call, tool, args, approvers, ttlMs);
     this.driver.record(run, call, {
       content: JSON.stringify({
         tool: tool.name,

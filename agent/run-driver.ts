@@ -1,9 +1,12 @@
 // Steps one run until it finishes or suspends: plan, execute the queue, check guards, save after every step.
+
 import type { Clock } from './clock.js';
 import type { Engine } from './engines/engine.js';
 import { errorMessage, OpsbotError } from './errors.js';
 import type { KernelLimits } from './kernel-options.js';
 import type { Logger } from './logger.js';
+import type { ApproverSet } from './policy/approver-set.js';
+import { type AuditEntryInput, type AuditLog, auditActor } from './policy/audit-log.js';
 import type { Redactor } from './redaction.js';
 import type { PlannedCall, Run } from './run.js';
 import type { RunNotifier } from './run-notifier.js';
@@ -30,13 +33,18 @@ export interface RunDriverDeps {
     call: PlannedCall,
     tool: Tool,
     args: Record<string, unknown>,
-    approvers: string[],
+    approvers: ApproverSet,
     ttlMs: number,
   ): Promise<boolean>;
   isClosing(): boolean;
+  /** When set, every refusal, execution and outcome is recorded. */
+  audit?: AuditLog;
 }
 
 export class RunDriver {
+  /** Audit writes started by synchronous steps, awaited at the next save so none is lost. */
+  private readonly auditWrites: Promise<unknown>[] = [];
+
   constructor(private readonly deps: RunDriverDeps) {}
 
   /** Steps the run while it is running; returns when it ends, suspends, or the kernel is closing. */
@@ -190,6 +198,7 @@ export class RunDriver {
     const { clock } = this.deps;
     run.pending = { kind: 'executing', call: { ...call, args }, startedAt: clock.now() };
     run.events.push({ type: 'executing', at: clock.now(), step: run.step, callId: call.id, tool: tool.name });
+    this.auditEntry(run, { kind: 'execution', tool: tool.name, args: this.deps.redactor.redactValue(args) });
     await this.save(run);
     const outcome = await this.deps.executor.execute(run, tool, args, call);
     run.pending = null;
@@ -250,6 +259,23 @@ export class RunDriver {
       durationMs: outcome.durationMs,
       repeated: outcome.repeated,
     });
+    if (outcome.errorClass === 'permission_denied' || outcome.errorClass === 'refused_by_policy') {
+      this.auditEntry(run, {
+        kind: 'refusal',
+        tool: call.name,
+        args,
+        outcome: outcome.errorClass,
+        reason: outcome.summary,
+      });
+    } else if (outcome.executed) {
+      this.auditEntry(run, {
+        kind: 'outcome',
+        tool: call.name,
+        args,
+        outcome: outcome.ok ? 'ok' : 'failed',
+        reason: outcome.summary,
+      });
+    }
     if (outcome.executed && outcome.ok && call.args) {
       run.completedCalls[callSignature(call.name, call.args)] = { callId: call.id, content: outcome.content };
     }
@@ -346,7 +372,21 @@ export class RunDriver {
 
   async save(run: Run): Promise<void> {
     run.updatedAt = this.deps.clock.now();
+    if (this.auditWrites.length > 0) await Promise.all(this.auditWrites.splice(0));
     await this.deps.runs.save(run);
+  }
+
+  private auditEntry(run: Run, entry: Omit<AuditEntryInput, 'actor' | 'runId' | 'conversation'>): void {
+    const { audit } = this.deps;
+    if (!audit) return;
+    this.auditWrites.push(
+      audit.record({
+        ...entry,
+        actor: auditActor(run.principal),
+        runId: run.id,
+        conversation: run.conversation,
+      }),
+    );
   }
 
   async traceStep(run: Run, record: Omit<TraceRecord, 'at' | 'runId' | 'step' | 'stateHash'>): Promise<void> {

@@ -59,6 +59,8 @@ export const PendingSchema = z.discriminatedUnion('kind', [
     call: PlannedCallSchema,
     requestedAt: z.number(),
     expiresAt: z.number(),
+    /** The approval card in the thread, updated when the approval is decided. */
+    cardMessageId: z.string().optional(),
   }),
   z.object({
     kind: z.literal('executing'),

@@ -6,6 +6,7 @@ import type { Clock } from './clock.js';
 import { errorMessage } from './errors.js';
 import type { Logger } from './logger.js';
 import { findMissingFields, missingFieldChoices, missingFieldsQuestion } from './missing-arguments.js';
+import type { ApproverSet } from './policy/approver-set.js';
 import type { Redactor } from './redaction.js';
 import type { PlannedCall, Run } from './run.js';
 import { stableJson } from './stable-json.js';
@@ -19,7 +20,7 @@ export type CallPreparation =
   | { kind: 'ask'; question: string; choices: string[] }
   | { kind: 'missing'; question: string; choices: string[]; fields: string[] }
   | { kind: 'resolved'; outcome: CallOutcome }
-  | { kind: 'approval'; tool: Tool; args: Record<string, unknown>; approvers: string[]; ttlMs: number }
+  | { kind: 'approval'; tool: Tool; args: Record<string, unknown>; approvers: ApproverSet; ttlMs: number }
   | { kind: 'ready'; tool: Tool; args: Record<string, unknown> };
 
 /** What a call produced: the tool message content for the model, and a summary for people and the trace. */

@@ -1,13 +1,11 @@
 // What the kernel asks of the permission layer: a decision for every call, and which tools to offer.
 import type { Conversation } from './conversation.js';
+import type { Decision } from './policy/decide-tool-call.js';
 import type { Principal } from './principal.js';
 import type { Tool } from './tool.js';
 
-export type Decision =
-  | { outcome: 'allow' }
-  | { outcome: 'deny'; reason: string; code: 'unknown_tool' | 'not_permitted' | 'channel' | 'no_approvers' }
-  | { outcome: 'needs_approval'; approvers: string[]; ttlMs: number };
-// `approvers` is a readable list (roles and identities) for approval cards; the approval book re-checks at the click.
+/** allow, deny with a reason, or needs approval by an approver set (see policy/decide-tool-call.ts). */
+export type { Decision } from './policy/decide-tool-call.js';
 
 export interface ToolPolicy {
   /** Runs before every execution, including calls to tools the model was never offered. */

@@ -4,7 +4,6 @@ import type { Principal } from '../principal.js';
 import type { Tool } from '../tool.js';
 import type { ToolPolicy } from '../tool-policy.js';
 import type { ToolRegistry } from '../tool-registry.js';
-import { describeApprovers } from './approver-set.js';
 import { decideToolCall, visibleTools } from './decide-tool-call.js';
 import type { PermissionSettings } from './permission-settings.js';
 import { resolveRoles } from './resolve-roles.js';
@@ -14,7 +13,7 @@ export function settingsToolPolicy(settings: PermissionSettings, registry: ToolR
     conversation.channelName === undefined ? {} : { channelName: conversation.channelName };
   return {
     decide(principal: Principal, conversation: Conversation, toolName: string) {
-      const decision = decideToolCall({
+      return decideToolCall({
         settings,
         principal,
         conversation,
@@ -22,8 +21,6 @@ export function settingsToolPolicy(settings: PermissionSettings, registry: ToolR
         tools: registry.asRecord(),
         ...place(conversation),
       });
-      if (decision.outcome !== 'needs_approval') return decision;
-      return { outcome: 'needs_approval', approvers: [describeApprovers(decision.approvers)], ttlMs: decision.ttlMs };
     },
     visibleTools(principal: Principal, conversation: Conversation, tools: readonly Tool[]) {
       const record: Record<string, Tool> = Object.create(null);
