@@ -39,6 +39,17 @@ export interface ApprovalRequest {
 
 export { type DecideResult, decideResultMessage } from './approval-outcomes.js';
 
+export interface DecideInput {
+  /** From a button value: untrusted until it matches an approval in the Store. */
+  approvalId: string;
+  decider: Principal;
+  decision: ApprovalDecision;
+  /** The decider's note, e.g. why they denied it. */
+  reason?: string;
+  /** The permission settings now, so a role removed since the request no longer counts. */
+  settings: PermissionSettings;
+}
+
 export interface ApprovalBookOptions {
   clock?: Clock;
   /** When given, the book records approval_requested, _decided, _refused and _expired entries. */
@@ -130,13 +141,7 @@ export class ApprovalBook {
     return approvals.filter((approval): approval is Approval => approval?.status === 'pending');
   }
 
-  async decide(input: {
-    approvalId: string;
-    decider: Principal;
-    decision: ApprovalDecision;
-    reason?: string;
-    settings: PermissionSettings;
-  }): Promise<DecideResult> {
+  async decide(input: DecideInput): Promise<DecideResult> {
     // A claim whose winner failed to save is released, and the approval is pending again: try once more.
     for (let attempt = 0; attempt < 3; attempt++) {
       const result = await this.tryDecide(input);
@@ -152,13 +157,7 @@ export class ApprovalBook {
     return this.store.claim(executionKey(approval.id), owner, this.keepFor(approval, this.clock.now()));
   }
 
-  private async tryDecide(input: {
-    approvalId: string;
-    decider: Principal;
-    decision: ApprovalDecision;
-    reason?: string;
-    settings: PermissionSettings;
-  }): Promise<DecideResult | 'retry'> {
+  private async tryDecide(input: DecideInput): Promise<DecideResult | 'retry'> {
     const approval = await this.get(input.approvalId);
     if (!approval) return { kind: 'not_found' };
     if (approval.status !== 'pending') return settled(approval);
