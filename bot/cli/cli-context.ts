@@ -1,0 +1,47 @@
+// Loads settings and environment for a CLI command, and builds the local operator's principal.
+
+import { withResolvedRoles } from '../../agent/policy/resolve-roles.js';
+import type { Principal } from '../../agent/principal.js';
+import { Redactor } from '../../agent/redaction.js';
+import { type Environment, readEnvironment } from '../config/environment.js';
+import { type LoadedSettings, loadSettings, settingsLocation } from '../config/load-settings.js';
+import { createLogger } from '../logger.js';
+import type { CliIo } from './cli-io.js';
+
+export interface CliContext {
+  environment: Environment;
+  loaded: LoadedSettings;
+  redactor: Redactor;
+  logger: ReturnType<typeof createLogger>;
+}
+
+export async function loadCliContext(io: CliIo, configPath?: string): Promise<CliContext> {
+  const environment = readEnvironment(io.env);
+  const location = configPath
+    ? { path: configPath, origin: 'argument' as const }
+    : settingsLocation(environment);
+  const loaded = await loadSettings(location.path, { origin: location.origin });
+  const redactor = new Redactor(loaded.settings.redaction.patterns);
+  // The CLI's own output is the terminal; logs go to stderr so they never mix with results.
+  const logger = createLogger({
+    level: environment.LOG_LEVEL === 'info' ? 'warn' : environment.LOG_LEVEL,
+    redact: (text) => redactor.redact(text),
+    pretty: true,
+    destination: io.stderr as unknown as NonNullable<Parameters<typeof createLogger>[0]['destination']>,
+  });
+  return { environment, loaded, redactor, logger };
+}
+
+/** The person at the terminal, as the local identity `local:<name>` in the settings. */
+export function localPrincipal(context: CliContext, name: string): Principal {
+  const key = `local:${name}`;
+  const identities = context.loaded.settings.permissions.identities;
+  const displayName = Object.hasOwn(identities, key) ? (identities[key]!.display_name ?? name) : name;
+  return withResolvedRoles(context.loaded.settings.permissions, {
+    platform: 'cli',
+    userId: name,
+    displayName,
+    roles: [],
+    groups: [],
+  });
+}

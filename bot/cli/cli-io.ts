@@ -1,0 +1,55 @@
+// The terminal the CLI talks to, injected so tests can drive it with strings.
+import { createInterface, type Interface } from 'node:readline';
+import type { Readable, Writable } from 'node:stream';
+
+export interface CliIo {
+  env: NodeJS.ProcessEnv;
+  stdout: Writable;
+  stderr: Writable;
+  stdin: Readable;
+  /** True when a person can answer questions. */
+  interactive: boolean;
+}
+
+export function processIo(): CliIo {
+  return {
+    env: process.env,
+    stdout: process.stdout,
+    stderr: process.stderr,
+    stdin: process.stdin,
+    interactive: process.stdin.isTTY === true,
+  };
+}
+
+/** Reads answers line by line; undefined once input has ended. */
+export class LineReader {
+  private readonly lines: string[] = [];
+  private readonly waiters: ((line: string | undefined) => void)[] = [];
+  private ended = false;
+  private readonly reader: Interface;
+
+  constructor(io: CliIo) {
+    this.reader = createInterface({ input: io.stdin, terminal: false });
+    this.reader.on('line', (line) => {
+      const waiter = this.waiters.shift();
+      if (waiter) waiter(line);
+      else this.lines.push(line);
+    });
+    this.reader.on('close', () => {
+      this.ended = true;
+      for (const waiter of this.waiters.splice(0)) waiter(undefined);
+    });
+  }
+
+  async next(prompt: string, io: CliIo): Promise<string | undefined> {
+    io.stdout.write(prompt);
+    const buffered = this.lines.shift();
+    if (buffered !== undefined) return buffered;
+    if (this.ended) return undefined;
+    return new Promise((resolve) => this.waiters.push(resolve));
+  }
+
+  close(): void {
+    this.reader.close();
+  }
+}

@@ -1,0 +1,84 @@
+// The small CLI commands: trace, config check and answer.
+
+import { join } from 'node:path';
+import { CallerError, errorMessage } from '../../agent/errors.js';
+import type { Principal } from '../../agent/principal.js';
+import { formatTrace, readTrace } from '../../agent/trace.js';
+import { createOpsbot } from '../compose.js';
+import type { CliContext } from './cli-context.js';
+import type { CliIo } from './cli-io.js';
+import { EXIT } from './run-task.js';
+import { TerminalChatPort } from './terminal-chat-port.js';
+import { green } from './terminal-output.js';
+
+export async function traceCommand(context: CliContext, io: CliIo, runId: string): Promise<number> {
+  const dir = join(context.environment.OPSBOT_DATA_DIR, 'traces');
+  const records = await readTrace(dir, runId, {
+    onCorruptLine: (problem) =>
+      io.stderr.write(`opsbot: skipped ${problem.file}:${problem.line}: ${problem.reason}\n`),
+  });
+  if (records.length === 0) {
+    io.stderr.write(`opsbot: no trace for run ${runId} in ${dir}\n`);
+    return EXIT.failed;
+  }
+  io.stdout.write(`${formatTrace(records)}\n`);
+  return EXIT.ok;
+}
+
+/** Validates settings and environment, builds every tool, and says what would run. */
+export async function configCheckCommand(context: CliContext, io: CliIo): Promise<number> {
+  const { loaded, environment } = context;
+  const opsbot = await createOpsbot({
+    environment,
+    settings: loaded.settings,
+    chat: new TerminalChatPort(() => {}),
+    logger: context.logger,
+    redactor: context.redactor,
+  });
+  try {
+    const settings = loaded.settings;
+    const source = loaded.source === 'file' ? loaded.path : `built-in defaults (${loaded.path} not found)`;
+    const lines = [
+      green(`✔ settings OK: ${source}`),
+      `  roles: ${Object.keys(settings.permissions.roles).join(', ')} (default: ${settings.permissions.default_role})`,
+      `  identities: ${Object.keys(settings.permissions.identities).length}`,
+      `  commands: ${Object.keys(settings.tools.commands).join(', ') || 'none'}`,
+      ...opsbot.describe().map((line) => `  ${line}`),
+    ];
+    await opsbot.store.ping();
+    lines.push(green('✔ store reachable'));
+    io.stdout.write(`${lines.join('\n')}\n`);
+    return EXIT.ok;
+  } finally {
+    await opsbot.close();
+  }
+}
+
+export async function answerCommand(
+  context: CliContext,
+  io: CliIo,
+  runId: string,
+  answer: string,
+  principal: Principal,
+): Promise<number> {
+  const opsbot = await createOpsbot({
+    environment: context.environment,
+    settings: context.loaded.settings,
+    chat: new TerminalChatPort((line) => io.stdout.write(`${line}\n`)),
+    logger: context.logger,
+    redactor: context.redactor,
+  });
+  try {
+    const run = await opsbot.kernel.resume(runId, answer, principal);
+    return run.status === 'finished'
+      ? EXIT.ok
+      : run.status.startsWith('waiting')
+        ? EXIT.waiting
+        : EXIT.failed;
+  } catch (error) {
+    io.stderr.write(`opsbot: ${errorMessage(error)}\n`);
+    return error instanceof CallerError ? EXIT.usage : EXIT.failed;
+  } finally {
+    await opsbot.close();
+  }
+}

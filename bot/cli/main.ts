@@ -1,0 +1,96 @@
+// The `opsbot` command: run a task, answer a waiting run, print a trace, or check the settings.
+import { parseArgs } from 'node:util';
+import { errorMessage, OpsbotError } from '../../agent/errors.js';
+import { loadCliContext, localPrincipal } from './cli-context.js';
+import { type CliIo, processIo } from './cli-io.js';
+import { answerCommand, configCheckCommand, traceCommand } from './commands.js';
+import { interactive } from './interactive.js';
+import { EXIT, runTask } from './run-task.js';
+
+const USAGE = `Usage: opsbot <command> [options]
+
+Commands:
+  run "<task>"              Run one task as the local operator; steps print as they happen.
+  answer <run-id> "<text>"  Answer a run that waits for you.
+  trace <run-id>            Print a run's trace.
+  config check              Validate opsbot.yaml and the environment, and show what would run.
+  (no command)              Interactive mode: type tasks, one per line.
+
+Options:
+  --as <name>               Act as the local user local:<name> from opsbot.yaml (default: operator).
+  --engine react|command    Force an engine (default: react with a model, command without).
+  --config <path>           Settings file (default: $OPSBOT_CONFIG or ./opsbot.yaml).
+  -h, --help                Show this help.
+`;
+
+export async function runCli(argv: string[], io: CliIo): Promise<number> {
+  let parsed: ReturnType<typeof parse>;
+  try {
+    parsed = parse(argv);
+  } catch (error) {
+    io.stderr.write(`opsbot: ${errorMessage(error)}\n\n${USAGE}`);
+    return EXIT.usage;
+  }
+  const { values, positionals } = parsed;
+  if (values.help) {
+    io.stdout.write(USAGE);
+    return EXIT.ok;
+  }
+  const engine = values.engine;
+  if (engine !== undefined && engine !== 'react' && engine !== 'command') {
+    io.stderr.write('opsbot: --engine must be react or command\n');
+    return EXIT.usage;
+  }
+  const [command, ...rest] = positionals;
+  try {
+    const context = await loadCliContext(io, values.config);
+    const principal = localPrincipal(context, values.as ?? 'operator');
+    switch (command) {
+      case undefined:
+        return await interactive(context, io, principal, engine);
+      case 'run':
+        if (rest.length === 0)
+          return usage(io, 'run needs a task, e.g. opsbot run "is https://example.com up?"');
+        return await runTask(context, io, { task: rest.join(' '), principal, ...(engine ? { engine } : {}) });
+      case 'answer':
+        if (rest.length < 2) return usage(io, 'answer needs a run id and an answer');
+        return await answerCommand(context, io, rest[0]!, rest.slice(1).join(' '), principal);
+      case 'trace':
+        if (rest.length !== 1) return usage(io, 'trace needs one run id');
+        return await traceCommand(context, io, rest[0]!);
+      case 'config':
+        if (rest[0] !== 'check') return usage(io, 'the config command is: opsbot config check');
+        return await configCheckCommand(context, io);
+      default:
+        return usage(io, `unknown command "${command}"`);
+    }
+  } catch (error) {
+    const message = error instanceof OpsbotError ? error.message : `unexpected error: ${errorMessage(error)}`;
+    io.stderr.write(`opsbot: ${message}\n`);
+    return error instanceof OpsbotError && error.fault === 'caller' ? EXIT.usage : EXIT.failed;
+  }
+}
+
+function parse(argv: string[]) {
+  return parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: {
+      as: { type: 'string' },
+      engine: { type: 'string' },
+      config: { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  });
+}
+
+function usage(io: CliIo, message: string): number {
+  io.stderr.write(`opsbot: ${message}\n\n${USAGE}`);
+  return EXIT.usage;
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  runCli(process.argv.slice(2), processIo()).then((code) => {
+    process.exitCode = code;
+  });
+}

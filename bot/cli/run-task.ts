@@ -1,0 +1,94 @@
+// `opsbot run "<task>"`: one task as the local operator, steps printed as they happen, questions on stdin.
+import { randomBytes } from 'node:crypto';
+import { errorMessage } from '../../agent/errors.js';
+import type { Principal } from '../../agent/principal.js';
+import type { Run } from '../../agent/run.js';
+import { createOpsbot, type Opsbot } from '../compose.js';
+import type { CliContext } from './cli-context.js';
+import { type CliIo, LineReader } from './cli-io.js';
+import { TerminalChatPort } from './terminal-chat-port.js';
+import { dim, formatEvent } from './terminal-output.js';
+
+export const EXIT = { ok: 0, failed: 1, usage: 2, waiting: 3 } as const;
+
+export interface RunTaskOptions {
+  task: string;
+  principal: Principal;
+  engine?: 'react' | 'command';
+  reader?: LineReader;
+  opsbot?: Opsbot;
+}
+
+export async function runTask(context: CliContext, io: CliIo, options: RunTaskOptions): Promise<number> {
+  const write = (line: string) => io.stdout.write(`${line}\n`);
+  const opsbot =
+    options.opsbot ??
+    (await createOpsbot({
+      environment: context.environment,
+      settings: context.loaded.settings,
+      chat: new TerminalChatPort(write),
+      logger: context.logger,
+      redactor: context.redactor,
+    }));
+  const printed = new Map<string, number>();
+  const stop = opsbot.kernel.onRunChange((run) => {
+    const from = printed.get(run.id) ?? 0;
+    for (const event of run.events.slice(from)) {
+      const line = formatEvent(event);
+      if (line) write(line);
+    }
+    printed.set(run.id, run.events.length);
+  });
+  const reader = options.reader ?? new LineReader(io);
+  try {
+    let run = await opsbot.kernel.start({
+      text: options.task,
+      principal: options.principal,
+      conversation: {
+        platform: 'cli',
+        channelId: 'terminal',
+        threadId: `cli-${randomBytes(4).toString('hex')}`,
+      },
+      ...(options.engine ? { engine: options.engine } : {}),
+    });
+    while (run.status === 'waiting_for_user') {
+      const answer = await askOnTerminal(run, reader, io);
+      if (answer === undefined) {
+        write(
+          dim(
+            `Run ${run.id} is waiting for an answer. Answer it later with: opsbot answer ${run.id} "<answer>"`,
+          ),
+        );
+        return EXIT.waiting;
+      }
+      run = await opsbot.kernel.resume(run.id, answer, options.principal);
+    }
+    if (run.status === 'waiting_for_approval') {
+      write(dim(`Run ${run.id} is waiting for approval. An approver can run: opsbot approve <approval id>`));
+      return EXIT.waiting;
+    }
+    write(
+      dim(
+        `run ${run.id}: ${run.status} · ${run.step} steps · ${run.usage.toolCalls} tool calls · ${run.usage.promptTokens + run.usage.completionTokens} tokens`,
+      ),
+    );
+    return run.status === 'finished' ? EXIT.ok : EXIT.failed;
+  } catch (error) {
+    io.stderr.write(`opsbot: ${context.redactor.redact(errorMessage(error))}\n`);
+    return EXIT.failed;
+  } finally {
+    stop();
+    if (!options.reader) reader.close();
+    if (!options.opsbot) await opsbot.close();
+  }
+}
+
+async function askOnTerminal(run: Run, reader: LineReader, io: CliIo): Promise<string | undefined> {
+  if (run.pending?.kind !== 'question') return undefined;
+  const { choices } = run.pending;
+  const line = await reader.next('> ', io);
+  if (line === undefined) return undefined;
+  const index = Number(line.trim());
+  if (Number.isInteger(index) && index >= 1 && index <= choices.length) return choices[index - 1];
+  return line;
+}

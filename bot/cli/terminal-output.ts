@@ -1,0 +1,114 @@
+// Renders runs and chat messages for a terminal: steps as they happen, questions, approval cards and results.
+import type { OutboundMessage } from '../../agent/chat-port.js';
+import type { RunEvent } from '../../agent/run.js';
+
+const useColor = process.stdout.isTTY === true && process.env.NO_COLOR === undefined;
+const paint = (code: string) => (text: string) => (useColor ? `\u001b[${code}m${text}\u001b[0m` : text);
+export const dim = paint('2');
+export const bold = paint('1');
+export const green = paint('32');
+export const red = paint('31');
+export const yellow = paint('33');
+export const cyan = paint('36');
+
+/** One line per event that shows progress; other events are told by chat messages. */
+export function formatEvent(event: RunEvent): string | undefined {
+  switch (event.type) {
+    case 'model_turn': {
+      const calls = event.toolCalls.map((call) => call.name).join(', ');
+      return dim(
+        `  · step ${event.step}: model ${calls ? `calls ${calls}` : 'answers'} (${event.promptTokens}+${event.completionTokens} tokens)`,
+      );
+    }
+    case 'tool_call':
+      return cyan(`  ▸ ${event.tool} ${truncate(JSON.stringify(event.args), 160)}`);
+    case 'tool_result': {
+      const mark = event.ok ? green('✓') : red('✗');
+      const repeat = event.repeated ? dim(' (repeat, not run again)') : '';
+      return `  ${mark} ${event.tool}: ${truncate(event.summary, 300)} ${dim(`${event.durationMs} ms`)}${repeat}`;
+    }
+    case 'context_compressed':
+      return dim(`  · context compressed: ${event.beforeTokens} → ${event.afterTokens} tokens`);
+    case 'executing':
+      return yellow(`  ! executing ${event.tool}`);
+    default:
+      return undefined;
+  }
+}
+
+export function formatMessage(message: OutboundMessage): string | undefined {
+  switch (message.kind) {
+    case 'text':
+      return message.tone === 'error'
+        ? red(message.text)
+        : message.tone === 'warning'
+          ? yellow(message.text)
+          : message.text;
+    case 'status':
+      return undefined;
+    case 'question': {
+      const choices = message.choices.map((choice, index) => `    ${index + 1}) ${choice}`).join('\n');
+      return `${yellow('?')} ${bold(message.question)}${choices ? `\n${choices}` : ''}`;
+    }
+    case 'approval':
+      return formatApproval(message);
+    case 'result': {
+      const head = message.ok ? green('✔ ') : red('✘ ');
+      const details = (message.details ?? [])
+        .map((detail) => formatData(detail.data))
+        .filter(Boolean)
+        .join('\n');
+      return `${head}${message.text}${details ? `\n${details}` : ''}`;
+    }
+  }
+}
+
+function formatApproval(message: Extract<OutboundMessage, { kind: 'approval' }>): string {
+  const lines = [
+    `${yellow('⚠ Approval needed')}: ${bold(message.tool)} requested by ${message.requester}`,
+    `  arguments: ${message.argumentsJson}`,
+    `  reason:    ${message.reason || '(none given)'}`,
+    `  approvers: ${message.approvers.join(', ')}`,
+    `  expires:   ${new Date(message.expiresAt).toISOString()}`,
+    `  approval id: ${message.approvalId}`,
+  ];
+  if (message.decision) {
+    lines.push(
+      `  → ${message.decision.outcome} by ${message.decision.by} at ${new Date(message.decision.at).toISOString()}`,
+    );
+  }
+  return lines.join('\n');
+}
+
+/** Tables (arrays of flat objects) as aligned columns; other data as compact JSON. */
+export function formatData(data: unknown): string {
+  if (data === undefined || data === null) return '';
+  const rows = Array.isArray(data) ? data : firstArrayOfRows(data);
+  if (rows && rows.length > 0 && rows.every((row) => row && typeof row === 'object' && !Array.isArray(row))) {
+    const columns = [...new Set(rows.flatMap((row) => Object.keys(row as object)))].slice(0, 8);
+    const cells = rows
+      .slice(0, 50)
+      .map((row) => columns.map((column) => cell((row as Record<string, unknown>)[column])));
+    const widths = columns.map((column, index) =>
+      Math.min(40, Math.max(column.length, ...cells.map((line) => line[index]!.length))),
+    );
+    const render = (values: string[]) =>
+      `  ${values.map((value, index) => value.slice(0, 40).padEnd(widths[index]!)).join('  ')}`;
+    return [dim(render(columns)), ...cells.map(render)].join('\n');
+  }
+  return dim(`  ${truncate(JSON.stringify(data), 600)}`);
+}
+
+function firstArrayOfRows(data: unknown): unknown[] | undefined {
+  if (!data || typeof data !== 'object') return undefined;
+  return Object.values(data).find((value) => Array.isArray(value)) as unknown[] | undefined;
+}
+
+function cell(value: unknown): string {
+  if (value === undefined || value === null) return '';
+  return typeof value === 'object' ? JSON.stringify(value) : String(value);
+}
+
+export function truncate(text: string, max: number): string {
+  return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
+}

@@ -1,0 +1,109 @@
+// Builds a running opsbot from settings and environment: store, tools, model, policy, trace and the kernel.
+import { join } from 'node:path';
+import type { ChatPort } from '../agent/chat-port.js';
+import type { Clock } from '../agent/clock.js';
+import { Kernel } from '../agent/kernel.js';
+import type { Logger } from '../agent/logger.js';
+import { createOpenAIModelClient, type ModelClient } from '../agent/model/model-client.js';
+import { settingsToolPolicy } from '../agent/policy/settings-tool-policy.js';
+import { Redactor } from '../agent/redaction.js';
+import { openStore } from '../agent/store/open-store.js';
+import type { Store } from '../agent/store/store.js';
+import { FileTraceSink } from '../agent/trace.js';
+import { createOpsTools } from '../tools/index.js';
+import { type Environment, modelConfigured } from './config/environment.js';
+import type { Settings } from './config/settings-schema.js';
+
+export interface Opsbot {
+  kernel: Kernel;
+  store: Store;
+  settings: Settings;
+  environment: Environment;
+  redactor: Redactor;
+  model: ModelClient | undefined;
+  traceDir: string;
+  /** A few readable lines: what is running, with which store and model. */
+  describe(): string[];
+  close(): Promise<void>;
+}
+
+export interface ComposeOptions {
+  environment: Environment;
+  settings: Settings;
+  chat: ChatPort;
+  logger: Logger;
+  redactor?: Redactor;
+  clock?: Clock;
+  /** Reuse an open store (tests); otherwise OPSBOT_STORE_URL is opened. */
+  store?: Store;
+}
+
+export async function createOpsbot(options: ComposeOptions): Promise<Opsbot> {
+  const { environment, settings, logger } = options;
+  const redactor = options.redactor ?? new Redactor(settings.redaction.patterns);
+  const tools = await createOpsTools(settings.tools, { logger });
+  const store =
+    options.store ??
+    (await openStore(environment.OPSBOT_STORE_URL, {
+      logger,
+      ...(options.clock ? { clock: options.clock } : {}),
+    }));
+  const limits = settings.limits;
+  const model = modelConfigured(environment)
+    ? createOpenAIModelClient({
+        ...(environment.OPENAI_API_KEY ? { apiKey: environment.OPENAI_API_KEY } : {}),
+        ...(environment.OPENAI_BASE_URL ? { baseURL: environment.OPENAI_BASE_URL } : {}),
+        model: environment.OPENAI_MODEL,
+        timeoutMs: limits.model_timeout,
+        maxRetries: limits.model_retries,
+        logger,
+        ...(settings.model.temperature === undefined ? {} : { temperature: settings.model.temperature }),
+        ...(options.clock ? { clock: options.clock } : {}),
+      })
+    : undefined;
+  const traceDir = join(environment.OPSBOT_DATA_DIR, 'traces');
+  const kernel = new Kernel({
+    store,
+    tools,
+    ...(model ? { model } : {}),
+    policy: (registry) => settingsToolPolicy(settings.permissions, registry),
+    chat: options.chat,
+    trace: new FileTraceSink(traceDir),
+    redactor,
+    logger,
+    ...(options.clock ? { clock: options.clock } : {}),
+    limits: {
+      maxSteps: limits.max_steps,
+      maxToolCalls: limits.max_tool_calls,
+      maxTokens: limits.max_tokens,
+      maxWallTimeMs: limits.max_wall_time,
+      toolTimeoutMs: limits.tool_timeout,
+      questionTtlMs: limits.question_ttl,
+      maxTaskChars: limits.max_task_chars,
+      toolOutputChars: limits.tool_output_chars,
+    },
+    contextWindow: settings.model.context_window,
+    compressAt: settings.model.compress_at,
+    aliases: settings.aliases,
+    botName: settings.bot_name,
+  });
+  return {
+    kernel,
+    store,
+    settings,
+    environment,
+    redactor,
+    model,
+    traceDir,
+    describe() {
+      const modelLine = model
+        ? `model: ${environment.OPENAI_MODEL} at ${environment.OPENAI_BASE_URL ?? 'https://api.openai.com/v1'}`
+        : 'model: none configured (command engine only; set OPENAI_BASE_URL or OPENAI_API_KEY for free text)';
+      return [`store: ${store.description}`, modelLine, `tools: ${kernel.registry.names().join(', ')}`];
+    },
+    async close() {
+      await kernel.shutdown();
+      await store.close();
+    },
+  };
+}

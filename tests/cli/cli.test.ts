@@ -1,0 +1,137 @@
+// The `opsbot` CLI end to end: real settings, SQLite store, traces, and the fake OpenAI server.
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { PassThrough } from 'node:stream';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { runCli } from '../../bot/cli/main.js';
+import {
+  type FakeOpenAIServer,
+  startFakeOpenAIServer,
+  status,
+  text,
+  toolCalls,
+} from '../fakes/openai-server.js';
+
+let fake: FakeOpenAIServer;
+let dir: string;
+
+beforeEach(async () => {
+  fake = await startFakeOpenAIServer();
+  dir = mkdtempSync(join(tmpdir(), 'opsbot-cli-'));
+  writeFileSync(
+    join(dir, 'opsbot.yaml'),
+    [
+      'permissions:',
+      '  roles:',
+      '    admin: { tools: ["*"], approve: ["*"], admin: true }',
+      '  identities:',
+      "    'local:operator': { roles: [admin], display_name: Olive }",
+      'limits:',
+      '  model_retries: 0',
+      '',
+    ].join('\n'),
+  );
+});
+afterEach(async () => {
+  await fake.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+async function cli(argv: string[], options: { model?: boolean; input?: string; config?: string } = {}) {
+  const stdout = new PassThrough();
+  const stderr = new PassThrough();
+  const stdin = new PassThrough();
+  let out = '';
+  let err = '';
+  stdout.on('data', (chunk) => {
+    out += chunk;
+  });
+  stderr.on('data', (chunk) => {
+    err += chunk;
+  });
+  if (options.input !== undefined) stdin.end(options.input);
+  else stdin.end();
+  const env: NodeJS.ProcessEnv = {
+    OPSBOT_CONFIG: options.config ?? join(dir, 'opsbot.yaml'),
+    OPSBOT_DATA_DIR: join(dir, 'data'),
+    OPSBOT_STORE_URL: `sqlite://${join(dir, 'data', 'opsbot.sqlite')}`,
+    LOG_LEVEL: 'error',
+    ...(options.model === false ? {} : { OPENAI_BASE_URL: fake.baseURL, OPENAI_MODEL: 'fake-model' }),
+  };
+  const code = await runCli(argv, { env, stdout, stderr, stdin, interactive: false });
+  return { code, out, err };
+}
+
+describe('opsbot CLI', () => {
+  it('runs a task, prints each step as it happens, and exits 0', async () => {
+    fake.reply(toolCalls([{ name: 'system_stats', arguments: {} }]), text('The host is healthy.'));
+    const { code, out } = await cli(['run', 'how is this host?']);
+    expect(code).toBe(0);
+    expect(out).toContain('▸ system_stats');
+    expect(out).toMatch(/✓ system_stats: Load/);
+    expect(out).toContain('The host is healthy.');
+    expect(out).toMatch(/run run_[0-9a-f]+: finished/);
+  });
+
+  it('asks its question on stdin and continues with the answer', async () => {
+    fake.reply(
+      toolCalls([{ name: 'ask_user', arguments: { question: 'Which path?', choices: ['/', '/tmp'] } }]),
+      toolCalls([{ name: 'disk_usage', arguments: { paths: ['/tmp'] } }]),
+      text('/tmp is fine'),
+    );
+    const { code, out } = await cli(['run', 'check the disk'], { input: '2\n' });
+    expect(code).toBe(0);
+    expect(out).toContain('Which path?');
+    expect(out).toContain('2) /tmp');
+    expect(JSON.parse(fake.requests[1]!.body.messages!.at(-1)!.content as string)).toMatchObject({
+      answer: '/tmp',
+    });
+  });
+
+  it('exits 3 and says how to answer later when no answer can be read', async () => {
+    fake.reply(toolCalls([{ name: 'ask_user', arguments: { question: 'Which path?' } }]));
+    const { code, out } = await cli(['run', 'check the disk']);
+    expect(code).toBe(3);
+    expect(out).toMatch(/opsbot answer run_[0-9a-f]+ "<answer>"/);
+  });
+
+  it('exits 1 with a clear message when the model is down', async () => {
+    fake.reply(status(503));
+    const { code, out } = await cli(['run', 'check']);
+    expect(code).toBe(1);
+    expect(out).toMatch(/unavailable: 503/);
+  });
+
+  it('runs commands without a model, and prints the trace of a run', async () => {
+    const { code, out } = await cli(['run', 'disk_usage', 'paths=/'], { model: false });
+    expect(code).toBe(0);
+    expect(out).toMatch(/✔ \/ is [\d.]+% full/);
+    const runId = /run (run_[0-9a-f]+): finished/.exec(out)![1]!;
+    const trace = await cli(['trace', runId], { model: false });
+    expect(trace.code).toBe(0);
+    expect(trace.out).toContain(runId);
+    expect(trace.out).toContain('disk_usage');
+  });
+
+  it('checks the settings, and reports a bad file with its key and line', async () => {
+    const ok = await cli(['config', 'check']);
+    expect(ok.code).toBe(0);
+    expect(ok.out).toContain('settings OK');
+    expect(ok.out).toContain('store reachable');
+    const bad = join(dir, 'bad.yaml');
+    writeFileSync(bad, 'limits:\n  max_steps: lots\n');
+    const failed = await cli(['config', 'check'], { config: bad });
+    expect(failed.code).toBe(2);
+    expect(failed.err).toContain('bad.yaml');
+    expect(failed.err).toContain('limits.max_steps');
+    expect(failed.err).toMatch(/line 2/);
+  });
+
+  it('rejects unknown commands and missing arguments with usage', async () => {
+    expect((await cli(['frobnicate'])).code).toBe(2);
+    const missing = await cli(['run']);
+    expect(missing.code).toBe(2);
+    expect(missing.err).toContain('Usage: opsbot');
+  });
+});
