@@ -2,6 +2,7 @@
 import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { z } from 'zod';
+import type { Logger } from '../agent/logger.js';
 import { defineTool, type Tool } from '../agent/tool.js';
 import type { CommandSettings } from '../bot/config/settings-schema.js';
 import { callLimits, errorText, formatBytes, timeoutField } from './call-limits.js';
@@ -11,7 +12,7 @@ import {
   parameterShape,
   substituteArguments,
 } from './command-parameters.js';
-import { type ExecutableAllowList, ExecutableRefusal } from './executable-allow-list.js';
+import { type ExecutableAllowList, ExecutableNotFound, ExecutableRefusal } from './executable-allow-list.js';
 import { type CommandOutcome, runCommand } from './run-command.js';
 
 export interface ConfiguredCommandOptions {
@@ -24,11 +25,12 @@ export interface ConfiguredCommandOptions {
   /** The environment the child starts from, before scrubbing; process.env when absent. */
   env?: NodeJS.ProcessEnv;
   killGraceMs?: number;
+  logger?: Logger;
 }
 
 function shellQuoted(argv: string[]): string {
   return argv
-    .map((argument) => (/^[\w@%+=:,./-]+$/.test(argument) ? argument : JSON.stringify(argument)))
+    .map((argument) => (/^[\w@%+=:,./{}-]+$/.test(argument) ? argument : JSON.stringify(argument)))
     .join(' ');
 }
 
@@ -71,7 +73,15 @@ export async function createConfiguredCommandTool(
   try {
     await options.allowList.resolve(program, options.pathVariable);
   } catch (error) {
-    throw new ExecutableRefusal(`${where}.argv[0]: ${errorText(error)}`);
+    // A program the allow-list names but this machine lacks (systemctl in a container) is not a settings
+    // mistake: the tool is kept, and each call refuses until the program is installed.
+    if (!(error instanceof ExecutableNotFound && options.allowList.names(program))) {
+      throw new ExecutableRefusal(`${where}.argv[0]: ${errorText(error)}`);
+    }
+    options.logger?.warn(
+      { command: name, program },
+      `${where}: ${error.message}; calls will fail until it is installed`,
+    );
   }
   const cwd = resolve(options.cwd, command.cwd ?? '.');
   if (!(await stat(cwd).catch(() => undefined))?.isDirectory()) {

@@ -8,6 +8,11 @@ export class ExecutableRefusal extends Error {
   override name = 'ExecutableRefusal';
 }
 
+/** The program is not installed here; whether it would be allowed cannot be judged until it is. */
+export class ExecutableNotFound extends ExecutableRefusal {
+  override name = 'ExecutableNotFound';
+}
+
 export interface ResolvedExecutable {
   /** The real path that is executed: the very file that was checked. */
   file: string;
@@ -34,7 +39,7 @@ export async function findExecutable(
   if (program.includes('\0')) throw new ExecutableRefusal('the program name contains a NUL byte');
   if (isAbsolute(program)) {
     if (await isExecutableFile(program)) return program;
-    throw new ExecutableRefusal(`${program} does not exist or is not executable`);
+    throw new ExecutableNotFound(`${program} does not exist or is not executable`);
   }
   if (program.includes('/')) {
     throw new ExecutableRefusal(
@@ -46,7 +51,7 @@ export async function findExecutable(
     const candidate = join(directory, program);
     if (await isExecutableFile(candidate)) return candidate;
   }
-  throw new ExecutableRefusal(`${program} was not found on PATH`);
+  throw new ExecutableNotFound(`${program} was not found on PATH`);
 }
 
 export class ExecutableAllowList {
@@ -64,6 +69,13 @@ export class ExecutableAllowList {
 
   get size(): number {
     return this.entries.length;
+  }
+
+  /** Whether some entry names this program (same absolute path, or same file name for a bare name). */
+  names(program: string): boolean {
+    return this.entries.some((entry) =>
+      isAbsolute(program) ? entry === program : basename(entry) === program,
+    );
   }
 
   /**

@@ -96,6 +96,7 @@ export async function createOpsTools(settings: ToolSettings, options: OpsToolsOp
         cwd,
         pathVariable: options.pathVariable,
         killGraceMs: options.killGraceMs,
+        logger: options.logger,
       });
     } catch (error) {
       const message = errorMessage(error);
