@@ -1,0 +1,293 @@
+// The Redis Store, shared by every replica: keyv (@keyv/redis) for values, Lua and plain commands for the rest.
+import { createHash } from 'node:crypto';
+import KeyvRedis, { createClient } from '@keyv/redis';
+import { Keyv, type KeyvStoreAdapter, type StoredData } from 'keyv';
+import { CallerError, ErrorCode, errorMessage, SystemError } from '../errors.js';
+import type { Logger } from '../logger.js';
+import { silentLogger } from '../logger.js';
+import type { Store } from './store.js';
+
+export interface RedisStoreOptions {
+  /** Every key this store touches starts with it, so tests and tenants can share one Redis. */
+  prefix?: string;
+  logger?: Logger;
+  /** How long the first connection, and each reconnection attempt, may take. */
+  connectTimeoutMs?: number;
+  /** How long one command may wait for an answer from a server that is up but not replying. */
+  commandTimeoutMs?: number;
+  /** The longest pause between reconnection attempts while Redis is down. */
+  reconnectMaxDelayMs?: number;
+}
+
+export const redisStoreDefaults = {
+  prefix: 'opsbot:',
+  connectTimeoutMs: 2000,
+  commandTimeoutMs: 2000,
+  reconnectMaxDelayMs: 1000,
+} satisfies Required<Omit<RedisStoreOptions, 'logger'>>;
+
+// GET-compare-then-act must be one server-side step, or two replicas could both win.
+const claimScript = `
+local current = redis.call('GET', KEYS[1])
+if current == ARGV[1] then
+  redis.call('PEXPIRE', KEYS[1], ARGV[2])
+  return 1
+end
+if current then return 0 end
+redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
+return 1`;
+
+const releaseScript = `
+if redis.call('GET', KEYS[1]) == ARGV[1] then
+  return redis.call('DEL', KEYS[1])
+end
+return 0`;
+
+/** Hides the password of a URL, for logs, descriptions and error messages. */
+export function maskUrlPassword(url: string): string {
+  try {
+    const parsed = new URL(url);
+    if (parsed.password) parsed.password = '****';
+    return parsed.toString();
+  } catch {
+    return url.replace(/\/\/([^@/]*):[^@/]*@/, '//$1:****@');
+  }
+}
+
+function sha1(text: string): string {
+  return createHash('sha1').update(text).digest('hex');
+}
+
+function createRedisClient(url: string, settings: typeof redisStoreDefaults) {
+  return createClient({
+    url,
+    // Without this, commands issued while Redis is down wait in memory until it returns: callers would hang.
+    disableOfflineQueue: true,
+    commandOptions: { timeout: settings.commandTimeoutMs },
+    socket: {
+      connectTimeout: settings.connectTimeoutMs,
+      // Never give up: the store must come back by itself when Redis does.
+      reconnectStrategy: (retries: number) =>
+        Math.min(50 * 2 ** Math.min(retries, 10), settings.reconnectMaxDelayMs) +
+        Math.floor(Math.random() * 50),
+    },
+  });
+}
+type RedisClient = ReturnType<typeof createRedisClient>;
+
+export class RedisStore implements Store {
+  readonly description: string;
+  private readonly location: string;
+  private readonly prefix: string;
+  private readonly settings: typeof redisStoreDefaults;
+  private readonly logger: Logger;
+  private readonly client: RedisClient;
+  private readonly keyv: Keyv;
+  private reachable = false;
+  private lastError: unknown;
+  private closed = false;
+
+  /** Connects, or fails with StoreUnavailable if Redis cannot be reached within connectTimeoutMs. */
+  static async connect(url: string, options: RedisStoreOptions = {}): Promise<RedisStore> {
+    const store = new RedisStore(url, options);
+    await store.start();
+    return store;
+  }
+
+  private constructor(url: string, options: RedisStoreOptions) {
+    this.location = maskUrlPassword(url);
+    this.prefix = options.prefix ?? redisStoreDefaults.prefix;
+    this.description = `redis ${this.location} (keys under "${this.prefix}")`;
+    this.settings = {
+      prefix: this.prefix,
+      connectTimeoutMs: options.connectTimeoutMs ?? redisStoreDefaults.connectTimeoutMs,
+      commandTimeoutMs: options.commandTimeoutMs ?? redisStoreDefaults.commandTimeoutMs,
+      reconnectMaxDelayMs: options.reconnectMaxDelayMs ?? redisStoreDefaults.reconnectMaxDelayMs,
+    };
+    this.logger = (options.logger ?? silentLogger).child({ store: this.description });
+    try {
+      this.client = createRedisClient(url, this.settings);
+    } catch (error) {
+      const message = `Invalid Redis URL ${this.location}: ${errorMessage(error)}`;
+      throw new CallerError(ErrorCode.InvalidSettings, message, { cause: error });
+    }
+    this.client.on('error', (error: unknown) => {
+      this.lastError = error;
+      if (!this.reachable) return;
+      this.reachable = false;
+      this.logger.warn(
+        { err: errorMessage(error) },
+        'Redis store unreachable; reconnecting in the background',
+      );
+    });
+    this.client.on('ready', () => {
+      if (this.reachable) return;
+      this.reachable = true;
+      this.logger.info({}, 'Redis store connected');
+    });
+    const values = new KeyvRedis<string>(this.client, {
+      namespace: `${this.prefix}kv`,
+      keyPrefixSeparator: ':',
+      throwOnErrors: true,
+      throwOnConnectError: true,
+    });
+    // The client's own listener logs outages; this one only stops hookified from reporting them twice.
+    values.on('error', () => {});
+    this.keyv = new Keyv(this.guardedValues(values), { useKeyPrefix: false, throwOnErrors: true });
+  }
+
+  async get<T>(key: string): Promise<T | undefined> {
+    return this.keyv.get<T>(key);
+  }
+
+  async set(key: string, value: unknown, ttlMs?: number): Promise<void> {
+    // keyv reads a TTL of 0 as "forever"; the Store contract means "already gone".
+    if (ttlMs !== undefined && ttlMs <= 0) {
+      await this.keyv.delete(key);
+      return;
+    }
+    await this.keyv.set(key, value, ttlMs === undefined ? undefined : Math.ceil(ttlMs));
+  }
+
+  async delete(key: string): Promise<boolean> {
+    return this.keyv.delete(key);
+  }
+
+  async claim(key: string, owner: string, ttlMs: number): Promise<boolean> {
+    const ttl = String(Math.max(1, Math.ceil(ttlMs)));
+    const reply = await this.run(`claim "${key}"`, () =>
+      this.script(claimScript, this.claimKey(key), [owner, ttl]),
+    );
+    return reply === 1;
+  }
+
+  async release(key: string, owner: string): Promise<boolean> {
+    const reply = await this.run(`release "${key}"`, () =>
+      this.script(releaseScript, this.claimKey(key), [owner]),
+    );
+    return reply === 1;
+  }
+
+  async holder(key: string): Promise<string | undefined> {
+    const owner = await this.run(`read the holder of "${key}"`, () => this.client.get(this.claimKey(key)));
+    return owner ?? undefined;
+  }
+
+  async append(log: string, record: unknown): Promise<void> {
+    const json = JSON.stringify(record) ?? 'null';
+    await this.run(`append to log "${log}"`, () => this.client.rPush(this.logKey(log), json));
+  }
+
+  async readLog<T>(log: string, options: { fromIndex?: number; limit?: number } = {}): Promise<T[]> {
+    const from = Math.max(0, options.fromIndex ?? 0);
+    // LRANGE counts a stop of -1 as "to the end", so an empty window must not reach Redis.
+    if (options.limit !== undefined && options.limit <= 0) return [];
+    const stop = options.limit === undefined ? -1 : from + options.limit - 1;
+    const records = await this.run(`read log "${log}"`, () =>
+      this.client.lRange(this.logKey(log), from, stop),
+    );
+    return records.map((json) => JSON.parse(json) as T);
+  }
+
+  async addToSet(set: string, member: string): Promise<void> {
+    await this.run(`add to set "${set}"`, () => this.client.sAdd(this.setKey(set), member));
+  }
+
+  async removeFromSet(set: string, member: string): Promise<void> {
+    await this.run(`remove from set "${set}"`, () => this.client.sRem(this.setKey(set), member));
+  }
+
+  async members(set: string): Promise<string[]> {
+    return this.run(`read set "${set}"`, () => this.client.sMembers(this.setKey(set)));
+  }
+
+  async ping(): Promise<void> {
+    await this.run('answer a ping', () => this.client.ping());
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    // close() waits for answers still owed; a client that is down owes none it can deliver.
+    if (this.client.isReady) await this.client.close();
+    else if (this.client.isOpen) this.client.destroy();
+  }
+
+  private async start(): Promise<void> {
+    let timer: NodeJS.Timeout | undefined;
+    const timedOut = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => {
+        const cause = this.lastError === undefined ? '' : ` (last error: ${errorMessage(this.lastError)})`;
+        reject(new Error(`no connection within ${this.settings.connectTimeoutMs} ms${cause}`));
+      }, this.settings.connectTimeoutMs);
+    });
+    const connecting = this.client.connect();
+    connecting.catch(() => {});
+    try {
+      await Promise.race([connecting, timedOut]);
+    } catch (error) {
+      this.closed = true;
+      if (this.client.isOpen) this.client.destroy();
+      throw this.unavailable('connect', error);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  // EVALSHA keeps the script off the wire; a server that restarted has forgotten it, so fall back to EVAL once.
+  private async script(source: string, key: string, args: string[]): Promise<unknown> {
+    const options = { keys: [key], arguments: args };
+    try {
+      return await this.client.evalSha(sha1(source), options);
+    } catch (error) {
+      if (!errorMessage(error).startsWith('NOSCRIPT')) throw error;
+      return this.client.eval(source, options);
+    }
+  }
+
+  private async run<T>(operation: string, action: () => Promise<T>): Promise<T> {
+    if (this.closed) throw this.unavailable(operation, new Error('the store is closed'));
+    try {
+      return await action();
+    } catch (error) {
+      throw this.unavailable(operation, error);
+    }
+  }
+
+  private unavailable(operation: string, error: unknown): SystemError {
+    const state =
+      this.closed || this.client.isReady ? '' : ' (Redis is unreachable; reconnecting in the background)';
+    return new SystemError(
+      ErrorCode.StoreUnavailable,
+      `Redis store at ${this.location} could not ${operation}: ${errorMessage(error)}${state}`,
+      { cause: error },
+    );
+  }
+
+  /** keyv serializes and tracks TTLs; failures of the adapter underneath become StoreUnavailable here. */
+  private guardedValues(values: KeyvRedis<string>): KeyvStoreAdapter {
+    const adapter: KeyvStoreAdapter = {
+      opts: { dialect: 'redis', url: this.location },
+      get: <Value>(key: string) =>
+        this.run(`read "${key}"`, () => values.get<string>(key)) as Promise<StoredData<Value> | undefined>,
+      set: (key: string, value: string, ttl?: number) =>
+        this.run(`write "${key}"`, () => values.set(key, value, ttl)),
+      delete: (key: string) => this.run(`delete "${key}"`, () => values.delete(key)),
+      clear: () => this.run('clear values', () => values.clear()),
+      on: () => adapter,
+    };
+    return adapter;
+  }
+
+  private claimKey(key: string): string {
+    return `${this.prefix}claim:${key}`;
+  }
+
+  private logKey(log: string): string {
+    return `${this.prefix}log:${log}`;
+  }
+
+  private setKey(set: string): string {
+    return `${this.prefix}set:${set}`;
+  }
+}

@@ -1,0 +1,285 @@
+// The SQLite Store: one file that every process on a machine can share; keyv for values, one statement per primitive.
+import { mkdirSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import Database from 'better-sqlite3';
+import { Keyv, type KeyvStoreAdapter, type StoredData } from 'keyv';
+import type { Clock } from '../clock.js';
+import { systemClock } from '../clock.js';
+import { ErrorCode, errorMessage, OpsbotError, SystemError } from '../errors.js';
+import type { Store } from './store.js';
+
+export const defaultSqlitePath = './data/opsbot.sqlite';
+
+export interface SqliteStoreOptions {
+  /** Time for TTLs and claim expiry; tests pass a ManualClock. */
+  clock?: Clock;
+  /** How long a write waits for another process's lock before failing as StoreUnavailable. */
+  busyTimeoutMs?: number;
+}
+
+// better-sqlite3 waits for a lock synchronously, stalling the event loop, so keep the wait short; writes take ms.
+const defaultBusyTimeoutMs = 2000;
+
+const schemaVersion = 1;
+
+const schema = `
+  CREATE TABLE IF NOT EXISTS keyv (key TEXT PRIMARY KEY, value TEXT NOT NULL, expires INTEGER);
+  CREATE INDEX IF NOT EXISTS keyv_expires ON keyv (expires) WHERE expires IS NOT NULL;
+  CREATE TABLE IF NOT EXISTS claims (key TEXT PRIMARY KEY, owner TEXT NOT NULL, expires INTEGER NOT NULL);
+  CREATE INDEX IF NOT EXISTS claims_expires ON claims (expires);
+  CREATE TABLE IF NOT EXISTS log_records (
+    id INTEGER PRIMARY KEY AUTOINCREMENT, log TEXT NOT NULL, record TEXT NOT NULL);
+  CREATE INDEX IF NOT EXISTS log_records_by_log ON log_records (log, id);
+  CREATE TABLE IF NOT EXISTS set_members (
+    set_name TEXT NOT NULL, member TEXT NOT NULL, PRIMARY KEY (set_name, member)) WITHOUT ROWID;
+`;
+
+// Expired rows are invisible to reads but would pile up (dedupe keys, one-off approval claims); sweep now and then.
+const writesBetweenSweeps = 1000;
+
+function prepareStatements(db: Database.Database) {
+  return {
+    valueGet: db.prepare<[string, number], { value: string }>(
+      'SELECT value FROM keyv WHERE key = ? AND (expires IS NULL OR expires > ?)',
+    ),
+    valueSet: db.prepare<[string, string, number | null], void>(
+      `INSERT INTO keyv (key, value, expires) VALUES (?, ?, ?)
+       ON CONFLICT (key) DO UPDATE SET value = excluded.value, expires = excluded.expires`,
+    ),
+    valueDelete: db.prepare<[string], { expires: number | null }>(
+      'DELETE FROM keyv WHERE key = ? RETURNING expires',
+    ),
+    valueClear: db.prepare<[], void>('DELETE FROM keyv'),
+    // One statement, so SQLite's write lock makes it atomic across connections and processes.
+    claim: db.prepare<[{ key: string; owner: string; expires: number; now: number }], void>(
+      `INSERT INTO claims (key, owner, expires) VALUES (@key, @owner, @expires)
+       ON CONFLICT (key) DO UPDATE SET owner = excluded.owner, expires = excluded.expires
+       WHERE claims.expires <= @now OR claims.owner = excluded.owner`,
+    ),
+    release: db.prepare<[string, string], void>('DELETE FROM claims WHERE key = ? AND owner = ?'),
+    holder: db.prepare<[string, number], { owner: string }>(
+      'SELECT owner FROM claims WHERE key = ? AND expires > ?',
+    ),
+    append: db.prepare<[string, string], void>('INSERT INTO log_records (log, record) VALUES (?, ?)'),
+    readLog: db.prepare<[string, number, number], { record: string }>(
+      'SELECT record FROM log_records WHERE log = ? ORDER BY id LIMIT ? OFFSET ?',
+    ),
+    addToSet: db.prepare<[string, string], void>(
+      'INSERT OR IGNORE INTO set_members (set_name, member) VALUES (?, ?)',
+    ),
+    removeFromSet: db.prepare<[string, string], void>(
+      'DELETE FROM set_members WHERE set_name = ? AND member = ?',
+    ),
+    members: db.prepare<[string], { member: string }>('SELECT member FROM set_members WHERE set_name = ?'),
+    sweepValues: db.prepare<[number], void>('DELETE FROM keyv WHERE expires <= ?'),
+    sweepClaims: db.prepare<[number], void>('DELETE FROM claims WHERE expires <= ?'),
+    ping: db.prepare<[], { ok: number }>('SELECT 1 AS ok'),
+  };
+}
+type Statements = ReturnType<typeof prepareStatements>;
+
+function migrate(db: Database.Database, path: string): void {
+  const found = db.pragma('user_version', { simple: true }) as number;
+  if (found > schemaVersion) {
+    throw new SystemError(
+      ErrorCode.StoreUnavailable,
+      `The SQLite store at ${path} has schema version ${found}, newer than this opsbot understands (${schemaVersion}); upgrade opsbot or point OPSBOT_STORE_URL elsewhere`,
+    );
+  }
+  if (found === schemaVersion) return;
+  db.exec(schema);
+  db.pragma(`user_version = ${schemaVersion}`);
+}
+
+export class SqliteStore implements Store {
+  readonly description: string;
+  private readonly db: Database.Database;
+  private readonly statements: Statements;
+  private readonly keyv: Keyv;
+  private readonly clock: Clock;
+  private writesSinceSweep = 0;
+
+  constructor(
+    readonly path: string = defaultSqlitePath,
+    options: SqliteStoreOptions = {},
+  ) {
+    this.description = `sqlite ${path}`;
+    this.clock = options.clock ?? systemClock;
+    let db: Database.Database | undefined;
+    try {
+      mkdirSync(dirname(resolve(path)), { recursive: true });
+      db = new Database(path);
+      // Busy timeout first: the WAL switch itself needs a lock another process may hold.
+      db.pragma(`busy_timeout = ${Math.max(0, Math.floor(options.busyTimeoutMs ?? defaultBusyTimeoutMs))}`);
+      db.pragma('journal_mode = WAL');
+      db.pragma('synchronous = NORMAL');
+      migrate(db, path);
+      this.db = db;
+      this.statements = prepareStatements(db);
+      this.sweep();
+    } catch (error) {
+      db?.close();
+      if (error instanceof OpsbotError) throw error;
+      throw new SystemError(
+        ErrorCode.StoreUnavailable,
+        `Cannot open the SQLite store at ${path}: ${errorMessage(error)}`,
+        { cause: error },
+      );
+    }
+    const rows: ValueRows = {
+      read: (key) => this.readValue(key),
+      write: (key, value, ttlMs) => this.writeValue(key, value, ttlMs),
+      remove: (key) => this.deleteValue(key),
+      clear: () => this.run('clear values', () => this.statements.valueClear.run()),
+    };
+    this.keyv = new Keyv(new SqliteKeyvAdapter(rows), { useKeyPrefix: false, throwOnErrors: true });
+  }
+
+  async get<T>(key: string): Promise<T | undefined> {
+    return this.keyv.get<T>(key);
+  }
+
+  async set(key: string, value: unknown, ttlMs?: number): Promise<void> {
+    // keyv reads a TTL of 0 as "forever"; the Store contract means "already gone".
+    if (ttlMs !== undefined && ttlMs <= 0) {
+      await this.keyv.delete(key);
+      return;
+    }
+    await this.keyv.set(key, value, ttlMs);
+  }
+
+  async delete(key: string): Promise<boolean> {
+    return this.keyv.delete(key);
+  }
+
+  async claim(key: string, owner: string, ttlMs: number): Promise<boolean> {
+    const now = this.clock.now();
+    const result = this.write(`claim "${key}"`, () =>
+      this.statements.claim.run({ key, owner, expires: now + ttlMs, now }),
+    );
+    return result.changes === 1;
+  }
+
+  async release(key: string, owner: string): Promise<boolean> {
+    return this.run(`release "${key}"`, () => this.statements.release.run(key, owner)).changes === 1;
+  }
+
+  async holder(key: string): Promise<string | undefined> {
+    return this.run(`read the holder of "${key}"`, () => this.statements.holder.get(key, this.clock.now()))
+      ?.owner;
+  }
+
+  async append(log: string, record: unknown): Promise<void> {
+    const json = JSON.stringify(record) ?? 'null';
+    this.run(`append to log "${log}"`, () => this.statements.append.run(log, json));
+  }
+
+  async readLog<T>(log: string, options: { fromIndex?: number; limit?: number } = {}): Promise<T[]> {
+    const offset = Math.max(0, options.fromIndex ?? 0);
+    const limit = options.limit === undefined ? -1 : Math.max(0, options.limit);
+    const rows = this.run(`read log "${log}"`, () => this.statements.readLog.all(log, limit, offset));
+    return rows.map((row) => JSON.parse(row.record) as T);
+  }
+
+  async addToSet(set: string, member: string): Promise<void> {
+    this.run(`add to set "${set}"`, () => this.statements.addToSet.run(set, member));
+  }
+
+  async removeFromSet(set: string, member: string): Promise<void> {
+    this.run(`remove from set "${set}"`, () => this.statements.removeFromSet.run(set, member));
+  }
+
+  async members(set: string): Promise<string[]> {
+    return this.run(`read set "${set}"`, () => this.statements.members.all(set)).map((row) => row.member);
+  }
+
+  async ping(): Promise<void> {
+    this.run('answer a ping', () => this.statements.ping.get());
+  }
+
+  async close(): Promise<void> {
+    if (this.db.open) this.db.close();
+  }
+
+  private readValue(key: string): string | undefined {
+    return this.run(`read "${key}"`, () => this.statements.valueGet.get(key, this.clock.now()))?.value;
+  }
+
+  private writeValue(key: string, value: string, ttlMs: number | undefined): void {
+    const expires = ttlMs === undefined ? null : this.clock.now() + ttlMs;
+    this.write(`write "${key}"`, () => this.statements.valueSet.run(key, value, expires));
+  }
+
+  /** Reports whether a live value was removed, as Redis would. */
+  private deleteValue(key: string): boolean {
+    const row = this.run(`delete "${key}"`, () => this.statements.valueDelete.get(key));
+    return row !== undefined && (row.expires === null || row.expires > this.clock.now());
+  }
+
+  private write<T>(operation: string, action: () => T): T {
+    const result = this.run(operation, action);
+    this.writesSinceSweep += 1;
+    if (this.writesSinceSweep >= writesBetweenSweeps) this.sweep();
+    return result;
+  }
+
+  private sweep(): void {
+    this.writesSinceSweep = 0;
+    const now = this.clock.now();
+    this.run('sweep expired rows', () => {
+      this.statements.sweepValues.run(now);
+      this.statements.sweepClaims.run(now);
+    });
+  }
+
+  // Every failure below this line is the database's (locked, closed, disk, corrupt), so it is the system's fault.
+  private run<T>(operation: string, action: () => T): T {
+    try {
+      return action();
+    } catch (error) {
+      const code = typeof error === 'object' && error !== null && 'code' in error ? ` (${error.code})` : '';
+      const state = this.db.open ? '' : ' (the store is closed)';
+      throw new SystemError(
+        ErrorCode.StoreUnavailable,
+        `SQLite store ${this.path} could not ${operation}: ${errorMessage(error)}${code}${state}`,
+        { cause: error },
+      );
+    }
+  }
+}
+
+/** The value rows as the keyv adapter sees them, already bound to the store's clock and error mapping. */
+interface ValueRows {
+  read(key: string): string | undefined;
+  write(key: string, value: string, ttlMs: number | undefined): void;
+  remove(key: string): boolean;
+  clear(): void;
+}
+
+/** Lets keyv do serialization and TTL bookkeeping while the rows live in the same database as everything else. */
+class SqliteKeyvAdapter implements KeyvStoreAdapter {
+  readonly opts = { dialect: 'sqlite' };
+  namespace?: string;
+
+  constructor(private readonly rows: ValueRows) {}
+
+  async get<Value>(key: string): Promise<StoredData<Value> | undefined> {
+    return this.rows.read(key) as StoredData<Value> | undefined;
+  }
+
+  async set(key: string, value: string, ttl?: number): Promise<void> {
+    this.rows.write(key, value, ttl);
+  }
+
+  async delete(key: string): Promise<boolean> {
+    return this.rows.remove(key);
+  }
+
+  async clear(): Promise<void> {
+    this.rows.clear();
+  }
+
+  on(): this {
+    return this;
+  }
+}

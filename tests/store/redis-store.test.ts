@@ -1,0 +1,113 @@
+// The Redis Store: the shared contract against a real server, its key layout and TTLs, and its outage behaviour.
+import { randomUUID } from 'node:crypto';
+import { createClient } from '@keyv/redis';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { ErrorCode, OpsbotError } from '../../agent/errors.js';
+import { RedisStore } from '../../agent/store/redis-store.js';
+import { runStoreContract } from './store-contract.js';
+
+const redisUrl = 'redis://127.0.0.1:6379';
+// Unique per run and per test file, so parallel runs and other suites never see each other's keys.
+const filePrefix = `opsbot-test:redis-store:${process.pid}:${randomUUID().slice(0, 8)}:`;
+
+type AdminClient = ReturnType<typeof createClient>;
+let admin: AdminClient;
+
+async function keysUnder(prefix: string): Promise<string[]> {
+  const keys: string[] = [];
+  for await (const batch of admin.scanIterator({ MATCH: `${prefix}*`, COUNT: 500 })) keys.push(...batch);
+  return keys;
+}
+
+async function deleteKeysUnder(prefix: string): Promise<void> {
+  const keys = await keysUnder(prefix);
+  if (keys.length > 0) await admin.del(keys);
+}
+
+beforeAll(async () => {
+  admin = createClient({ url: redisUrl });
+  await admin.connect();
+});
+
+afterAll(async () => {
+  await deleteKeysUnder(filePrefix);
+  await admin.close();
+});
+
+let fixtureCount = 0;
+runStoreContract('redis', async () => {
+  fixtureCount += 1;
+  const prefix = `${filePrefix}contract-${fixtureCount}:`;
+  const store = await RedisStore.connect(redisUrl, { prefix });
+  return {
+    store,
+    reopen: () => RedisStore.connect(redisUrl, { prefix }),
+    cleanup: async () => {
+      await store.close();
+      await deleteKeysUnder(prefix);
+    },
+  };
+});
+
+describe('Redis store keys and TTLs', () => {
+  const prefix = `${filePrefix}layout:`;
+  let store: RedisStore;
+
+  beforeEach(async () => {
+    store = await RedisStore.connect(redisUrl, { prefix });
+  });
+
+  afterEach(async () => {
+    await store.close();
+    await deleteKeysUnder(prefix);
+  });
+
+  it('keeps every key under its prefix, one namespace per kind', async () => {
+    await store.set('run:1', { status: 'running' });
+    await store.claim('approval:1', 'alice', 60_000);
+    await store.append('run:1:events', 'started');
+    await store.addToSet('runs:waiting', 'run:1');
+    expect((await keysUnder(prefix)).sort()).toEqual([
+      `${prefix}claim:approval:1`,
+      `${prefix}kv:run:1`,
+      `${prefix}log:run:1:events`,
+      `${prefix}set:runs:waiting`,
+    ]);
+    expect(store.description).toBe(`redis ${redisUrl} (keys under "${prefix}")`);
+  });
+
+  it('hands value TTLs to Redis', async () => {
+    await store.set('short', 'x', 60_000);
+    await store.set('forever', 'y');
+    const remaining = await admin.pTTL(`${prefix}kv:short`);
+    expect(remaining).toBeGreaterThan(55_000);
+    expect(remaining).toBeLessThanOrEqual(60_000);
+    expect(await admin.pTTL(`${prefix}kv:forever`)).toBe(-1);
+  });
+
+  it('refreshes the TTL of a claim its owner takes again, and not for anyone else', async () => {
+    await store.claim('lock', 'alice', 1000);
+    expect(await admin.pTTL(`${prefix}claim:lock`)).toBeLessThanOrEqual(1000);
+    expect(await store.claim('lock', 'bob', 60_000)).toBe(false);
+    expect(await admin.pTTL(`${prefix}claim:lock`)).toBeLessThanOrEqual(1000);
+    expect(await store.claim('lock', 'alice', 60_000)).toBe(true);
+    expect(await admin.pTTL(`${prefix}claim:lock`)).toBeGreaterThan(55_000);
+  });
+});
+
+describe('Redis store start-up', () => {
+  it('fails fast with StoreUnavailable naming the URL, password masked, when nothing listens', async () => {
+    const url = 'redis://:hunter2@127.0.0.1:1';
+    const started = Date.now();
+    const error = await RedisStore.connect(url, { connectTimeoutMs: 300 }).then(
+      () => undefined,
+      (thrown: unknown) => thrown,
+    );
+    expect(Date.now() - started).toBeLessThan(2000);
+    expect(error).toBeInstanceOf(OpsbotError);
+    expect((error as OpsbotError).code).toBe(ErrorCode.StoreUnavailable);
+    expect((error as Error).message).toContain('redis://:****@127.0.0.1:1');
+    expect((error as Error).message).not.toContain('hunter2');
+    expect((error as Error).message).toContain('ECONNREFUSED');
+  });
+});

@@ -1,0 +1,166 @@
+// The SQLite Store: the shared contract, outages (locked, closed, uncreatable) and a claim race across processes.
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import Database from 'better-sqlite3';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { ManualClock } from '../../agent/clock.js';
+import { ErrorCode, OpsbotError } from '../../agent/errors.js';
+import { SqliteStore } from '../../agent/store/sqlite-store.js';
+import { runStoreContract } from './store-contract.js';
+
+async function temporaryDirectory(): Promise<string> {
+  return mkdtemp(join(tmpdir(), 'opsbot-sqlite-'));
+}
+
+runStoreContract('sqlite', async () => {
+  const directory = await temporaryDirectory();
+  // A nested path proves the store creates its parent directory.
+  const path = join(directory, 'nested', 'opsbot.sqlite');
+  const clock = new ManualClock();
+  const store = new SqliteStore(path, { clock });
+  return {
+    store,
+    clock,
+    reopen: async () => new SqliteStore(path, { clock }),
+    cleanup: async () => {
+      await store.close();
+      await rm(directory, { recursive: true, force: true });
+    },
+  };
+});
+
+function expectStoreUnavailable(error: unknown, mentioning: string): void {
+  expect(error).toBeInstanceOf(OpsbotError);
+  const opsbotError = error as OpsbotError;
+  expect(opsbotError.code).toBe(ErrorCode.StoreUnavailable);
+  expect(opsbotError.fault).toBe('system');
+  expect(opsbotError.message).toContain(mentioning);
+}
+
+async function failure(promise: Promise<unknown>): Promise<unknown> {
+  return promise.then(
+    () => {
+      throw new Error('expected the store operation to fail');
+    },
+    (error: unknown) => error,
+  );
+}
+
+describe('SQLite store outages', () => {
+  let directory: string;
+  let path: string;
+
+  beforeEach(async () => {
+    directory = await temporaryDirectory();
+    path = join(directory, 'opsbot.sqlite');
+  });
+
+  afterEach(async () => {
+    await rm(directory, { recursive: true, force: true });
+  });
+
+  it('fails clearly while another process holds the write lock, writes nothing, and recovers after', async () => {
+    const store = new SqliteStore(path, { busyTimeoutMs: 20 });
+    await store.set('run:1', { version: 1 });
+    const otherProcess = new Database(path);
+    otherProcess.pragma('busy_timeout = 0');
+    otherProcess.exec('BEGIN IMMEDIATE');
+    try {
+      expectStoreUnavailable(await failure(store.set('run:1', { version: 2 })), path);
+      expectStoreUnavailable(await failure(store.append('run:1:events', 'step')), 'SQLITE_BUSY');
+      expectStoreUnavailable(await failure(store.claim('lock', 'alice', 1000)), 'claim "lock"');
+      expectStoreUnavailable(await failure(store.addToSet('waiting', 'run:1')), 'database is locked');
+      // WAL lets readers through a writer's lock.
+      expect(await store.get('run:1')).toEqual({ version: 1 });
+    } finally {
+      otherProcess.exec('ROLLBACK');
+      otherProcess.close();
+    }
+    expect(await store.get('run:1')).toEqual({ version: 1 });
+    expect(await store.readLog('run:1:events')).toEqual([]);
+    expect(await store.holder('lock')).toBeUndefined();
+    expect(await store.members('waiting')).toEqual([]);
+    await store.set('run:1', { version: 2 });
+    expect(await store.get('run:1')).toEqual({ version: 2 });
+    await store.close();
+  });
+
+  it('fails clearly once its connection is closed', async () => {
+    const store = new SqliteStore(path);
+    await store.close();
+    for (const operation of [
+      store.get('x'),
+      store.set('x', 1),
+      store.claim('x', 'alice', 1000),
+      store.append('log', 1),
+      store.members('set'),
+      store.ping(),
+    ]) {
+      const error = await failure(operation);
+      expectStoreUnavailable(error, path);
+      expect((error as Error).message).toContain('closed');
+    }
+  });
+
+  it('fails clearly when the database cannot be created, naming the path', async () => {
+    const blocker = join(directory, 'not-a-directory');
+    await writeFile(blocker, 'a file where a directory should be');
+    const impossible = join(blocker, 'opsbot.sqlite');
+    let thrown: unknown;
+    try {
+      new SqliteStore(impossible);
+    } catch (error) {
+      thrown = error;
+    }
+    expectStoreUnavailable(thrown, impossible);
+  });
+
+  it('refuses a database written by a newer schema instead of guessing', async () => {
+    const newer = new Database(path);
+    newer.pragma('user_version = 99');
+    newer.close();
+    expect(() => new SqliteStore(path)).toThrow(/schema version 99/);
+  });
+});
+
+describe('SQLite claims across processes', () => {
+  it('gives the claim to exactly one of three processes racing for it', async () => {
+    const directory = await temporaryDirectory();
+    const path = join(directory, 'race.sqlite');
+    new SqliteStore(path).close();
+    const childScript = new URL('./claim-race-child.ts', import.meta.url).pathname;
+    const children = Array.from({ length: 3 }, (_, index) =>
+      spawn(process.execPath, ['--import', 'tsx', childScript, path, `process-${index}`, '25'], {
+        stdio: ['pipe', 'pipe', 'inherit'],
+      }),
+    );
+    try {
+      const outputs = children.map((child) =>
+        createInterface({ input: child.stdout })[Symbol.asyncIterator](),
+      );
+      await Promise.all(outputs.map(async (lines) => expect((await lines.next()).value).toBe('ready')));
+      for (const child of children) child.stdin.write('go\n');
+      const results = await Promise.all(
+        outputs.map(
+          async (lines) => JSON.parse((await lines.next()).value as string) as { owner: string; won: number },
+        ),
+      );
+      const winners = results.filter((result) => result.won > 0);
+      expect(winners).toHaveLength(1);
+      // The winner's later attempts are refreshes of its own claim, so they all succeed.
+      expect(winners[0]!.won).toBe(25);
+      const store = new SqliteStore(path);
+      expect(await store.holder('race')).toBe(winners[0]!.owner);
+      await store.close();
+    } finally {
+      for (const child of children) if (child.exitCode === null) child.kill();
+      await Promise.all(children.map((child) => (child.exitCode === null ? once(child, 'exit') : undefined)));
+      await rm(directory, { recursive: true, force: true });
+    }
+    // Each child loads TypeScript through tsx, which takes seconds on a busy machine.
+  }, 60_000);
+});
