@@ -1,11 +1,18 @@
 // The shape of opsbot.yaml: every setting that is not a secret or an endpoint, validated once at start-up.
+// Objects are strict: a misspelt key (`risk:` for `risks:`) would otherwise be dropped silently and its default
+// would apply. The loader applies the same rule to the sections other modules own (see settings-strictness.ts).
 import { z } from 'zod';
+import { PermissionSettingsSchema } from '../../agent/policy/permission-settings.js';
 
+// "0s" is refused like 0 is: a zero timeout or TTL would fail every call instead of meaning "no limit".
 const duration = z
-  .union([
-    z.number().int().positive(),
-    z.string().regex(/^\d+(ms|s|m|h|d)$/, 'a duration such as 30s, 15m or 24h'),
-  ])
+  .union(
+    [
+      z.number().int().positive(),
+      z.string().regex(/^[1-9]\d*(ms|s|m|h|d)$/, 'a duration such as 30s, 15m or 24h'),
+    ],
+    { error: 'a duration: milliseconds as a whole number, or text such as 30s, 15m or 24h' },
+  )
   .transform((value) => (typeof value === 'number' ? value : parseDuration(value)));
 
 export function parseDuration(text: string): number {
@@ -18,7 +25,7 @@ export function parseDuration(text: string): number {
 }
 
 export const LimitsSettingsSchema = z
-  .object({
+  .strictObject({
     max_steps: z.number().int().min(1).max(200).default(12),
     max_tool_calls: z.number().int().min(1).default(40),
     max_tokens: z.number().int().min(1000).default(200_000),
@@ -33,7 +40,7 @@ export const LimitsSettingsSchema = z
   .prefault({});
 
 export const ModelSettingsSchema = z
-  .object({
+  .strictObject({
     /** Tokens the model accepts in one request. */
     context_window: z.number().int().min(2048).default(128_000),
     /** Fraction of the context window at which older context is compressed. */
@@ -43,72 +50,22 @@ export const ModelSettingsSchema = z
   .prefault({});
 
 export const RedactionSettingsSchema = z
-  .object({
+  .strictObject({
     /** Extra regular expressions whose matches are replaced by the redaction marker. */
     patterns: z.array(z.string()).default([]),
   })
   .prefault({});
 
-export const IdentitySettingsSchema = z.object({
-  /** Roles for this identity. */
-  roles: z.array(z.string()).min(1),
-  /** Shown in the playground's "you are" switcher, for local users. */
-  display_name: z.string().optional(),
-});
+// The permissions section belongs to the policy, which the kernel reads without importing bot/; one schema, one
+// meaning. It adds the built-in `viewer` and `patrol` roles and checks that every role it names exists.
+export {
+  ChannelSettingsSchema,
+  IdentitySettingsSchema,
+  PermissionSettingsSchema,
+  RoleSettingsSchema,
+} from '../../agent/policy/permission-settings.js';
 
-export const RoleSettingsSchema = z.object({
-  description: z.string().optional(),
-  /** Tool names or globs (restart_*) members may use. */
-  tools: z.array(z.string()).default([]),
-  /** Risks members may use at all; the shipped default role is read-only. */
-  risks: z.array(z.enum(['read', 'write', 'danger'])).default(['read', 'write', 'danger']),
-  /** Tool names or globs members may approve for others. */
-  approve: z.array(z.string()).default([]),
-  /** Channels (ids or #names) where the role applies; all channels when absent. */
-  channels: z.array(z.string()).optional(),
-  /** Let members run write tools without approval. */
-  write_without_approval: z.boolean().default(false),
-  /** Danger tools (names or globs) members may run without approval. Explicit on purpose. */
-  danger_without_approval: z.array(z.string()).default([]),
-  /** Members may cancel anyone's run and see all runs. */
-  admin: z.boolean().default(false),
-});
-
-export const ChannelSettingsSchema = z.object({
-  /** Tool names or globs allowed in this channel; everything the role allows when absent. */
-  tools: z.array(z.string()).optional(),
-  /** Risks allowed in this channel. */
-  risks: z.array(z.enum(['read', 'write', 'danger'])).default(['read', 'write', 'danger']),
-});
-
-export const PermissionSettingsSchema = z
-  .object({
-    default_role: z.string().default('viewer'),
-    roles: z.record(z.string(), RoleSettingsSchema).default({
-      viewer: {
-        description: 'Read-only checks',
-        tools: ['*'],
-        risks: ['read'],
-        approve: [],
-        write_without_approval: false,
-        danger_without_approval: [],
-        admin: false,
-      },
-    }),
-    /** Identity keys: slack:U123, slack_group:S123, discord:1234, discord_role:5678, local:alice, patrol:name. */
-    identities: z.record(z.string(), IdentitySettingsSchema).default({}),
-    /** Per-channel narrowing, keyed by channel id or #name. */
-    channels: z.record(z.string(), ChannelSettingsSchema).default({}),
-    allow_self_approval: z.boolean().default(false),
-    approval_ttl: duration.default(15 * 60_000),
-    /** What a denial does to the run: let the model continue, or stop the run. */
-    on_denial: z.enum(['continue', 'stop']).default('continue'),
-    /** New tasks per person per minute. */
-    tasks_per_minute: z.number().int().min(1).default(10),
-  })
-  .prefault({});
-
-export const CommandParameterSchema = z.object({
+export const CommandParameterSchema = z.strictObject({
   type: z.enum(['string', 'integer', 'number', 'boolean']).default('string'),
   description: z.string().min(3),
   enum: z.array(z.union([z.string(), z.number()])).optional(),
@@ -119,7 +76,7 @@ export const CommandParameterSchema = z.object({
   allow_leading_dash: z.boolean().default(false),
 });
 
-export const CommandSettingsSchema = z.object({
+export const CommandSettingsSchema = z.strictObject({
   description: z.string().min(10),
   /** The program and its arguments; "{param}" inserts a parameter as one whole argument. */
   argv: z.array(z.string()).min(1),
@@ -131,7 +88,7 @@ export const CommandSettingsSchema = z.object({
 });
 
 export const ToolSettingsSchema = z
-  .object({
+  .strictObject({
     /** Allow-listed commands, each exposed as a tool. */
     commands: z.record(z.string(), CommandSettingsSchema).default({}),
     /** Absolute paths of programs commands may run; each command's program must resolve to one of these. */
@@ -146,7 +103,7 @@ export const ToolSettingsSchema = z
       .min(1024)
       .default(64 * 1024),
     network: z
-      .object({
+      .strictObject({
         /** Hosts or CIDRs checks may reach; everything not denied when empty. */
         allow: z.array(z.string()).default([]),
         deny: z.array(z.string()).default(['169.254.169.254/32', 'fd00:ec2::254/128']),
@@ -159,19 +116,17 @@ export const ToolSettingsSchema = z
 
 export const AliasSettingsSchema = z.record(z.string(), z.string());
 
-export const SettingsSchema = z
-  .object({
-    /** The bot's name, as people mention it. */
-    bot_name: z.string().default('opsbot'),
-    limits: LimitsSettingsSchema,
-    model: ModelSettingsSchema,
-    redaction: RedactionSettingsSchema,
-    permissions: PermissionSettingsSchema,
-    tools: ToolSettingsSchema,
-    /** Short names for commands in the command engine: `disk: disk_usage paths=/`. */
-    aliases: AliasSettingsSchema.default({}),
-  })
-  .strict();
+export const SettingsSchema = z.strictObject({
+  /** The bot's name, as people mention it. */
+  bot_name: z.string().default('opsbot'),
+  limits: LimitsSettingsSchema,
+  model: ModelSettingsSchema,
+  redaction: RedactionSettingsSchema,
+  permissions: PermissionSettingsSchema,
+  tools: ToolSettingsSchema,
+  /** Short names for commands in the command engine: `disk: disk_usage paths=/`. */
+  aliases: AliasSettingsSchema.default({}),
+});
 
 export type Settings = z.output<typeof SettingsSchema>;
 export type PermissionSettings = Settings['permissions'];

@@ -1,0 +1,116 @@
+// Checks between environment variables: a platform set up halfway, a token pasted into the wrong variable,
+// a playground reachable from the network without a token.
+import type { SettingsProblem } from './settings-problem.js';
+
+type Present = Readonly<Record<string, string>>;
+
+const SLACK_TOKEN_KINDS: ReadonlyArray<{ prefix: string; kind: string; belongsIn: string }> = [
+  { prefix: 'xoxb-', kind: 'a Slack bot token (xoxb-)', belongsIn: 'SLACK_BOT_TOKEN' },
+  { prefix: 'xapp-', kind: 'a Slack app-level token (xapp-)', belongsIn: 'SLACK_APP_TOKEN' },
+  {
+    prefix: 'xoxp-',
+    kind: 'a Slack user token (xoxp-)',
+    belongsIn: 'nowhere: opsbot acts as a bot; use the bot token (xoxb-)',
+  },
+  {
+    prefix: 'xoxe',
+    kind: 'a Slack configuration or refresh token (xoxe)',
+    belongsIn: 'nowhere: use the bot token (xoxb-)',
+  },
+];
+
+/** What each token-bearing variable should hold, for the "this belongs elsewhere" messages. */
+const EXPECTED: Readonly<Record<string, string>> = {
+  SLACK_BOT_TOKEN: 'the bot token (xoxb-…) from OAuth & Permissions',
+  SLACK_APP_TOKEN: 'an app-level token (xapp-…) with connections:write, from Basic Information',
+  SLACK_SIGNING_SECRET: 'the signing secret from Basic Information, not a token',
+  DISCORD_TOKEN: 'the bot token from the Discord developer portal (Bot page)',
+};
+
+export function checkEnvironmentConsistency(present: Present): SettingsProblem[] {
+  return [
+    ...checkTokenPlacement(present),
+    ...checkSlack(present),
+    ...checkDiscord(present),
+    ...checkPlayground(present),
+  ];
+}
+
+function checkTokenPlacement(present: Present): SettingsProblem[] {
+  const problems: SettingsProblem[] = [];
+  for (const variable of Object.keys(EXPECTED)) {
+    const value = present[variable];
+    if (value === undefined) continue;
+    const token = SLACK_TOKEN_KINDS.find((kind) => value.startsWith(kind.prefix));
+    if (token !== undefined && token.belongsIn !== variable) {
+      const where = token.belongsIn.startsWith('nowhere')
+        ? `it belongs ${token.belongsIn}`
+        : `it belongs in ${token.belongsIn}`;
+      problems.push({
+        key: variable,
+        message: `holds ${token.kind}; ${where}. ${variable} takes ${EXPECTED[variable]}`,
+      });
+    }
+  }
+  const discord = present.DISCORD_TOKEN;
+  if (discord !== undefined && /^Bot\s/i.test(discord)) {
+    problems.push({
+      key: 'DISCORD_TOKEN',
+      message: 'starts with "Bot "; give the token alone, opsbot adds the prefix',
+    });
+  }
+  return problems;
+}
+
+function checkSlack(present: Present): SettingsProblem[] {
+  const slackVariables = Object.keys(present).filter((variable) => variable.startsWith('SLACK_'));
+  if (slackVariables.length === 0) return [];
+  const problems: SettingsProblem[] = [];
+  if (present.SLACK_BOT_TOKEN === undefined) {
+    problems.push({
+      key: 'SLACK_BOT_TOKEN',
+      message: `missing; Slack needs the bot token (xoxb-…) because ${slackVariables.join(', ')} ${slackVariables.length === 1 ? 'is' : 'are'} set`,
+    });
+  }
+  if (present.SLACK_SIGNING_SECRET === undefined && present.SLACK_APP_TOKEN === undefined) {
+    problems.push({
+      key: 'SLACK_SIGNING_SECRET',
+      message:
+        'missing; Slack needs SLACK_SIGNING_SECRET (events over HTTP at /slack/events) or ' +
+        'SLACK_APP_TOKEN (xapp-…, Socket Mode, no public URL needed), and neither is set',
+    });
+  }
+  return problems;
+}
+
+function checkDiscord(present: Present): SettingsProblem[] {
+  const others = ['DISCORD_APPLICATION_ID', 'DISCORD_API_URL'].filter(
+    (variable) => present[variable] !== undefined,
+  );
+  if (others.length === 0 || present.DISCORD_TOKEN !== undefined) return [];
+  return [
+    {
+      key: 'DISCORD_TOKEN',
+      message: `missing; Discord needs the bot token because ${others.join(', ')} ${others.length === 1 ? 'is' : 'are'} set`,
+    },
+  ];
+}
+
+// The playground lets its user pick who they are, admins included: off the loopback it needs a token.
+function checkPlayground(present: Present): SettingsProblem[] {
+  const host = present.HOST ?? '127.0.0.1';
+  const enabled = (present.OPSBOT_PLAYGROUND ?? 'on') === 'on';
+  if (!enabled || isLoopback(host) || present.OPSBOT_PLAYGROUND_TOKEN !== undefined) return [];
+  return [
+    {
+      key: 'OPSBOT_PLAYGROUND_TOKEN',
+      message:
+        `missing; HOST=${host} exposes the playground beyond this machine, and anyone reaching it could act as ` +
+        'any local user. Set OPSBOT_PLAYGROUND_TOKEN, or OPSBOT_PLAYGROUND=off',
+    },
+  ];
+}
+
+function isLoopback(host: string): boolean {
+  return host === 'localhost' || host === '::1' || host === '[::1]' || /^127\.\d+\.\d+\.\d+$/.test(host);
+}

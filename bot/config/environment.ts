@@ -1,0 +1,133 @@
+// Secrets and endpoints from the environment: validated once at start-up, each error naming its variable.
+import { z } from 'zod';
+import { checkEnvironmentConsistency } from './environment-checks.js';
+import { InvalidSettingsError, type SettingsProblem } from './settings-problem.js';
+
+export const LOG_LEVELS = ['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'] as const;
+
+// The messages below read as the expectation: "PORT: expected a port number 0-65535, found ...".
+const text = z.string();
+const url = z.string().refine(isHttpUrl, 'an http:// or https:// URL');
+
+export const EnvironmentSchema = z.object({
+  /** The one HTTP server: Slack events, /healthz and the playground. 0 picks a free port (tests). */
+  PORT: z
+    .string()
+    .regex(/^\d{1,5}$/, 'a port number 0-65535')
+    .transform(Number)
+    .refine((port) => port <= 65_535, 'a port number 0-65535')
+    .default(3000),
+  HOST: text.default('127.0.0.1'),
+  /** Path of the YAML settings file; ./opsbot.yaml when unset. */
+  OPSBOT_CONFIG: text.optional(),
+  OPSBOT_STORE_URL: z
+    .string()
+    .regex(/^(sqlite|redis|rediss):\/\/./, 'a store URL starting with sqlite://, redis:// or rediss://')
+    .default('sqlite://./data/opsbot.sqlite'),
+  /** Where traces (JSONL) are written. */
+  OPSBOT_DATA_DIR: text.default('./data'),
+  OPSBOT_PLAYGROUND: z.enum(['on', 'off'], { error: 'on or off' }).default('on'),
+  OPSBOT_PLAYGROUND_TOKEN: text.optional(),
+  OPENAI_API_KEY: text.optional(),
+  OPENAI_BASE_URL: url.optional(),
+  OPENAI_MODEL: text.default('gpt-4o-mini'),
+  SLACK_BOT_TOKEN: text.optional(),
+  SLACK_SIGNING_SECRET: text.optional(),
+  /** An app-level token (xapp-) switches Slack to Socket Mode. */
+  SLACK_APP_TOKEN: text.optional(),
+  SLACK_API_URL: url.optional(),
+  SLACK_SLASH_COMMAND: z
+    .string()
+    .regex(/^\/[a-z0-9_-]+$/, 'a slash command such as /ops (lower case, starting with /)')
+    .default('/ops'),
+  DISCORD_TOKEN: text.optional(),
+  DISCORD_APPLICATION_ID: z
+    .string()
+    .regex(/^\d+$/, 'the numeric application id from the Discord developer portal')
+    .optional(),
+  DISCORD_API_URL: url.optional(),
+  LOG_LEVEL: z.enum(LOG_LEVELS, { error: `one of ${LOG_LEVELS.join(', ')}` }).default('info'),
+});
+
+export type Environment = z.output<typeof EnvironmentSchema>;
+export type EnvironmentVariable = keyof typeof EnvironmentSchema.shape;
+
+/** Variables whose values must never be echoed back in an error message. */
+const SECRET_VARIABLES: ReadonlySet<string> = new Set([
+  'OPSBOT_PLAYGROUND_TOKEN',
+  'OPENAI_API_KEY',
+  'SLACK_BOT_TOKEN',
+  'SLACK_SIGNING_SECRET',
+  'SLACK_APP_TOKEN',
+  'DISCORD_TOKEN',
+]);
+
+/**
+ * Reads and checks the environment; throws one InvalidSettingsError listing every problem. Empty and
+ * blank values count as unset, since `.env` templates leave unused variables as `NAME=`.
+ */
+export function readEnvironment(env: NodeJS.ProcessEnv = process.env): Environment {
+  const present = presentVariables(env);
+  const result = EnvironmentSchema.safeParse(present);
+  const problems: SettingsProblem[] = result.success
+    ? []
+    : result.error.issues.map((issue) => {
+        const variable = String(issue.path[0] ?? '');
+        return {
+          key: variable,
+          message: `expected ${issue.message}, found ${shown(variable, present[variable])}`,
+        };
+      });
+  problems.push(...checkEnvironmentConsistency(present));
+  if (problems.length > 0) throw new InvalidSettingsError('The environment', problems);
+  return result.data as Environment;
+}
+
+function presentVariables(env: NodeJS.ProcessEnv): Record<string, string> {
+  const present: Record<string, string> = {};
+  for (const variable of Object.keys(EnvironmentSchema.shape)) {
+    const value = env[variable];
+    if (value !== undefined && value.trim() !== '') present[variable] = value;
+  }
+  return present;
+}
+
+function shown(variable: string, value: string | undefined): string {
+  if (value === undefined) return 'nothing';
+  if (SECRET_VARIABLES.has(variable)) return 'a value that is not shown here because it is secret';
+  // A URL may carry credentials in its user-info part.
+  return JSON.stringify(value.replace(/\/\/[^/@\s]*@/, '//***@'));
+}
+
+function isHttpUrl(value: string): boolean {
+  if (!URL.canParse(value)) return false;
+  const { protocol } = new URL(value);
+  return protocol === 'http:' || protocol === 'https:';
+}
+
+/** A model is configured when there is a key (OpenAI) or a base URL (a local server may need no key). */
+export function modelConfigured(
+  environment: Pick<Environment, 'OPENAI_API_KEY' | 'OPENAI_BASE_URL'>,
+): boolean {
+  return environment.OPENAI_API_KEY !== undefined || environment.OPENAI_BASE_URL !== undefined;
+}
+
+export function slackConfigured(environment: Pick<Environment, 'SLACK_BOT_TOKEN'>): boolean {
+  return environment.SLACK_BOT_TOKEN !== undefined;
+}
+
+/** Socket Mode when an app-level token is set, HTTP events otherwise; undefined without Slack. */
+export function slackMode(
+  environment: Pick<Environment, 'SLACK_BOT_TOKEN' | 'SLACK_APP_TOKEN'>,
+): 'socket' | 'http' | undefined {
+  if (!slackConfigured(environment)) return undefined;
+  return environment.SLACK_APP_TOKEN === undefined ? 'http' : 'socket';
+}
+
+export function discordConfigured(environment: Pick<Environment, 'DISCORD_TOKEN'>): boolean {
+  return environment.DISCORD_TOKEN !== undefined;
+}
+
+export function playgroundEnabled(environment: Pick<Environment, 'OPSBOT_PLAYGROUND'>): boolean {
+  return environment.OPSBOT_PLAYGROUND === 'on';
+}
