@@ -5,6 +5,8 @@ import type { Clock } from '../agent/clock.js';
 import { Kernel } from '../agent/kernel.js';
 import type { Logger } from '../agent/logger.js';
 import { createOpenAIModelClient, type ModelClient } from '../agent/model/model-client.js';
+import { ApprovalBook } from '../agent/policy/approvals.js';
+import { AuditLog } from '../agent/policy/audit-log.js';
 import { settingsToolPolicy } from '../agent/policy/settings-tool-policy.js';
 import { Redactor } from '../agent/redaction.js';
 import { openStore } from '../agent/store/open-store.js';
@@ -16,6 +18,7 @@ import type { Settings } from './config/settings-schema.js';
 
 export interface Opsbot {
   kernel: Kernel;
+  audit: AuditLog;
   store: Store;
   settings: Settings;
   environment: Environment;
@@ -62,11 +65,19 @@ export async function createOpsbot(options: ComposeOptions): Promise<Opsbot> {
       })
     : undefined;
   const traceDir = join(environment.OPSBOT_DATA_DIR, 'traces');
+  const clock = options.clock ? { clock: options.clock } : {};
+  const audit = new AuditLog(store, clock);
+  const approvals = {
+    book: new ApprovalBook(store, { ...clock, audit }),
+    audit,
+    permissions: settings.permissions,
+  };
   const kernel = new Kernel({
     store,
     tools,
     ...(model ? { model } : {}),
     policy: (registry) => settingsToolPolicy(settings.permissions, registry),
+    approvals,
     chat: options.chat,
     trace: new FileTraceSink(traceDir),
     redactor,
@@ -89,6 +100,7 @@ export async function createOpsbot(options: ComposeOptions): Promise<Opsbot> {
   });
   return {
     kernel,
+    audit,
     store,
     settings,
     environment,

@@ -7,7 +7,7 @@ import { formatTrace, readTrace } from '../../agent/trace.js';
 import { createOpsbot } from '../compose.js';
 import type { CliContext } from './cli-context.js';
 import type { CliIo } from './cli-io.js';
-import { EXIT } from './run-task.js';
+import { EXIT, followRuns } from './run-task.js';
 import { TerminalChatPort } from './terminal-chat-port.js';
 import { green } from './terminal-output.js';
 
@@ -68,6 +68,7 @@ export async function answerCommand(
     logger: context.logger,
     redactor: context.redactor,
   });
+  const stop = followRuns(opsbot.kernel, (line) => io.stdout.write(`${line}\n`));
   try {
     const run = await opsbot.kernel.resume(runId, answer, principal);
     return run.status === 'finished'
@@ -79,6 +80,36 @@ export async function answerCommand(
     io.stderr.write(`opsbot: ${errorMessage(error)}\n`);
     return error instanceof CallerError ? EXIT.usage : EXIT.failed;
   } finally {
+    stop();
+    await opsbot.close();
+  }
+}
+
+export async function decideCommand(
+  context: CliContext,
+  io: CliIo,
+  approvalId: string,
+  decision: 'approve' | 'deny',
+  reason: string | undefined,
+  principal: Principal,
+): Promise<number> {
+  const opsbot = await createOpsbot({
+    environment: context.environment,
+    settings: context.loaded.settings,
+    chat: new TerminalChatPort((line) => io.stdout.write(`${line}\n`)),
+    logger: context.logger,
+    redactor: context.redactor,
+  });
+  const stop = followRuns(opsbot.kernel, (line) => io.stdout.write(`${line}\n`));
+  try {
+    const click = await opsbot.kernel.decideApproval(approvalId, principal, decision, reason);
+    io.stdout.write(`${click.message}\n`);
+    return click.settled ? EXIT.ok : EXIT.usage;
+  } catch (error) {
+    io.stderr.write(`opsbot: ${errorMessage(error)}\n`);
+    return EXIT.failed;
+  } finally {
+    stop();
     await opsbot.close();
   }
 }

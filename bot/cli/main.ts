@@ -1,9 +1,10 @@
 // The `opsbot` command: run a task, answer a waiting run, print a trace, or check the settings.
 import { parseArgs } from 'node:util';
 import { errorMessage, OpsbotError } from '../../agent/errors.js';
+import { auditCommand } from './audit-command.js';
 import { loadCliContext, localPrincipal } from './cli-context.js';
 import { type CliIo, processIo } from './cli-io.js';
-import { answerCommand, configCheckCommand, traceCommand } from './commands.js';
+import { answerCommand, configCheckCommand, decideCommand, traceCommand } from './commands.js';
 import { interactive } from './interactive.js';
 import { EXIT, runTask } from './run-task.js';
 
@@ -12,7 +13,10 @@ const USAGE = `Usage: opsbot <command> [options]
 Commands:
   run "<task>"              Run one task as the local operator; steps print as they happen.
   answer <run-id> "<text>"  Answer a run that waits for you.
+  approve <approval-id>     Approve a waiting call (as --as); deny <approval-id> [reason] refuses it.
   trace <run-id>            Print a run's trace.
+  audit [--since 24h] [--json]
+                            Print the audit log (JSON lines with --json), optionally from a time or age.
   config check              Validate opsbot.yaml and the environment, and show what would run.
   (no command)              Interactive mode: type tasks, one per line.
 
@@ -55,9 +59,25 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
       case 'answer':
         if (rest.length < 2) return usage(io, 'answer needs a run id and an answer');
         return await answerCommand(context, io, rest[0]!, rest.slice(1).join(' '), principal);
+      case 'approve':
+      case 'deny':
+        if (rest.length < 1) return usage(io, `${command} needs an approval id (shown on the approval card)`);
+        return await decideCommand(
+          context,
+          io,
+          rest[0]!,
+          command,
+          rest.slice(1).join(' ') || undefined,
+          principal,
+        );
       case 'trace':
         if (rest.length !== 1) return usage(io, 'trace needs one run id');
         return await traceCommand(context, io, rest[0]!);
+      case 'audit':
+        return await auditCommand(context, io, {
+          ...(values.since ? { since: values.since } : {}),
+          json: values.json === true,
+        });
       case 'config':
         if (rest[0] !== 'check') return usage(io, 'the config command is: opsbot config check');
         return await configCheckCommand(context, io);
@@ -80,6 +100,8 @@ function parse(argv: string[]) {
       engine: { type: 'string' },
       config: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
+      since: { type: 'string' },
+      json: { type: 'boolean' },
     },
   });
 }

@@ -1,6 +1,7 @@
 // `opsbot run "<task>"`: one task as the local operator, steps printed as they happen, questions on stdin.
 import { randomBytes } from 'node:crypto';
 import { errorMessage } from '../../agent/errors.js';
+import type { Kernel } from '../../agent/kernel.js';
 import type { Principal } from '../../agent/principal.js';
 import type { Run } from '../../agent/run.js';
 import { createOpsbot, type Opsbot } from '../compose.js';
@@ -30,15 +31,7 @@ export async function runTask(context: CliContext, io: CliIo, options: RunTaskOp
       logger: context.logger,
       redactor: context.redactor,
     }));
-  const printed = new Map<string, number>();
-  const stop = opsbot.kernel.onRunChange((run) => {
-    const from = printed.get(run.id) ?? 0;
-    for (const event of run.events.slice(from)) {
-      const line = formatEvent(event);
-      if (line) write(line);
-    }
-    printed.set(run.id, run.events.length);
-  });
+  const stop = followRuns(opsbot.kernel, write);
   const reader = options.reader ?? new LineReader(io);
   try {
     let run = await opsbot.kernel.start({
@@ -64,7 +57,12 @@ export async function runTask(context: CliContext, io: CliIo, options: RunTaskOp
       run = await opsbot.kernel.resume(run.id, answer, options.principal);
     }
     if (run.status === 'waiting_for_approval') {
-      write(dim(`Run ${run.id} is waiting for approval. An approver can run: opsbot approve <approval id>`));
+      const approvalId = run.pending?.kind === 'approval' ? run.pending.approvalId : '<approval id>';
+      write(
+        dim(
+          `Run ${run.id} is waiting for approval. An approver can run: opsbot approve ${approvalId} --as <name>`,
+        ),
+      );
       return EXIT.waiting;
     }
     write(
@@ -81,6 +79,19 @@ export async function runTask(context: CliContext, io: CliIo, options: RunTaskOp
     if (!options.reader) reader.close();
     if (!options.opsbot) await opsbot.close();
   }
+}
+
+/** Prints each run's new steps as they happen; returns the function that stops following. */
+export function followRuns(kernel: Kernel, write: (line: string) => void): () => void {
+  const printed = new Map<string, number>();
+  return kernel.onRunChange((run) => {
+    const from = printed.get(run.id) ?? run.events.length - 1;
+    for (const event of run.events.slice(Math.max(0, from))) {
+      const line = formatEvent(event);
+      if (line) write(line);
+    }
+    printed.set(run.id, run.events.length);
+  });
 }
 
 async function askOnTerminal(run: Run, reader: LineReader, io: CliIo): Promise<string | undefined> {

@@ -128,6 +128,64 @@ describe('opsbot CLI', () => {
     expect(failed.err).toMatch(/line 2/);
   });
 
+  it('prints and exports the audit log', async () => {
+    fake.reply(text('fine'));
+    await cli(['run', 'check']);
+    const table = await cli(['audit', '--since', '1h']);
+    expect(table.code).toBe(0);
+    expect(table.out).toMatch(/request\s+Olive <cli:operator>/);
+    const json = await cli(['audit', '--json']);
+    const entries = json.out
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line));
+    expect(entries[0]).toMatchObject({ kind: 'request', actor: { key: 'cli:operator' } });
+    expect((await cli(['audit', '--since', 'yesterday-ish'])).code).toBe(2);
+  });
+
+  it('waits for approval, refuses the requester, and runs the call once when an approver approves', async () => {
+    const yaml = join(dir, 'approvals.yaml');
+    writeFileSync(
+      yaml,
+      [
+        'permissions:',
+        '  roles:',
+        '    operator: { tools: ["*"], risks: [read, write, danger] }',
+        '    admin: { tools: ["*"], approve: ["*"], admin: true }',
+        '  identities:',
+        "    'local:alice': { roles: [operator], display_name: Alice }",
+        "    'local:bob': { roles: [admin], display_name: Bob }",
+        'tools:',
+        '  allowed_executables: [/bin/echo, /usr/bin/echo]',
+        '  commands:',
+        '    say_hello:',
+        '      description: Print a greeting. Use when testing. Do not use otherwise.',
+        '      argv: [echo, hello, "{name}"]',
+        '      risk: danger',
+        '      parameters:',
+        '        name: { description: Who to greet }',
+        '',
+      ].join('\n'),
+    );
+    fake.reply(
+      toolCalls([{ name: 'say_hello', arguments: { name: 'world' } }], { content: 'greeting as asked' }),
+    );
+    const waiting = await cli(['run', 'greet the world', '--as', 'alice'], { config: yaml });
+    expect(waiting.code).toBe(3);
+    expect(waiting.out).toContain('Approval needed');
+    const approvalId = /opsbot approve (apv_[\w-]+)/.exec(waiting.out)![1]!;
+    const own = await cli(['approve', approvalId, '--as', 'alice'], { config: yaml });
+    expect(own.code).toBe(2);
+    expect(own.out).toMatch(/someone else has to approve/);
+    fake.reply(text('greeted'));
+    const approved = await cli(['approve', approvalId, '--as', 'bob'], { config: yaml });
+    expect(approved.code).toBe(0);
+    expect(approved.out).toMatch(/Approved by Bob/);
+    expect(approved.out).toContain('hello world');
+    const again = await cli(['approve', approvalId, '--as', 'bob'], { config: yaml });
+    expect(again.out).toMatch(/Already approved by Bob/);
+  });
+
   it('rejects unknown commands and missing arguments with usage', async () => {
     expect((await cli(['frobnicate'])).code).toBe(2);
     const missing = await cli(['run']);
