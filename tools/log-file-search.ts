@@ -80,6 +80,7 @@ export async function searchLogFile(
     const size = (await handle.stat()).size;
     let newestKnown = file.mtimeMs;
     let batch: Pending[] = [];
+    let moreMatches = false;
 
     const flush = async () => {
       if (batch.length === 0) return;
@@ -88,7 +89,11 @@ export async function searchLogFile(
         options.deadline,
       );
       batch.forEach((pending, index) => {
-        if (!hits[index] || matches.length >= options.maxMatches) return;
+        if (!hits[index]) return;
+        if (matches.length >= options.maxMatches) {
+          moreMatches = true;
+          return;
+        }
         matches.push({
           file: file.display,
           line: null,
@@ -130,9 +135,7 @@ export async function searchLogFile(
       }
     }
     await flush();
-    if (matches.length >= options.maxMatches && stoppedAt === 'start_of_file' && earliest?.start !== 0) {
-      stoppedAt = 'max_lines';
-    }
+    if (moreMatches && (stoppedAt === 'start_of_file' || stoppedAt === 'since')) stoppedAt = 'max_lines';
 
     if (matches.length > 0 && earliest) {
       const before =

@@ -88,7 +88,13 @@ class Walk {
   }
 
   /** Breadth-first walk below `directory`, matching paths relative to the root's configured path. */
-  async walk(root: Root, start: string, matches: (relativePath: string) => boolean, roots: Root[]) {
+  async walk(
+    root: Root,
+    start: string,
+    matches: (relativePath: string) => boolean,
+    roots: Root[],
+    maxDepth: number,
+  ) {
     const queue: { path: string; depth: number }[] = [{ path: start, depth: 0 }];
     while (queue.length > 0) {
       const current = queue.shift()!;
@@ -122,8 +128,8 @@ class Walk {
         if (entry.isSymbolicLink())
           isDirectory = (await stat(path).catch(() => undefined))?.isDirectory() ?? false;
         if (isDirectory) {
-          if (current.depth + 1 <= this.limits.maxDepth) queue.push({ path, depth: current.depth + 1 });
-          else this.incomplete = true;
+          if (current.depth + 1 <= maxDepth) queue.push({ path, depth: current.depth + 1 });
+          else if (maxDepth === this.limits.maxDepth) this.incomplete = true;
         } else if (matches(relativePath)) {
           await this.addFile(path, roots);
         }
@@ -150,7 +156,16 @@ export async function findLogFiles(
       continue;
     }
     const matcher = picomatch(relativeGlob, { dot: true });
-    await search.walk(root, join(root.configured, scanned.base), matcher, roots);
+    // Without "**", a glob's files sit exactly as deep as its segments, so deeper directories need no visit.
+    const belowBase = scanned.base ? relativeGlob.slice(scanned.base.length + 1) : relativeGlob;
+    const depth = relativeGlob.includes('**') ? limits.maxDepth : belowBase.split('/').length - 1;
+    await search.walk(
+      root,
+      join(root.configured, scanned.base),
+      matcher,
+      roots,
+      Math.min(depth, limits.maxDepth),
+    );
   }
   const files = [...search.files.values()].sort((a, b) => b.mtimeMs - a.mtimeMs);
   return { files, refused: search.refused, incomplete: search.incomplete };

@@ -1,7 +1,7 @@
 // The log_search tool: finds lines in log files under the configured roots, newest first.
 import { z } from 'zod';
 import { defineTool, type Tool } from '../agent/tool.js';
-import { abortText, callLimits, errorText, timeoutField } from './call-limits.js';
+import { abortText, callLimits, errorText, formatBytes, timeoutField } from './call-limits.js';
 import { createLineMatcher, PatternRefusal, PatternTimeout } from './line-pattern.js';
 import { type FileSearchReport, type LogMatch, searchLogFile } from './log-file-search.js';
 import { findLogFiles } from './log-files.js';
@@ -112,6 +112,7 @@ export function createLogSearchTool(options: LogSearchOptions): Tool {
       const failures: { path: string; reason: string }[] = [];
       let bytesLeft = workBudget;
       let interruption: string | undefined;
+      const budgetText = `the work budget of ${formatBytes(workBudget)} read was used up`;
       try {
         for (const file of found.files) {
           if (limits.signal.aborted || Date.now() > limits.deadline) {
@@ -119,7 +120,7 @@ export function createLogSearchTool(options: LogSearchOptions): Tool {
             break;
           }
           if (bytesLeft <= 0) {
-            interruption = `the work budget of ${workBudget} bytes was used up`;
+            interruption = budgetText;
             break;
           }
           try {
@@ -135,6 +136,9 @@ export function createLogSearchTool(options: LogSearchOptions): Tool {
             bytesLeft -= result.report.bytes_read;
             all.push(...result.matches);
             reports.push(result.report);
+            if (result.report.stopped_at === 'deadline') interruption = abortText(limits);
+            if (result.report.stopped_at === 'work_budget') interruption = budgetText;
+            if (interruption) break;
           } catch (error) {
             if (error instanceof PatternTimeout) {
               interruption = `${error.message} (${abortText(limits)})`;
@@ -163,7 +167,8 @@ export function createLogSearchTool(options: LogSearchOptions): Tool {
       if (interruption) summary += ` The search stopped early: ${interruption}.`;
       if (found.refused.length > 0) summary += ` ${found.refused.length} path(s) were refused.`;
       return {
-        ok: true,
+        // An interrupted search may have missed newer matches in files it never reached; say so in ok too.
+        ok: interruption === undefined,
         summary,
         data: {
           matches,
