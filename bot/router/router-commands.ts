@@ -1,0 +1,159 @@
+// The router's own commands — help, status, cancel, whoami, permissions — answered without a run.
+
+import type { Conversation } from '../../agent/conversation.js';
+import type { Kernel } from '../../agent/kernel.js';
+import {
+  describePermissions,
+  formatPermissions,
+  formatWhoami,
+} from '../../agent/policy/describe-permissions.js';
+import { type Principal, samePrincipal } from '../../agent/principal.js';
+import type { Run, RunEvent } from '../../agent/run.js';
+import type { Settings } from '../config/settings-schema.js';
+
+export type RouterCommand =
+  | { name: 'help' }
+  | { name: 'whoami' }
+  | { name: 'permissions' }
+  | { name: 'status'; runId?: string }
+  | { name: 'cancel'; runId: string }
+  | { name: 'patrol'; args: string };
+
+/** Only exact command shapes count, so "status of the api" stays a task for the model. */
+export function parseRouterCommand(text: string): RouterCommand | undefined {
+  const trimmed = text.trim();
+  if (/^(help|\?)$/i.test(trimmed)) return { name: 'help' };
+  if (/^whoami$/i.test(trimmed)) return { name: 'whoami' };
+  if (/^permissions$/i.test(trimmed)) return { name: 'permissions' };
+  const status = /^status(?:\s+(run_[\w-]+))?$/i.exec(trimmed);
+  if (status) return status[1] ? { name: 'status', runId: status[1] } : { name: 'status' };
+  const cancel = /^cancel\s+(run_[\w-]+)$/i.exec(trimmed);
+  if (cancel) return { name: 'cancel', runId: cancel[1]! };
+  const patrol = /^patrols?(?:\s+(.*))?$/i.exec(trimmed);
+  if (patrol) return { name: 'patrol', args: patrol[1] ?? '' };
+  return undefined;
+}
+
+export interface CommandContext {
+  kernel: Kernel;
+  settings: Settings;
+  principal: Principal;
+  conversation: Conversation;
+  slashCommand: string;
+  now: number;
+}
+
+export async function runRouterCommand(command: RouterCommand, context: CommandContext): Promise<string> {
+  const { kernel, principal } = context;
+  switch (command.name) {
+    case 'help':
+      return helpText(context);
+    case 'whoami':
+      return formatWhoami(principal, describe(context));
+    case 'permissions':
+      return formatPermissions(describe(context));
+    case 'status':
+      return command.runId ? runStatus(context, command.runId) : activeRuns(context);
+    case 'cancel': {
+      const run = await kernel.cancel(command.runId, principal);
+      return run.status === 'cancelled' ? `Cancelled ${run.id}.` : `${run.id} will stop at its next step.`;
+    }
+    case 'patrol':
+      return 'Patrols are not available in this version of opsbot yet.';
+  }
+}
+
+function describe(context: CommandContext) {
+  const { settings, principal, kernel, conversation } = context;
+  return describePermissions(settings.permissions, principal, kernel.registry.asRecord(), conversation);
+}
+
+function helpText(context: CommandContext): string {
+  const command = context.slashCommand;
+  const permissions = describe(context);
+  const tools = (names: string[]) =>
+    names.length > 0 ? names.map((name) => `\`${name}\``).join(', ') : 'none';
+  return [
+    `*${context.settings.bot_name}* carries out ops tasks. Mention me with a task, or use \`${command} <task>\`.`,
+    '',
+    `• \`${command} <task>\` — start a task in a new thread`,
+    `• \`${command} status [run]\` — active runs, or one run's state and last steps`,
+    `• \`${command} cancel <run>\` — stop a run at its next step`,
+    `• \`${command} whoami\` — your roles`,
+    `• \`${command} permissions\` — what you can run and approve here`,
+    '',
+    `Tools you can use here: ${tools(permissions.direct)}`,
+    `Tools that need an approver: ${tools(permissions.needsApproval)}`,
+    context.kernel.modelConfigured
+      ? ''
+      : 'No model is configured, so tasks must be commands: `<tool> key=value …`, e.g. `disk_usage paths=/`.',
+  ]
+    .filter((line, index, lines) => line !== '' || lines[index - 1] !== '')
+    .join('\n')
+    .trim();
+}
+
+async function activeRuns(context: CommandContext): Promise<string> {
+  const { kernel, principal } = context;
+  const isAdmin = kernel.policy.isAdmin(principal);
+  const runs: Run[] = [];
+  for (const runId of await kernel.runs.activeRunIds()) {
+    const run = await kernel.runs.find(runId).catch(() => undefined);
+    if (run && (isAdmin || samePrincipal(run.principal, principal))) runs.push(run);
+  }
+  if (runs.length === 0) return isAdmin ? 'No active runs.' : 'You have no active runs.';
+  runs.sort((a, b) => b.createdAt - a.createdAt);
+  return runs
+    .slice(0, 20)
+    .map(
+      (run) =>
+        `• \`${run.id}\` ${run.status.replaceAll('_', ' ')} — "${short(run.task, 60)}" by ${run.principal.displayName}, ${age(context.now - run.createdAt)} ago`,
+    )
+    .join('\n');
+}
+
+async function runStatus(context: CommandContext, runId: string): Promise<string> {
+  const { kernel, principal } = context;
+  const run = await kernel.runs.find(runId);
+  if (!run || (!kernel.policy.isAdmin(principal) && !samePrincipal(run.principal, principal)))
+    return `There is no run ${runId} that you can see.`;
+  const steps = run.events.slice(-6).map((event) => `• ${describeEvent(event)}`);
+  const usage = `${run.step} steps, ${run.usage.toolCalls} tool calls, ${run.usage.promptTokens + run.usage.completionTokens} tokens`;
+  return [
+    `\`${run.id}\` is ${run.status.replaceAll('_', ' ')} — "${short(run.task, 80)}" by ${run.principal.displayName} (${usage})`,
+    'Last steps:',
+    ...steps,
+  ].join('\n');
+}
+
+function describeEvent(event: RunEvent): string {
+  switch (event.type) {
+    case 'tool_result':
+      return `${event.tool}: ${event.ok ? '' : 'failed: '}${short(event.summary, 100)}`;
+    case 'tool_call':
+      return `called ${event.tool}`;
+    case 'model_turn':
+      return event.toolCalls.length > 0
+        ? `model chose ${event.toolCalls.map((call) => call.name).join(', ')}`
+        : 'model answered';
+    case 'question_asked':
+      return `asked: ${short(event.question, 100)}`;
+    case 'failed':
+      return `failed: ${short(event.message, 100)}`;
+    case 'finished':
+      return `finished: ${short(event.answer, 100)}`;
+    default:
+      return event.type.replaceAll('_', ' ');
+  }
+}
+
+function short(text: string, max: number): string {
+  const line = text.replace(/\s+/g, ' ');
+  return line.length <= max ? line : `${line.slice(0, max - 1)}…`;
+}
+
+function age(ms: number): string {
+  if (ms < 60_000) return `${Math.max(0, Math.round(ms / 1000))} s`;
+  if (ms < 3_600_000) return `${Math.round(ms / 60_000)} min`;
+  return `${Math.round(ms / 3_600_000)} h`;
+}

@@ -1,0 +1,208 @@
+// Routes each ChatEvent: a new task, an answer to a waiting run, an approval click, or a router command.
+import { randomBytes } from 'node:crypto';
+import type { ChatPort } from '../../agent/chat-port.js';
+import { type Clock, systemClock } from '../../agent/clock.js';
+import type { Conversation } from '../../agent/conversation.js';
+import { errorMessage, OpsbotError } from '../../agent/errors.js';
+import type { Kernel } from '../../agent/kernel.js';
+import type { Logger } from '../../agent/logger.js';
+import { AuditLog, auditActor } from '../../agent/policy/audit-log.js';
+import { TaskRateLimiter } from '../../agent/policy/task-rate-limiter.js';
+import { ThreadLock } from '../../agent/policy/thread-lock.js';
+import { type Principal, principalKey, samePrincipal } from '../../agent/principal.js';
+import { isTerminal, type Run } from '../../agent/run.js';
+import type { ChatEvent, RouterReply } from '../chat-event.js';
+import type { Settings } from '../config/settings-schema.js';
+import { parseRouterCommand, runRouterCommand } from './router-commands.js';
+import { ThreadQueue } from './thread-queue.js';
+
+export interface RouterOptions {
+  kernel: Kernel;
+  settings: Settings;
+  chat: ChatPort;
+  logger: Logger;
+  clock?: Clock;
+  /** The slash command people type, for help text. */
+  slashCommand?: string;
+}
+
+/** Retries of one delivery are dropped for this long (Slack retries for about 5 minutes). */
+const DEDUPE_MS = 3_600_000;
+
+export class Router {
+  private readonly kernel: Kernel;
+  private readonly clock: Clock;
+  private readonly limiter: TaskRateLimiter;
+  private readonly threads: ThreadLock;
+  private readonly queue: ThreadQueue;
+  private readonly audit: AuditLog;
+  private readonly owner = `router_${randomBytes(6).toString('hex')}`;
+
+  constructor(private readonly options: RouterOptions) {
+    this.kernel = options.kernel;
+    this.clock = options.clock ?? systemClock;
+    const store = this.kernel.store;
+    this.limiter = new TaskRateLimiter(store, {
+      limit: options.settings.permissions.tasks_per_minute,
+      clock: this.clock,
+    });
+    this.threads = new ThreadLock(store, this.kernel.limits.maxWallTimeMs + 60 * 60_000);
+    this.queue = new ThreadQueue(store);
+    this.audit = new AuditLog(store, { clock: this.clock });
+  }
+
+  /** Handles one event to the end. Adapters ack first, then call this without holding the platform waiting. */
+  async handle(event: ChatEvent): Promise<RouterReply> {
+    const fresh = await this.kernel.store.claim(
+      `event:${event.conversation.platform}:${event.eventId}`,
+      this.owner,
+      DEDUPE_MS,
+    );
+    if (!fresh) return { duplicate: true };
+    try {
+      switch (event.kind) {
+        case 'action':
+          return await this.onAction(event);
+        case 'command':
+          return await this.onCommand(event);
+        case 'message':
+          return await this.onMessage(event);
+      }
+    } catch (error) {
+      const message =
+        error instanceof OpsbotError
+          ? error.message
+          : 'Something went wrong on my side; the details are in the bot log.';
+      this.options.logger.error(
+        { err: errorMessage(error), eventId: event.eventId },
+        'could not handle a chat event',
+      );
+      return { ephemeral: message };
+    }
+  }
+
+  private async onAction(event: Extract<ChatEvent, { kind: 'action' }>): Promise<RouterReply> {
+    if (event.action === 'answer') {
+      const run = await this.kernel.resume(event.target, event.value ?? '', event.principal);
+      await this.afterRun(run);
+      return {};
+    }
+    const click = await this.kernel.decideApproval(event.target, event.principal, event.action);
+    if (click.settled && 'approval' in click.result && click.result.approval) {
+      const run = await this.kernel.runs.find(click.result.approval.runId);
+      if (run) await this.afterRun(run);
+    }
+    return click.settled ? {} : { ephemeral: click.message };
+  }
+
+  private async onCommand(event: Extract<ChatEvent, { kind: 'command' }>): Promise<RouterReply> {
+    const command = parseRouterCommand(event.text);
+    if (command || event.text.trim() === '') {
+      return {
+        ephemeral: await this.command(command ?? { name: 'help' }, event.principal, event.conversation),
+      };
+    }
+    // `/ops <task>`: show the task in the channel, and work in that message's thread.
+    const ref = await this.options.chat.post(
+      { ...event.conversation, threadId: undefined },
+      { kind: 'text', text: `${event.principal.displayName} asked: ${event.text}` },
+    );
+    const conversation = { ...event.conversation, threadId: ref.messageId };
+    await this.startTask(event.text, event.principal, conversation, event.eventId);
+    return {};
+  }
+
+  private async onMessage(event: Extract<ChatEvent, { kind: 'message' }>): Promise<RouterReply> {
+    const { conversation, principal } = event;
+    const waiting = await this.waitingForUser(conversation);
+    if (waiting && (samePrincipal(waiting.principal, principal) || this.kernel.policy.isAdmin(principal))) {
+      const run = await this.kernel.resume(waiting.id, event.text, principal);
+      await this.afterRun(run);
+      return {};
+    }
+    const history = (await this.kernel.runs.threadRunIds(conversation)).length > 0;
+    if (!event.mentioned && !event.direct && !history) return {};
+    const command = parseRouterCommand(event.text);
+    if (command) {
+      const text = await this.command(command, principal, conversation);
+      await this.options.chat.post(conversation, { kind: 'text', text });
+      return {};
+    }
+    await this.startTask(event.text, principal, conversation, event.eventId);
+    return {};
+  }
+
+  private async command(
+    command: NonNullable<ReturnType<typeof parseRouterCommand>>,
+    principal: Principal,
+    conversation: Conversation,
+  ) {
+    return runRouterCommand(command, {
+      kernel: this.kernel,
+      settings: this.options.settings,
+      principal,
+      conversation,
+      slashCommand: this.options.slashCommand ?? '/ops',
+      now: this.clock.now(),
+    });
+  }
+
+  /** Starts a task unless the person is over their rate or the thread is busy (then it queues). */
+  private async startTask(
+    text: string,
+    principal: Principal,
+    conversation: Conversation,
+    eventId: string,
+    queued = false,
+  ): Promise<void> {
+    const chat = this.options.chat;
+    if (!queued) {
+      const rate = await this.limiter.take(principalKey(principal));
+      if (!rate.allowed) {
+        await this.audit.record({
+          kind: 'rate_limited',
+          actor: auditActor(principal),
+          conversation,
+          reason: rate.message,
+        });
+        await chat.post(conversation, { kind: 'text', text: rate.message, tone: 'warning' });
+        return;
+      }
+    }
+    if (!(await this.threads.acquire(conversation, eventId))) {
+      const position = await this.queue.push(conversation, { text, principal, eventId });
+      await this.audit.record({
+        kind: 'thread_busy',
+        actor: auditActor(principal),
+        conversation,
+        reason: `queued at position ${position}`,
+      });
+      await chat.post(conversation, {
+        kind: 'text',
+        tone: 'info',
+        text: `I'm still working on the earlier request in this thread. Yours is queued (position ${position}) and will start when it is done.`,
+      });
+      return;
+    }
+    const run = await this.kernel.start({ text, principal, conversation });
+    await this.afterRun(run);
+  }
+
+  /** When a run no longer needs the thread, frees it and starts the next queued task there. */
+  private async afterRun(run: Run): Promise<void> {
+    if (!isTerminal(run.status) && run.status !== 'waiting_for_user') return;
+    const holder = await this.threads.holder(run.conversation);
+    if (holder) await this.threads.release(run.conversation, holder);
+    const next = await this.queue.shift(run.conversation);
+    if (next) await this.startTask(next.text, next.principal, run.conversation, next.eventId, true);
+  }
+
+  private async waitingForUser(conversation: Conversation): Promise<Run | undefined> {
+    const runIds = await this.kernel.runs.threadRunIds(conversation);
+    for (const runId of runIds.slice(-3).reverse()) {
+      const run = await this.kernel.runs.find(runId).catch(() => undefined);
+      if (run?.status === 'waiting_for_user') return run;
+    }
+    return undefined;
+  }
+}
