@@ -1,7 +1,7 @@
 // Searches one log file from its end: newest lines first, stopping at `since`, max matches or the work budget.
 import { constants } from 'node:fs';
 import { type FileHandle, open } from 'node:fs/promises';
-import type { LineMatcher } from './line-pattern.js';
+import { type LineMatcher, PatternTimeout } from './line-pattern.js';
 import type { LogFile } from './log-files.js';
 import { leadingTimestamp } from './log-timestamp.js';
 import { countNewlines, type ReverseLine, readLinesBackward } from './reverse-line-reader.js';
@@ -81,13 +81,23 @@ export async function searchLogFile(
     let newestKnown = file.mtimeMs;
     let batch: Pending[] = [];
     let moreMatches = false;
+    let outOfTime = false;
 
     const flush = async () => {
       if (batch.length === 0) return;
-      const hits = await options.matcher.match(
-        batch.map((pending) => pending.line.text),
-        options.deadline,
-      );
+      let hits: boolean[];
+      try {
+        hits = await options.matcher.match(
+          batch.map((pending) => pending.line.text),
+          options.deadline,
+        );
+      } catch (error) {
+        if (!(error instanceof PatternTimeout)) throw error;
+        // Out of time mid-file: keep the matches already found, since they are the newest ones.
+        batch = [];
+        outOfTime = true;
+        return;
+      }
       batch.forEach((pending, index) => {
         if (!hits[index]) return;
         if (matches.length >= options.maxMatches) {
@@ -124,7 +134,7 @@ export async function searchLogFile(
           stoppedAt = 'max_lines';
           break;
         }
-        if (Date.now() > options.deadline || options.signal.aborted) {
+        if (outOfTime || Date.now() > options.deadline || options.signal.aborted) {
           stoppedAt = 'deadline';
           break;
         }
@@ -135,6 +145,7 @@ export async function searchLogFile(
       }
     }
     await flush();
+    if (outOfTime) stoppedAt = 'deadline';
     if (moreMatches && (stoppedAt === 'start_of_file' || stoppedAt === 'since')) stoppedAt = 'max_lines';
 
     if (matches.length > 0 && earliest) {

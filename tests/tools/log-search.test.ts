@@ -220,7 +220,7 @@ describe('log_search bounds regex work', () => {
     });
     expect(Date.now() - started).toBeLessThan(3000);
     expect(result.ok).toBe(false);
-    expect(result.summary).toContain('regex matching ran out of time');
+    expect(result.summary).toContain('The search stopped early: it timed out after 500 ms.');
   });
 
   it('rejects a bad since value', async () => {
