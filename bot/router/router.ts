@@ -53,11 +53,10 @@ export class Router {
 
   /** Handles one event to the end. Adapters ack first, then call this without holding the platform waiting. */
   async handle(event: ChatEvent): Promise<RouterReply> {
-    const fresh = await this.kernel.store.claim(
-      `event:${event.conversation.platform}:${event.eventId}`,
-      this.owner,
-      DEDUPE_MS,
-    );
+    // A fresh owner per delivery: a claim by the same owner would count as a refresh, not a duplicate.
+    const delivery = `${this.owner}:${randomBytes(6).toString('hex')}`;
+    const key = `event:${event.conversation.platform}:${event.eventId}`;
+    const fresh = await this.kernel.store.claim(key, delivery, DEDUPE_MS);
     if (!fresh) return { duplicate: true };
     try {
       switch (event.kind) {

@@ -1,0 +1,224 @@
+// The router: tasks, answers, clicks, commands, retries, rate limits and one run per thread.
+import { afterEach, describe, expect, it } from 'vitest';
+import type { Conversation } from '../../agent/conversation.js';
+import type { Principal } from '../../agent/principal.js';
+import type { ChatEvent } from '../../bot/chat-event.js';
+import { SettingsSchema } from '../../bot/config/settings-schema.js';
+import { Router } from '../../bot/router/router.js';
+import { type ApprovalHarness, createApprovalHarness, permissions } from '../approvals/approval-harness.js';
+import { text, toolCalls } from '../fakes/openai-server.js';
+
+let harness: ApprovalHarness;
+let router: Router;
+let nextEvent = 0;
+afterEach(async () => harness?.close());
+
+const channel: Conversation = { platform: 'playground', channelId: 'ops', channelName: 'ops' };
+const thread = (id: string): Conversation => ({ ...channel, threadId: id });
+
+async function setup(overrides: Record<string, unknown> = {}) {
+  harness = await createApprovalHarness('memory', overrides);
+  const settings = SettingsSchema.parse({ permissions: { ...permissions, ...overrides } });
+  router = new Router({
+    kernel: harness.kernel,
+    settings,
+    chat: harness.chat,
+    logger: silent,
+    clock: harness.clock,
+  });
+}
+const silent = { debug() {}, info() {}, warn() {}, error() {}, child: () => silent };
+
+function message(
+  principal: Principal,
+  conversation: Conversation,
+  body: string,
+  extra: Partial<Extract<ChatEvent, { kind: 'message' }>> = {},
+): ChatEvent {
+  return {
+    kind: 'message',
+    eventId: `e${++nextEvent}`,
+    principal,
+    conversation,
+    text: body,
+    mentioned: true,
+    direct: false,
+    ...extra,
+  };
+}
+
+describe('router', () => {
+  it('runs a mention as a task in its thread, and drops a retried delivery of the same event', async () => {
+    await setup();
+    harness.fake.reply(text('api is up'));
+    const event = message(harness.person('alice'), thread('t1'), 'is the api up?');
+    expect(await router.handle(event)).toEqual({});
+    expect(await router.handle(event)).toEqual({ duplicate: true });
+    expect(harness.fake.requests).toHaveLength(1);
+    expect(harness.chat.ofKind('result')[0]).toMatchObject({ text: 'api is up' });
+    expect(harness.chat.posts.every((post) => post.conversation.threadId === 't1')).toBe(true);
+  });
+
+  it('takes a thread reply from the requester as the answer to a waiting question', async () => {
+    await setup();
+    harness.fake.reply(
+      toolCalls([{ name: 'ask_user', arguments: { question: 'Which env?' } }]),
+      text('prod is fine'),
+    );
+    await router.handle(message(harness.person('alice'), thread('t1'), 'check it'));
+    await router.handle(message(harness.person('alice'), thread('t1'), 'prod', { mentioned: false }));
+    expect(harness.chat.ofKind('result').at(-1)).toMatchObject({ text: 'prod is fine' });
+  });
+
+  it('ignores plain messages in threads it never worked in, and continues threads it did', async () => {
+    await setup();
+    expect(
+      await router.handle(message(harness.person('alice'), thread('quiet'), 'lunch?', { mentioned: false })),
+    ).toEqual({});
+    expect(harness.fake.requests).toHaveLength(0);
+    harness.fake.reply(text('first'), text('second, with memory'));
+    await router.handle(message(harness.person('alice'), thread('t2'), 'check api'));
+    await router.handle(
+      message(harness.person('alice'), thread('t2'), 'and the worker?', { mentioned: false }),
+    );
+    expect(harness.fake.requests).toHaveLength(2);
+    expect(String(harness.fake.requests[1]!.body.messages![0]!.content)).toContain('check api');
+  });
+
+  it('limits new tasks per person per minute with a clear message', async () => {
+    await setup({ tasks_per_minute: 2 });
+    harness.fake.respond(() => text('ok'));
+    for (const id of ['a', 'b', 'c'])
+      await router.handle(message(harness.person('alice'), thread(id), 'check'));
+    expect(harness.fake.requests).toHaveLength(2);
+    expect(harness.chat.texts().some((line) => /You can start at most 2 tasks per minute/.test(line))).toBe(
+      true,
+    );
+    harness.clock.advance(60_000);
+    await router.handle(message(harness.person('alice'), thread('d'), 'check'));
+    expect(harness.fake.requests).toHaveLength(3);
+  });
+
+  it('queues a new task while the thread has a run waiting for approval, tells the person, and runs it after', async () => {
+    await setup();
+    harness.fake.reply(
+      toolCalls([{ name: 'restart_service', arguments: { service: 'api' } }], { content: 'stuck' }),
+    );
+    await router.handle(message(harness.person('alice'), thread('t1'), 'restart api'));
+    await router.handle(message(harness.person('alice'), thread('t1'), 'also check the worker'));
+    expect(harness.chat.texts().some((line) => line.includes('queued (position 1)'))).toBe(true);
+    expect(harness.fake.requests).toHaveLength(1);
+
+    const card = harness.chat.ofKind('approval')[0]!;
+    harness.fake.reply(text('restarted'), text('worker is fine'));
+    const reply = await router.handle({
+      kind: 'action',
+      eventId: 'click1',
+      principal: harness.person('bob'),
+      conversation: thread('t1'),
+      action: 'approve',
+      target: card.approvalId,
+    });
+    expect(reply).toEqual({});
+    expect(harness.probe.count('restart_service')).toBe(1);
+    expect(harness.chat.ofKind('result').map((result) => result.text)).toEqual([
+      'restarted',
+      'worker is fine',
+    ]);
+  });
+
+  it('tells a refused clicker why, privately, and leaves the approval pending', async () => {
+    await setup();
+    harness.fake.reply(toolCalls([{ name: 'restart_service', arguments: { service: 'api' } }]));
+    await router.handle(message(harness.person('alice'), thread('t1'), 'restart api'));
+    const card = harness.chat.ofKind('approval')[0]!;
+    const reply = await router.handle({
+      kind: 'action',
+      eventId: 'click2',
+      principal: harness.person('carol'),
+      conversation: thread('t1'),
+      action: 'approve',
+      target: card.approvalId,
+    });
+    expect(reply.ephemeral).toMatch(/only someone with the admin role/);
+    expect(harness.probe.count('restart_service')).toBe(0);
+  });
+
+  it('answers /ops commands privately, and starts /ops <task> in a new thread under a posted task message', async () => {
+    await setup();
+    const whoami = await router.handle({
+      kind: 'command',
+      eventId: 'c1',
+      principal: harness.person('bob'),
+      conversation: channel,
+      text: 'whoami',
+    });
+    expect(whoami.ephemeral).toBe('Bob: role admin.');
+    const help = await router.handle({
+      kind: 'command',
+      eventId: 'c2',
+      principal: harness.person('carol'),
+      conversation: channel,
+      text: 'help',
+    });
+    expect(help.ephemeral).toContain('/ops status');
+    expect(help.ephemeral).toMatch(/Tools you can use here: .*check_http/);
+    expect(help.ephemeral).not.toMatch(/Tools you can use here: .*restart_service/);
+
+    harness.fake.reply(text('api up'));
+    await router.handle({
+      kind: 'command',
+      eventId: 'c3',
+      principal: harness.person('alice'),
+      conversation: channel,
+      text: 'is the api up?',
+    });
+    const root = harness.chat.posts[0]!;
+    expect(root.conversation.threadId).toBeUndefined();
+    expect(root.message).toMatchObject({ kind: 'text', text: 'Alice asked: is the api up?' });
+    expect(harness.chat.posts.slice(1).every((post) => post.conversation.threadId === root.messageId)).toBe(
+      true,
+    );
+
+    const status = await router.handle({
+      kind: 'command',
+      eventId: 'c4',
+      principal: harness.person('alice'),
+      conversation: channel,
+      text: 'status',
+    });
+    expect(status.ephemeral).toBe('You have no active runs.');
+  });
+
+  it('shows and cancels a waiting run by id', async () => {
+    await setup();
+    harness.fake.reply(toolCalls([{ name: 'ask_user', arguments: { question: 'Which env?' } }]));
+    await router.handle(message(harness.person('alice'), thread('t1'), 'check'));
+    const runId = harness.chat.ofKind('question')[0]!.runId;
+    const one = await router.handle({
+      kind: 'command',
+      eventId: 'c5',
+      principal: harness.person('alice'),
+      conversation: channel,
+      text: `status ${runId}`,
+    });
+    expect(one.ephemeral).toContain('waiting for user');
+    expect(one.ephemeral).toContain('asked: Which env?');
+    const other = await router.handle({
+      kind: 'command',
+      eventId: 'c6',
+      principal: harness.person('carol'),
+      conversation: channel,
+      text: `cancel ${runId}`,
+    });
+    expect(other.ephemeral).toMatch(/Only Alice/);
+    const cancel = await router.handle({
+      kind: 'command',
+      eventId: 'c7',
+      principal: harness.person('alice'),
+      conversation: channel,
+      text: `cancel ${runId}`,
+    });
+    expect(cancel.ephemeral).toBe(`Cancelled ${runId}.`);
+  });
+});
