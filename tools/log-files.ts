@@ -1,10 +1,10 @@
 // Finds the log files a glob names under the configured roots, never leaving them through `..` or symlinks.
 import type { Dirent } from 'node:fs';
-import { lstat, readdir, realpath, stat } from 'node:fs/promises';
+import { lstat, readdir, stat } from 'node:fs/promises';
 import { join, posix } from 'node:path';
 import picomatch from 'picomatch';
 import { errorText } from './call-limits.js';
-import { assertCleanPathText, isInside, PathRefusal, type Root } from './safe-path.js';
+import { assertCleanPathText, PathRefusal, type Root, realPathInside } from './safe-path.js';
 
 export interface LogFile {
   /** The path as a person would name it: configured root plus the path below it. */
@@ -68,17 +68,13 @@ class Walk {
   async addFile(display: string, roots: Root[]): Promise<void> {
     let real: string;
     try {
-      real = await realpath(display);
+      real = await realPathInside(display, roots);
     } catch (error) {
       this.refused.push({ path: display, reason: errorText(error) });
       return;
     }
-    if (!roots.some((root) => isInside(real, root.real))) {
-      this.refused.push({ path: display, reason: `resolves to ${real}, outside the log roots` });
-      return;
-    }
-    const info = await stat(real);
-    if (!info.isFile()) return;
+    const info = await stat(real).catch(() => undefined);
+    if (!info?.isFile()) return;
     if (this.files.size >= this.limits.maxFiles) {
       this.incomplete = true;
       return;
@@ -98,15 +94,15 @@ class Walk {
     const queue: { path: string; depth: number }[] = [{ path: start, depth: 0 }];
     while (queue.length > 0) {
       const current = queue.shift()!;
-      const real = await realpath(current.path).catch(() => undefined);
-      if (!real || this.visitedDirectories.has(real)) continue;
-      if (!roots.some((candidate) => isInside(real, candidate.real))) {
-        this.refused.push({
-          path: current.path,
-          reason: `directory resolves to ${real}, outside the log roots`,
-        });
+      let real: string;
+      try {
+        real = await realPathInside(current.path, roots);
+      } catch (error) {
+        if (error instanceof PathRefusal)
+          this.refused.push({ path: current.path, reason: `directory ${error.message}` });
         continue;
       }
+      if (this.visitedDirectories.has(real)) continue;
       this.visitedDirectories.add(real);
       let entries: Dirent[];
       try {

@@ -51,13 +51,14 @@ export async function resolveRoots(roots: string[], cwd = process.cwd()): Promis
 
 /**
  * The real path of `path` if it lies inside one of the roots, following every symlink first.
- * Throws PathRefusal when the real path is outside, so a symlink pointing out is refused.
+ * Throws PathRefusal when the real path is outside, so a symlink pointing out is refused. The text of `path`
+ * is not checked here: names read from a directory are whatever the file system holds, and user text is
+ * checked with assertCleanPathText before it becomes a path.
  */
 export async function realPathInside(path: string, roots: Root[]): Promise<string> {
-  assertCleanPathText(path);
   const real = await realpath(path);
   if (!roots.some((root) => isInside(real, root.real))) {
-    throw new PathRefusal(`${path} resolves to ${real}, which is outside the allowed roots`);
+    throw new PathRefusal(`resolves to ${real}, outside the log roots`);
   }
   return real;
 }
