@@ -14,7 +14,7 @@ import type { RunRepository } from './run-repository.js';
 import { type CallOutcome, callSignature, type StepExecutor } from './step-executor.js';
 import type { Store } from './store/store.js';
 import type { Tool } from './tool.js';
-import { hashState, type TraceRecord, type TraceSink } from './trace.js';
+import { hashState, nullTraceSink, type TraceRecord, type TraceSink } from './trace.js';
 
 export interface RunDriverDeps {
   runs: RunRepository;
@@ -71,12 +71,14 @@ export class RunDriver {
           );
           return;
         }
+        // processQueue saves after each batch itself, but not the step that suspends or ends the run.
         if (run.queue.length > 0) {
           await this.processQueue(run);
+          if (run.status !== 'running') await this.save(run);
         } else {
           await this.planNext(run, engine, controller.signal);
+          await this.save(run);
         }
-        await this.save(run);
       }
     } finally {
       run.activeMs += clock.now() - segmentStart;
@@ -390,6 +392,7 @@ export class RunDriver {
   }
 
   async traceStep(run: Run, record: Omit<TraceRecord, 'at' | 'runId' | 'step' | 'stateHash'>): Promise<void> {
+    if (this.deps.trace === nullTraceSink) return;
     try {
       await this.deps.trace.append({
         at: this.deps.clock.now(),

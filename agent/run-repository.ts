@@ -10,6 +10,9 @@ const ACTIVE = 'runs:active';
 const WAITING = 'runs:waiting';
 
 export class RunRepository {
+  /** Status each non-terminal run was last indexed under by this process. */
+  private readonly indexed = new Map<string, Run['status']>();
+
   constructor(private readonly store: Store) {}
 
   async load(runId: string): Promise<Run> {
@@ -28,6 +31,8 @@ export class RunRepository {
   async save(run: Run): Promise<void> {
     await this.guard('save', async () => {
       await this.store.set(runKey(run.id), run);
+      // The index entries are idempotent; rewrite them only when the status moved since this process saved it.
+      if (this.indexed.get(run.id) === run.status) return;
       if (isTerminal(run.status)) {
         await this.store.removeFromSet(ACTIVE, run.id);
         await this.store.removeFromSet(WAITING, run.id);
@@ -39,6 +44,8 @@ export class RunRepository {
           await this.store.removeFromSet(WAITING, run.id);
         }
       }
+      if (isTerminal(run.status)) this.indexed.delete(run.id);
+      else this.indexed.set(run.id, run.status);
     });
   }
 

@@ -5,6 +5,7 @@ import { Keyv, type KeyvStoreAdapter, type StoredData } from 'keyv';
 import { CallerError, ErrorCode, errorMessage, SystemError } from '../errors.js';
 import type { Logger } from '../logger.js';
 import { silentLogger } from '../logger.js';
+import { jsonSerializer } from './json-serializer.js';
 import type { Store } from './store.js';
 
 export interface RedisStoreOptions {
@@ -133,7 +134,11 @@ export class RedisStore implements Store {
     });
     // The client's own listener logs outages; this one only stops hookified from reporting them twice.
     values.on('error', () => {});
-    this.keyv = new Keyv(this.guardedValues(values), { useKeyPrefix: false, throwOnErrors: true });
+    this.keyv = new Keyv(this.guardedValues(values), {
+      useKeyPrefix: false,
+      throwOnErrors: true,
+      ...jsonSerializer,
+    });
   }
 
   async get<T>(key: string): Promise<T | undefined> {

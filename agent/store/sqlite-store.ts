@@ -6,6 +6,7 @@ import { Keyv, type KeyvStoreAdapter, type StoredData } from 'keyv';
 import type { Clock } from '../clock.js';
 import { systemClock } from '../clock.js';
 import { ErrorCode, errorMessage, OpsbotError, SystemError } from '../errors.js';
+import { jsonSerializer } from './json-serializer.js';
 import type { Store } from './store.js';
 
 export const defaultSqlitePath = './data/opsbot.sqlite';
@@ -132,7 +133,11 @@ export class SqliteStore implements Store {
       remove: (key) => this.deleteValue(key),
       clear: () => this.run('clear values', () => this.statements.valueClear.run()),
     };
-    this.keyv = new Keyv(new SqliteKeyvAdapter(rows), { useKeyPrefix: false, throwOnErrors: true });
+    this.keyv = new Keyv(new SqliteKeyvAdapter(rows), {
+      useKeyPrefix: false,
+      throwOnErrors: true,
+      ...jsonSerializer,
+    });
   }
 
   async get<T>(key: string): Promise<T | undefined> {
