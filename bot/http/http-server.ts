@@ -1,0 +1,150 @@
+// The one HTTP server: liveness and readiness, and mount points for the playground and the platform adapters.
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { errorMessage } from '../../agent/errors.js';
+import type { Logger } from '../../agent/logger.js';
+import { sendJson } from './http-json.js';
+
+/** A handler for everything under a mounted prefix; Bolt's `HTTPReceiver.requestListener` has this shape. */
+export type RequestHandler = (request: IncomingMessage, response: ServerResponse) => void | Promise<void>;
+
+export interface ReadinessStatus {
+  ok: boolean;
+  /** What a person checking /readyz wants to know: which backend, how many clients, why not ready. */
+  detail?: string;
+}
+
+export type ReadinessCheck = () => Promise<ReadinessStatus>;
+
+export interface HttpServerOptions {
+  host: string;
+  /** 0 picks a free port (tests). */
+  port: number;
+  logger: Logger;
+  /** A check that does not answer in this long counts as not ready. */
+  readinessTimeoutMs?: number;
+}
+
+interface Mount {
+  prefix: string;
+  handler: RequestHandler;
+}
+
+export class HttpServer {
+  private readonly server: Server;
+  private readonly mounts: Mount[] = [];
+  private readonly checks = new Map<string, ReadinessCheck>();
+  private boundPort: number | undefined;
+
+  constructor(private readonly options: HttpServerOptions) {
+    this.server = createServer((request, response) => {
+      this.route(request, response).catch((error) => this.fail(response, error));
+    });
+    // Slow clients must not hold a socket forever, but SSE streams live long: only the headers are timed.
+    this.server.headersTimeout = 20_000;
+    this.server.requestTimeout = 0;
+  }
+
+  /**
+   * Sends every request whose path is `prefix` or lies under it to `handler`. The longest matching prefix wins,
+   * so the playground can take `/` while Slack takes `/slack/events`.
+   */
+  mount(prefix: string, handler: RequestHandler): void {
+    const normalized = prefix === '/' ? '/' : prefix.replace(/\/+$/, '');
+    if (!normalized.startsWith('/')) throw new Error(`A mount prefix starts with "/": ${prefix}`);
+    if (this.mounts.some((mount) => mount.prefix === normalized)) {
+      throw new Error(`Something is already mounted at ${normalized}`);
+    }
+    this.mounts.push({ prefix: normalized, handler });
+    this.mounts.sort((a, b) => b.prefix.length - a.prefix.length);
+  }
+
+  /** Adds a named part to /readyz: the store, or an adapter saying whether it is connected. */
+  addReadinessCheck(name: string, check: ReadinessCheck): void {
+    this.checks.set(name, check);
+  }
+
+  async listen(): Promise<string> {
+    await new Promise<void>((resolve, reject) => {
+      const onError = (error: Error) => reject(error);
+      this.server.once('error', onError);
+      this.server.listen(this.options.port, this.options.host, () => {
+        this.server.off('error', onError);
+        resolve();
+      });
+    });
+    this.boundPort = (this.server.address() as AddressInfo).port;
+    return this.url;
+  }
+
+  get port(): number {
+    if (this.boundPort === undefined) throw new Error('The HTTP server is not listening yet');
+    return this.boundPort;
+  }
+
+  /** The address people open: IPv6 hosts in brackets, and the wildcard hosts shown as they were configured. */
+  get url(): string {
+    const host = this.options.host.includes(':') ? `[${this.options.host}]` : this.options.host;
+    return `http://${host}:${this.port}`;
+  }
+
+  /** Stops listening and ends open connections (SSE streams would otherwise keep the server alive). */
+  async close(): Promise<void> {
+    if (!this.server.listening) return;
+    const closed = new Promise<void>((resolve) => this.server.close(() => resolve()));
+    this.server.closeIdleConnections();
+    this.server.closeAllConnections();
+    await closed;
+  }
+
+  private async route(request: IncomingMessage, response: ServerResponse): Promise<void> {
+    const path = pathOf(request);
+    if (path === '/healthz') return sendJson(response, 200, { ok: true });
+    if (path === '/readyz') return this.readiness(response);
+    const mount = this.mounts.find(
+      ({ prefix }) => prefix === '/' || path === prefix || path.startsWith(`${prefix}/`),
+    );
+    if (!mount) return sendJson(response, 404, { error: `Nothing is served at ${path}` });
+    await mount.handler(request, response);
+  }
+
+  private async readiness(response: ServerResponse): Promise<void> {
+    const timeoutMs = this.options.readinessTimeoutMs ?? 3_000;
+    const entries = await Promise.all(
+      [...this.checks].map(async ([name, check]) => [name, await withTimeout(check, timeoutMs)] as const),
+    );
+    const checks = Object.fromEntries(entries);
+    const ready = entries.every(([, status]) => status.ok);
+    sendJson(response, ready ? 200 : 503, { ready, checks });
+  }
+
+  private fail(response: ServerResponse, error: unknown): void {
+    this.options.logger.error({ err: errorMessage(error) }, 'an HTTP request failed');
+    if (response.headersSent) {
+      response.destroy();
+      return;
+    }
+    sendJson(response, 500, { error: 'Something went wrong on the server; the details are in the bot log.' });
+  }
+}
+
+export function pathOf(request: IncomingMessage): string {
+  const raw = request.url ?? '/';
+  const end = raw.search(/[?#]/);
+  return end === -1 ? raw : raw.slice(0, end);
+}
+
+async function withTimeout(check: ReadinessCheck, timeoutMs: number): Promise<ReadinessStatus> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<ReadinessStatus>((resolve) => {
+    timer = setTimeout(() => resolve({ ok: false, detail: `no answer within ${timeoutMs} ms` }), timeoutMs);
+  });
+  try {
+    return await Promise.race([
+      check().catch((error): ReadinessStatus => ({ ok: false, detail: errorMessage(error) })),
+      timeout,
+    ]);
+  } finally {
+    clearTimeout(timer);
+  }
+}

@@ -1,0 +1,149 @@
+// The playground's HTTP side: the page, its JSON API and the event stream, each request checked by the guard.
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { z } from 'zod';
+import { HttpError, readJson, sendHttpError, sendJson } from '../http/http-json.js';
+import { pathOf, type RequestHandler } from '../http/http-server.js';
+import type { PlaygroundGuard } from './playground-auth.js';
+import type { PlaygroundDispatcher } from './playground-dispatch.js';
+import type { PlaygroundEvents } from './playground-events.js';
+import { isStaticPath, serveStatic } from './playground-static.js';
+import { CHANNEL_NAME, type PlaygroundStore } from './playground-store.js';
+import type { PlaygroundUser } from './playground-users.js';
+
+export interface PlaygroundInfo {
+  botName: string;
+  slashCommand: string;
+  model: { configured: boolean; name?: string };
+  defaultChannel: string;
+}
+
+export interface PlaygroundApiOptions {
+  guard: PlaygroundGuard;
+  store: PlaygroundStore;
+  events: PlaygroundEvents;
+  dispatcher: PlaygroundDispatcher;
+  users: PlaygroundUser[];
+  info: PlaygroundInfo;
+  maxTextChars: number;
+}
+
+const clientId = z.string().regex(/^[\w-]{8,64}$/, 'a browser id of 8-64 letters, digits, - or _');
+const userId = z.string().min(1).max(100);
+
+const CreateChannelBody = z.strictObject({
+  name: z
+    .string()
+    .transform((name) => name.trim().replace(/^#/, '').toLowerCase())
+    .pipe(z.string().regex(CHANNEL_NAME, 'lower-case letters, digits, - and _, up to 40 characters')),
+  user: userId.optional(),
+});
+
+const ActionBody = z.strictObject({
+  user: userId,
+  clientId,
+  messageId: z.string().min(1).max(100),
+  action: z.enum(['approve', 'deny', 'answer']),
+  target: z.string().min(1).max(100),
+  value: z.string().max(2000).optional(),
+});
+
+export function createPlaygroundHandler(options: PlaygroundApiOptions): RequestHandler {
+  const { store, dispatcher } = options;
+  const PostBody = z.strictObject({
+    user: userId,
+    clientId,
+    text: z
+      .string()
+      .trim()
+      .min(1, 'a message: it is empty')
+      .max(options.maxTextChars, `at most ${options.maxTextChars} characters`),
+    threadId: z.string().min(1).max(100).optional(),
+  });
+
+  const routes: Array<{
+    method: string;
+    path: RegExp;
+    run: (match: RegExpExecArray, request: IncomingMessage, response: ServerResponse) => Promise<void>;
+  }> = [
+    {
+      method: 'GET',
+      path: /^\/api\/info$/,
+      run: async (_m, _q, response) => sendJson(response, 200, { ...options.info, users: options.users }),
+    },
+    {
+      method: 'GET',
+      path: /^\/api\/users$/,
+      run: async (_m, _q, response) => sendJson(response, 200, { users: options.users }),
+    },
+    {
+      method: 'GET',
+      path: /^\/api\/channels$/,
+      run: async (_m, _q, response) => sendJson(response, 200, { channels: await store.channels() }),
+    },
+    {
+      method: 'POST',
+      path: /^\/api\/channels$/,
+      run: async (_m, request, response) => {
+        const body = await readJson(request, CreateChannelBody);
+        if (await store.channel(body.name)) throw new HttpError(409, `#${body.name} already exists.`);
+        sendJson(response, 201, { channel: await store.createChannel(body.name, body.user) });
+      },
+    },
+    {
+      method: 'GET',
+      path: /^\/api\/channels\/([^/]+)\/messages$/,
+      run: async (match, _request, response) => {
+        const channel = await store.channel(decodeURIComponent(match[1]!));
+        if (!channel) throw new HttpError(404, `There is no channel #${match[1]}.`);
+        const cursor = store.cursor;
+        sendJson(response, 200, { channel, messages: await store.history(channel.id), cursor });
+      },
+    },
+    {
+      method: 'POST',
+      path: /^\/api\/channels\/([^/]+)\/messages$/,
+      run: async (match, request, response) => {
+        const body = await readJson(request, PostBody);
+        const posted = await dispatcher.post({ ...body, channelId: decodeURIComponent(match[1]!) });
+        sendJson(response, 202, posted);
+      },
+    },
+    {
+      method: 'POST',
+      path: /^\/api\/actions$/,
+      run: async (_m, request, response) => {
+        await dispatcher.act(await readJson(request, ActionBody));
+        sendJson(response, 202, { accepted: true });
+      },
+    },
+    {
+      method: 'GET',
+      path: /^\/api\/events$/,
+      run: async (_m, request, response) => {
+        const url = new URL(request.url ?? '/', 'http://playground');
+        const parsed = clientId.safeParse(url.searchParams.get('client'));
+        if (!parsed.success) throw new HttpError(400, 'Open the stream with ?client=<browser id>.');
+        await options.events.connect(request, response, parsed.data);
+      },
+    },
+  ];
+
+  return async (request, response) => {
+    if (!options.guard(request, response)) return;
+    const path = pathOf(request);
+    const method = request.method ?? 'GET';
+    try {
+      if (isStaticPath(path) && (method === 'GET' || method === 'HEAD'))
+        return await serveStatic(path, response);
+      const known = routes.filter((route) => route.path.test(path));
+      if (known.length === 0) throw new HttpError(404, `Nothing is served at ${path}.`);
+      const route = known.find((candidate) => candidate.method === method);
+      if (!route) throw new HttpError(405, `${path} does not take ${method}.`);
+      await route.run(route.path.exec(path)!, request, response);
+    } catch (error) {
+      if (!(error instanceof HttpError)) throw error;
+      if (response.headersSent) response.end();
+      else sendHttpError(response, error);
+    }
+  };
+}

@@ -1,0 +1,99 @@
+// Who may use the playground: the token when one is set, and on the loopback only requests addressed to it.
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { sendJson } from '../http/http-json.js';
+
+export const TOKEN_COOKIE = 'opsbot_playground';
+export const TOKEN_HEADER = 'x-opsbot-token';
+
+export interface PlaygroundGuardOptions {
+  /** OPSBOT_PLAYGROUND_TOKEN; without it the playground relies on being reachable from this machine only. */
+  token: string | undefined;
+  /** HOST: on a loopback address, requests naming another host are refused (DNS rebinding). */
+  host: string;
+}
+
+/** Returns true when the request may go on; otherwise it has already answered it. */
+export type PlaygroundGuard = (request: IncomingMessage, response: ServerResponse) => boolean;
+
+export function createPlaygroundGuard(options: PlaygroundGuardOptions): PlaygroundGuard {
+  const { token } = options;
+  // The cookie holds a value derived from the token, so the secret itself never sits in the browser's jar.
+  const session =
+    token === undefined ? undefined : createHmac('sha256', token).update('session').digest('hex');
+  const loopbackOnly = isLoopback(options.host);
+
+  return (request, response) => {
+    if (loopbackOnly && !isLoopback(hostnameOf(request.headers.host))) {
+      // A page on another site whose name resolves to 127.0.0.1 would otherwise be "same origin" with us.
+      sendJson(response, 403, { error: 'The playground answers only requests addressed to this machine.' });
+      return false;
+    }
+    if (token === undefined || session === undefined) return true;
+    const url = new URL(request.url ?? '/', 'http://playground');
+    const fromQuery = url.searchParams.get('token');
+    if (fromQuery !== null && sameSecret(fromQuery, token)) {
+      // The first visit carries ?token=; the cookie keeps it, and the address bar loses it.
+      url.searchParams.delete('token');
+      response.writeHead(303, {
+        location: `${url.pathname}${url.search}`,
+        'set-cookie': `${TOKEN_COOKIE}=${session}; Path=/; HttpOnly; SameSite=Strict`,
+        'cache-control': 'no-store',
+      });
+      response.end();
+      return false;
+    }
+    const header = headerToken(request);
+    if (header !== undefined && sameSecret(header, token)) return true;
+    const cookie = cookieValue(request, TOKEN_COOKIE);
+    if (cookie !== undefined && sameSecret(cookie, session)) return true;
+    refuse(request, response);
+    return false;
+  };
+}
+
+function refuse(request: IncomingMessage, response: ServerResponse): void {
+  const message =
+    'This playground needs its token: open it once as /?token=<the value of OPSBOT_PLAYGROUND_TOKEN>, ' +
+    `or send the token in the ${TOKEN_HEADER} header.`;
+  if ((request.headers.accept ?? '').includes('text/html')) {
+    response.writeHead(401, { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store' });
+    response.end(`${message}\n`);
+    return;
+  }
+  sendJson(response, 401, { error: message });
+}
+
+/** Compares in constant time; hashing first makes the lengths equal, so the length does not leak either. */
+export function sameSecret(given: string, expected: string): boolean {
+  const digest = (value: string) => createHmac('sha256', 'opsbot-compare').update(value).digest();
+  return timingSafeEqual(digest(given), digest(expected));
+}
+
+function headerToken(request: IncomingMessage): string | undefined {
+  const direct = request.headers[TOKEN_HEADER];
+  if (typeof direct === 'string') return direct;
+  const authorization = request.headers.authorization;
+  const bearer = authorization === undefined ? undefined : /^Bearer\s+(.+)$/i.exec(authorization);
+  return bearer?.[1];
+}
+
+function cookieValue(request: IncomingMessage, name: string): string | undefined {
+  for (const part of (request.headers.cookie ?? '').split(';')) {
+    const [key, ...value] = part.trim().split('=');
+    if (key === name) return value.join('=');
+  }
+  return undefined;
+}
+
+function hostnameOf(hostHeader: string | undefined): string {
+  if (!hostHeader) return '';
+  const bracketed = /^\[([^\]]+)\]/.exec(hostHeader);
+  if (bracketed) return bracketed[1]!;
+  return hostHeader.replace(/:\d+$/, '');
+}
+
+export function isLoopback(host: string): boolean {
+  const bare = host.replace(/^\[|\]$/g, '').toLowerCase();
+  return bare === 'localhost' || bare === '::1' || /^127\.\d+\.\d+\.\d+$/.test(bare);
+}

@@ -1,0 +1,124 @@
+// The live stream to browsers over SSE: every saved change, replays after a reconnect, and per-browser ephemerals.
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Logger } from '../../agent/logger.js';
+import { type PlaygroundChange, type PlaygroundStore, seqOf } from './playground-store.js';
+
+/** A reply only the person who acted sees (Slack's ephemeral message); never stored. */
+export interface Ephemeral {
+  id: string;
+  userId: string;
+  text: string;
+  channelId: string;
+  threadId?: string;
+  at: number;
+}
+
+interface Stream {
+  clientId: string;
+  response: ServerResponse;
+}
+
+export interface PlaygroundEventsOptions {
+  store: PlaygroundStore;
+  logger: Logger;
+  /** A comment line this often keeps proxies and idle timeouts from closing the stream. */
+  heartbeatMs?: number;
+}
+
+export class PlaygroundEvents {
+  private readonly streams = new Set<Stream>();
+  private readonly unsubscribe: () => void;
+  private readonly heartbeat: NodeJS.Timeout;
+
+  constructor(private readonly options: PlaygroundEventsOptions) {
+    this.unsubscribe = options.store.subscribe((change) => this.broadcast(change));
+    this.heartbeat = setInterval(() => {
+      for (const stream of this.streams) stream.response.write(': keep-alive\n\n');
+    }, options.heartbeatMs ?? 20_000);
+    this.heartbeat.unref();
+  }
+
+  get connections(): number {
+    return this.streams.size;
+  }
+
+  /**
+   * Opens a stream. A browser that reconnects sends Last-Event-ID and gets what changed since; a new one is told
+   * to load the history itself (`ready` with replayed false).
+   */
+  async connect(request: IncomingMessage, response: ServerResponse, clientId: string): Promise<void> {
+    response.writeHead(200, {
+      'content-type': 'text/event-stream; charset=utf-8',
+      'cache-control': 'no-store',
+      connection: 'keep-alive',
+      'x-accel-buffering': 'no',
+    });
+    response.write('retry: 1500\n\n');
+    const stream: Stream = { clientId, response };
+    // Registered before the replay, so nothing saved meanwhile is lost; the page keeps the newest of duplicates.
+    this.streams.add(stream);
+    request.on('close', () => this.streams.delete(stream));
+
+    const since = lastEventId(request);
+    if (since === undefined) {
+      write(response, { id: this.options.store.cursor, event: 'ready', data: { replayed: false } });
+      return;
+    }
+    const changes = await this.options.store.changesSince(since);
+    for (const change of changes) write(response, frame(change));
+    write(response, { event: 'ready', data: { replayed: true, changes: changes.length } });
+  }
+
+  /** Sends an ephemeral to the browser that acted, and nowhere else. */
+  ephemeral(clientId: string, ephemeral: Ephemeral): void {
+    let delivered = false;
+    for (const stream of this.streams) {
+      if (stream.clientId !== clientId) continue;
+      write(stream.response, { event: 'ephemeral', data: ephemeral });
+      delivered = true;
+    }
+    if (!delivered) {
+      this.options.logger.debug({ clientId }, 'an ephemeral reply had no open browser to go to');
+    }
+  }
+
+  close(): void {
+    this.unsubscribe();
+    clearInterval(this.heartbeat);
+    for (const stream of this.streams) stream.response.end();
+    this.streams.clear();
+  }
+
+  private broadcast(change: PlaygroundChange): void {
+    const event = frame(change);
+    for (const stream of this.streams) write(stream.response, event);
+  }
+}
+
+interface Frame {
+  id?: number;
+  event: string;
+  data: unknown;
+}
+
+function frame(change: PlaygroundChange): Frame {
+  return change.type === 'message'
+    ? { id: seqOf(change), event: 'message', data: change.message }
+    : { id: seqOf(change), event: 'channel', data: change.channel };
+}
+
+function write(response: ServerResponse, { id, event, data }: Frame): void {
+  if (response.writableEnded) return;
+  // JSON has no raw line breaks, so one data line always carries the whole event.
+  response.write(
+    `${id === undefined ? '' : `id: ${id}\n`}event: ${event}\ndata: ${JSON.stringify(data)}\n\n`,
+  );
+}
+
+function lastEventId(request: IncomingMessage): number | undefined {
+  const header = request.headers['last-event-id'];
+  const query = new URL(request.url ?? '/', 'http://playground').searchParams.get('lastEventId');
+  const raw = typeof header === 'string' && header !== '' ? header : query;
+  if (raw === null || !/^\d{1,17}$/.test(raw)) return undefined;
+  return Number(raw);
+}

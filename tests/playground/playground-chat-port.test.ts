@@ -1,0 +1,70 @@
+// The playground ChatPort passes the shared ChatPort contract, as rendered by the page's own renderer.
+import { describe, expect, it } from 'vitest';
+import type { Conversation } from '../../agent/conversation.js';
+import { MemoryStore } from '../../agent/store/memory-store.js';
+import { PlaygroundChatPort } from '../../bot/playground/playground-chat-port.js';
+import { DEFAULT_CHANNEL, PlaygroundStore } from '../../bot/playground/playground-store.js';
+import { runChatPortContract } from '../chat-port-contract.js';
+import { inspectRendered } from './rendered-message.js';
+
+runChatPortContract('playground', async () => {
+  const store = new MemoryStore();
+  const playground = new PlaygroundStore(store);
+  await playground.ensureChannel(DEFAULT_CHANNEL);
+  const port = new PlaygroundChatPort(playground, 'opsbot');
+  const channel: Conversation = { platform: 'playground', channelId: DEFAULT_CHANNEL, channelName: 'ops' };
+  const startedAt = Date.now();
+  return {
+    port,
+    channel,
+    async inspect(ref) {
+      const message = await playground.message(ref.messageId);
+      if (!message) throw new Error(`no message ${ref.messageId}`);
+      return inspectRendered(message);
+    },
+    async messages(conversation) {
+      const history = await playground.history(conversation.channelId);
+      return history
+        .filter((message) => message.createdAt >= startedAt && message.threadId === conversation.threadId)
+        .map((message) => inspectRendered(message));
+    },
+    close: () => store.close(),
+  };
+});
+
+describe('playground store', () => {
+  it('keeps history in the Store and replays changes after a sequence number', async () => {
+    const store = new MemoryStore();
+    const first = new PlaygroundStore(store);
+    await first.ensureChannel('ops');
+    const port = new PlaygroundChatPort(first, 'opsbot');
+    const conversation: Conversation = { platform: 'playground', channelId: 'ops' };
+    const ref = await port.post(conversation, { kind: 'text', text: 'one' });
+    const cursor = first.cursor;
+    await port.post(conversation, { kind: 'text', text: 'two' });
+    await port.update(ref, { kind: 'text', text: 'one, edited' });
+
+    // A new process sees the same history, and a reconnect gets only what changed after its cursor.
+    const second = new PlaygroundStore(store);
+    const history = await second.history('ops');
+    expect(history.map((message) => message.content)).toEqual([
+      { kind: 'text', text: 'one, edited' },
+      { kind: 'text', text: 'two' },
+    ]);
+    const changes = await second.changesSince(cursor);
+    expect(changes.map((change) => change.type === 'message' && change.message.content)).toEqual([
+      { kind: 'text', text: 'two' },
+      { kind: 'text', text: 'one, edited' },
+    ]);
+  });
+
+  it('creates a channel the first time a run posts to it, and refuses other platforms', async () => {
+    const playground = new PlaygroundStore(new MemoryStore());
+    const port = new PlaygroundChatPort(playground, 'opsbot');
+    await port.post({ platform: 'playground', channelId: 'patrols' }, { kind: 'text', text: 'report' });
+    expect((await playground.channels()).map((channel) => channel.name)).toEqual(['patrols']);
+    await expect(
+      port.post({ platform: 'slack', channelId: 'C1' }, { kind: 'text', text: 'x' }),
+    ).rejects.toThrow(/cannot post to a slack conversation/);
+  });
+});
