@@ -4,6 +4,7 @@ import { appendFile, mkdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
 import type { Redactor } from './redaction.js';
+import { stableJson } from './stable-json.js';
 
 export const TraceKindSchema = z.enum([
   'started',
@@ -55,31 +56,9 @@ export class MemoryTraceSink implements TraceSink {
   }
 }
 
-/** JSON with object keys sorted at every depth, so equal states always serialize to the same text. */
-export function stableStringify(value: unknown): string {
-  const seen = new Set<object>();
-  const walk = (item: unknown): unknown => {
-    if (item === null || typeof item !== 'object') return typeof item === 'bigint' ? item.toString() : item;
-    const withJson = item as { toJSON?: () => unknown };
-    if (typeof withJson.toJSON === 'function') return walk(withJson.toJSON());
-    if (seen.has(item)) throw new TypeError('stableStringify: the value contains a cycle');
-    seen.add(item);
-    const result = Array.isArray(item)
-      ? item.map((element) => (element === undefined ? null : walk(element)))
-      : Object.fromEntries(
-          Object.keys(item)
-            .sort()
-            .map((key) => [key, walk((item as Record<string, unknown>)[key])]),
-        );
-    seen.delete(item);
-    return result;
-  };
-  return JSON.stringify(walk(value)) ?? 'undefined';
-}
-
 /** A short (16 hex characters, 64 bits) sha256 of the state: enough to compare runs, short enough to read. */
 export function hashState(value: unknown): string {
-  return createHash('sha256').update(stableStringify(value)).digest('hex').slice(0, 16);
+  return createHash('sha256').update(stableJson(value)).digest('hex').slice(0, 16);
 }
 
 const SAFE_RUN_ID = /^[A-Za-z0-9_-]{1,128}$/;

@@ -1,9 +1,11 @@
 // Trace: JSONL records round-trip through files that stay inside their folder, and read well in a terminal.
+
 import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { REDACTED, Redactor } from '../agent/redaction.js';
+import { stableJson } from '../agent/stable-json.js';
 import {
   type CorruptTraceLine,
   FileTraceSink,
@@ -12,7 +14,6 @@ import {
   MemoryTraceSink,
   nullTraceSink,
   readTrace,
-  stableStringify,
   type TraceRecord,
   traceFileName,
 } from '../agent/trace.js';
@@ -224,10 +225,10 @@ describe('hashState', () => {
     expect(hashState([1, 2])).not.toBe(hashState([2, 1]));
   });
 
-  it('sorts keys in stableStringify and refuses cycles', () => {
-    expect(stableStringify({ b: 1, a: { d: [1], c: null } })).toBe('{"a":{"c":null,"d":[1]},"b":1}');
+  it('sorts keys in stableJson and refuses cycles', () => {
+    expect(stableJson({ b: 1, a: { d: [1], c: null } })).toBe('{"a":{"c":null,"d":[1]},"b":1}');
     const cyclic: Record<string, unknown> = {};
     cyclic.self = cyclic;
-    expect(() => stableStringify(cyclic)).toThrow(/cycle/);
+    expect(() => stableJson(cyclic)).toThrow(/cycle/);
   });
 });

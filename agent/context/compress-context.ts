@@ -1,6 +1,6 @@
 // Shrinks a prompt that no longer fits: trims old tool output, collapses repeats, then summarizes old turns.
 import type { ModelMessage } from '../model-message.js';
-import { stableStringify } from '../trace.js';
+import { stableJson } from '../stable-json.js';
 import { estimateMessageTokens, estimatePromptTokens } from './token-estimate.js';
 
 export interface CompressContextOptions {
@@ -100,7 +100,7 @@ function layout(messages: ModelMessage[], keepLatestTurns: number) {
 
 function normalizedArguments(raw: string): string {
   try {
-    return stableStringify(JSON.parse(raw));
+    return stableJson(JSON.parse(raw));
   } catch {
     return raw.trim();
   }

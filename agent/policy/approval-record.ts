@@ -3,6 +3,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import { ConversationSchema } from '../conversation.js';
 import { type Principal, PrincipalSchema, principalKey } from '../principal.js';
+import { stableJson } from '../stable-json.js';
 import { ApproverSetSchema } from './approver-set.js';
 import { AuditActorSchema } from './audit-log.js';
 
@@ -55,38 +56,14 @@ export interface BoundCall {
   requester: Pick<Principal, 'platform' | 'userId'>;
 }
 
-/** Key order must not change the hash: the model may emit the same arguments in any order. */
-function canonical(value: unknown): unknown {
-  if (
-    value !== null &&
-    typeof value === 'object' &&
-    'toJSON' in value &&
-    typeof value.toJSON === 'function'
-  ) {
-    return canonical(value.toJSON());
-  }
-  if (Array.isArray(value)) return value.map(canonical);
-  if (value !== null && typeof value === 'object') {
-    return Object.fromEntries(
-      Object.keys(value)
-        .sort()
-        .map((key) => [key, canonical((value as Record<string, unknown>)[key])]),
-    );
-  }
-  return value;
-}
-
-export function canonicalJson(value: unknown): string {
-  return JSON.stringify(canonical(value)) ?? 'null';
-}
-
 export function bindingHash(call: BoundCall): string {
   const material = JSON.stringify([
     'opsbot-approval-v1',
     call.runId,
     call.step,
     call.tool,
-    canonicalJson(call.args),
+    // Key order must not change the hash: the model may emit the same arguments in any order.
+    stableJson(call.args),
     principalKey(call.requester),
   ]);
   return createHash('sha256').update(material).digest('hex');
