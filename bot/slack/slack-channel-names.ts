@@ -1,0 +1,39 @@
+// Channel names for channel rules written as `#ops`: events carry only ids, so names are looked up and cached.
+
+import { z } from 'zod';
+import type { Clock } from '../../agent/clock.js';
+import { errorMessage } from '../../agent/errors.js';
+import type { Logger } from '../../agent/logger.js';
+import type { WebClient } from './slack-web-client.js';
+import { TtlCache } from './ttl-cache.js';
+
+const ConversationInfoSchema = z.object({ channel: z.object({ name: z.string().optional() }) });
+
+export class SlackChannelNames {
+  private readonly cache: TtlCache<string | undefined>;
+
+  constructor(
+    private readonly client: Pick<WebClient, 'apiCall'>,
+    clock: Clock,
+    private readonly logger: Logger,
+    ttlMs = 10 * 60_000,
+  ) {
+    this.cache = new TtlCache(clock, ttlMs);
+  }
+
+  /** The name without `#`, or undefined for DMs and channels we cannot read (rules by id still apply). */
+  async name(channelId: string): Promise<string | undefined> {
+    if (channelId.startsWith('D')) return undefined;
+    try {
+      return await this.cache.get(channelId, async () => {
+        const info = ConversationInfoSchema.parse(
+          await this.client.apiCall('conversations.info', { channel: channelId }),
+        );
+        return info.channel.name;
+      });
+    } catch (error) {
+      this.logger.warn({ channelId, err: errorMessage(error) }, 'could not read a Slack channel name');
+      return undefined;
+    }
+  }
+}
