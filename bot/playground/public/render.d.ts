@@ -22,7 +22,11 @@ export function renderMarkdown(
   text: string,
   options?: { pings?: boolean; users?: string[]; botName?: string },
 ): string;
-export function renderMessage(message: RenderableMessage, context: RenderContext): string;
+export function renderMessage(
+  message: RenderableMessage,
+  context: RenderContext,
+  extras?: { continued?: boolean; footer?: string },
+): string;
 export function renderContent(message: RenderableMessage, context: RenderContext): string;
 export function renderEphemeral(
   ephemeral: { id: string; text: string; at: number },

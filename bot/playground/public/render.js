@@ -35,22 +35,25 @@ const TONE_ICONS = {
  * @typedef {{ now: number, users?: string[], botName?: string }} RenderContext
  * @param {any} message a stored PlaygroundMessage
  * @param {RenderContext} context
+ * @param {{ continued?: boolean, footer?: string }} [extras] grouping under the previous message, and what
+ *   the page adds below the content (a thread summary); `footer` must already be safe HTML
  */
-export function renderMessage(message, context) {
+export function renderMessage(message, context, extras = {}) {
   const bot = message.author.kind === 'bot';
   const name = bot ? message.author.name : message.author.displayName;
   const role = bot ? '<span class="badge">bot</span>' : roleBadge(message.author.roles);
   const avatar = bot
     ? `<div class="avatar avatar--bot">${ICONS.bot}</div>`
     : `<div class="avatar avatar--hue-${hue(message.author.userId)}">${escapeHtml(initials(name))}</div>`;
-  return `<article class="msg${bot ? ' msg--bot' : ''}" id="msg-${escapeHtml(message.id)}" data-id="${escapeHtml(
+  const classes = `msg${bot ? ' msg--bot' : ''}${extras.continued ? ' msg--continued' : ''}`;
+  return `<article class="${classes}" id="msg-${escapeHtml(message.id)}" data-id="${escapeHtml(
     message.id,
   )}">${avatar}<div class="msg__main"><div class="msg__meta"><span class="msg__author">${escapeHtml(
     name,
   )}</span>${role}${timeTag(message.createdAt)}</div><div class="msg__content">${renderContent(
     message,
     context,
-  )}</div></div></article>`;
+  )}</div>${extras.footer ?? ''}</div></article>`;
 }
 
 /** The body of a message, by kind; an unknown kind (a newer bot) still shows its text. */
@@ -195,7 +198,7 @@ export function formatCountdown(remainingMs) {
 
 export function initials(name) {
   const words = String(name).trim().split(/\s+/).filter(Boolean);
-  const letters = words.length > 1 ? words[0][0] + words[words.length - 1][0] : String(name).slice(0, 2);
+  const letters = words.length > 1 ? words[0][0] + words[words.length - 1][0] : (words[0]?.[0] ?? '');
   return letters.toUpperCase() || '?';
 }
 

@@ -1,0 +1,318 @@
+// The playground page: state, the live stream, and what happens on each click and keypress.
+import { api, followEvents, newClientId } from './api.js';
+import { hue, initials } from './render.js';
+import { channelItems, renderChannelList, showToast, syncList, threadItems, tickCountdowns } from './view.js';
+
+const $ = (id) => document.getElementById(id);
+const USER_KEY = 'opsbot.playground.user';
+const BANNER_KEY = 'opsbot.playground.banner';
+
+const state = {
+  info: undefined,
+  users: [],
+  user: undefined,
+  clientId: newClientId(),
+  channels: new Map(),
+  channelId: undefined,
+  /** Every message seen, by id; the newest version (highest seq) wins, whichever way it arrived. */
+  messages: new Map(),
+  unread: new Map(),
+  threadId: undefined,
+  ephemerals: [],
+  stickToBottom: true,
+};
+
+function upsert(message) {
+  const current = state.messages.get(message.id);
+  if (current && current.seq >= message.seq) return false;
+  state.messages.set(message.id, message);
+  return !current;
+}
+
+// ---- loading -------------------------------------------------------------------------------------------
+
+async function refresh() {
+  const { channels } = await api.get('/api/channels');
+  for (const channel of channels) state.channels.set(channel.id, channel);
+  if (!state.channels.has(state.channelId)) state.channelId = state.info.defaultChannel;
+  await loadHistory(state.channelId);
+}
+
+async function loadHistory(channelId) {
+  const { messages } = await api.get(`/api/channels/${encodeURIComponent(channelId)}/messages`);
+  for (const message of messages) upsert(message);
+  render();
+}
+
+function onEvent(type, data) {
+  if (type === 'ready') {
+    if (!data.replayed) refresh().catch((error) => showToast($('toasts'), error.message));
+    return;
+  }
+  if (type === 'channel') state.channels.set(data.id, data);
+  if (type === 'message') {
+    const isNew = upsert(data);
+    const mine = data.author.kind === 'user' && data.author.userId === state.user;
+    if (isNew && !mine && data.channelId !== state.channelId) {
+      state.unread.set(data.channelId, (state.unread.get(data.channelId) ?? 0) + 1);
+    }
+  }
+  if (type === 'ephemeral') {
+    state.ephemerals.push(data);
+    state.stickToBottom = true;
+    // A refusal came back: the buttons that were waiting for the click to land can be used again.
+    for (const button of document.querySelectorAll('button.is-busy, button[data-busy]')) release(button);
+  }
+  scheduleRender();
+}
+
+function onConnection(connection) {
+  $('connection').dataset.state = connection;
+  $('connection-text').textContent =
+    connection === 'live' ? 'Live' : connection === 'connecting' ? 'Reconnecting…' : 'Offline';
+}
+
+// ---- rendering -----------------------------------------------------------------------------------------
+
+let renderQueued = false;
+function scheduleRender() {
+  if (renderQueued) return;
+  renderQueued = true;
+  requestAnimationFrame(() => {
+    renderQueued = false;
+    render();
+  });
+}
+
+function render() {
+  const channel = state.channels.get(state.channelId);
+  renderChannelList($('channel-list'), [...state.channels.values()], state.channelId, state.unread);
+  if (!channel) return;
+  $('channel-title').textContent = channel.name;
+  $('composer-input').placeholder = `Message #${channel.name}`;
+  $('thread-channel').textContent = `#${channel.name}`;
+  document.title = `#${channel.name} · ${state.info.botName} playground`;
+
+  const context = { now: Date.now(), users: state.users.map((user) => user.id), botName: state.info.botName };
+  const messages = [...state.messages.values()].filter((message) => message.channelId === channel.id);
+  const ephemerals = state.ephemerals.filter(
+    (ephemeral) => ephemeral.channelId === channel.id && ephemeral.userId === state.user,
+  );
+  keepAtBottom($('messages'), () =>
+    syncList($('messages'), channelItems({ channel, messages, ephemerals, context })),
+  );
+
+  const root = state.threadId && state.messages.get(state.threadId);
+  $('thread').hidden = !root;
+  $('app').classList.toggle('thread-open', Boolean(root));
+  if (root) {
+    keepAtBottom($('thread-messages'), () =>
+      syncList($('thread-messages'), threadItems({ root, messages, ephemerals, context })),
+    );
+  }
+  state.stickToBottom = false;
+}
+
+/** Follows new messages when the reader is at the bottom (or just posted); leaves them alone when scrolled up. */
+function keepAtBottom(list, update) {
+  const atBottom = list.scrollHeight - list.scrollTop - list.clientHeight < 120;
+  update();
+  if (atBottom || state.stickToBottom) list.scrollTop = list.scrollHeight;
+}
+
+// ---- people and channels -------------------------------------------------------------------------------
+
+function setUser(userId) {
+  const user = state.users.find((candidate) => candidate.id === userId) ?? state.users[0];
+  state.user = user.id;
+  localStorage.setItem(USER_KEY, user.id);
+  $('you-are').value = user.id;
+  const avatar = $('you-avatar');
+  avatar.className = `avatar avatar--sm avatar--hue-${hue(user.id)}`;
+  avatar.textContent = initials(user.displayName);
+  $('composer-as').textContent = `posting as ${user.displayName} (${user.roles.join(', ')})`;
+  scheduleRender();
+}
+
+async function switchChannel(channelId) {
+  if (!state.channels.has(channelId)) return;
+  state.channelId = channelId;
+  state.threadId = undefined;
+  state.unread.delete(channelId);
+  state.stickToBottom = true;
+  if (location.hash !== `#${channelId}`) history.replaceState(null, '', `#${channelId}`);
+  $('app').classList.remove('sidebar-open');
+  render();
+  await loadHistory(channelId);
+}
+
+function openThread(messageId) {
+  state.threadId = messageId;
+  state.stickToBottom = true;
+  render();
+  $('thread-input').focus({ preventScroll: true });
+}
+
+// ---- sending -------------------------------------------------------------------------------------------
+
+async function send(input, threadId) {
+  const text = input.value.trim();
+  if (!text) return;
+  input.disabled = true;
+  try {
+    const result = await api.post(`/api/channels/${encodeURIComponent(state.channelId)}/messages`, {
+      user: state.user,
+      clientId: state.clientId,
+      text,
+      ...(threadId ? { threadId } : {}),
+    });
+    input.value = '';
+    autosize(input);
+    state.stickToBottom = true;
+    if (result.message) upsert(result.message);
+    // A mention starts a thread on the message: the bot answers there, so show it.
+    if (!threadId && result.routed && result.message) openThread(result.message.id);
+    else render();
+  } catch (error) {
+    showToast($('toasts'), error.message);
+  } finally {
+    input.disabled = false;
+    input.focus();
+  }
+}
+
+async function act(button) {
+  const article = button.closest('[data-id]');
+  const group = button.parentElement;
+  for (const sibling of group.querySelectorAll('button')) sibling.disabled = true;
+  button.classList.add('is-busy');
+  group.dataset.busy = 'true';
+  setTimeout(() => release(button), 10_000);
+  try {
+    await api.post('/api/actions', {
+      user: state.user,
+      clientId: state.clientId,
+      messageId: article.dataset.id,
+      action: button.dataset.action,
+      target: button.dataset.target,
+      ...(button.dataset.value === undefined ? {} : { value: button.dataset.value }),
+    });
+  } catch (error) {
+    release(button);
+    showToast($('toasts'), error.message);
+  }
+}
+
+function release(button) {
+  const group = button.parentElement;
+  if (!group?.isConnected) return;
+  button.classList.remove('is-busy');
+  delete group.dataset.busy;
+  for (const sibling of group.querySelectorAll('button')) sibling.disabled = false;
+}
+
+function autosize(textarea) {
+  textarea.style.height = 'auto';
+  textarea.style.height = `${Math.min(textarea.scrollHeight, 200)}px`;
+}
+
+function wireComposer(form, input, threadOf) {
+  form.addEventListener('submit', (event) => {
+    event.preventDefault();
+    send(input, threadOf());
+  });
+  input.addEventListener('keydown', (event) => {
+    if (event.key === 'Enter' && !event.shiftKey && !event.isComposing) {
+      event.preventDefault();
+      send(input, threadOf());
+    }
+  });
+  input.addEventListener('input', () => autosize(input));
+}
+
+// ---- start ---------------------------------------------------------------------------------------------
+
+function wire() {
+  wireComposer($('composer'), $('composer-input'), () => undefined);
+  wireComposer($('thread-composer'), $('thread-input'), () => state.threadId);
+  $('you-are').addEventListener('change', (event) => setUser(event.target.value));
+  $('thread-close').addEventListener('click', () => {
+    state.threadId = undefined;
+    render();
+  });
+  $('menu-button').addEventListener('click', () => $('app').classList.add('sidebar-open'));
+  $('sidebar-close').addEventListener('click', () => $('app').classList.remove('sidebar-open'));
+  $('scrim').addEventListener('click', () => $('app').classList.remove('sidebar-open'));
+  $('banner-close').addEventListener('click', () => {
+    $('model-banner').hidden = true;
+    sessionStorage.setItem(BANNER_KEY, 'hidden');
+  });
+  $('add-channel').addEventListener('click', () => {
+    $('channel-form').hidden = false;
+    $('channel-input').focus();
+  });
+  $('channel-input').addEventListener('keydown', (event) => {
+    if (event.key === 'Escape') $('channel-form').hidden = true;
+  });
+  $('channel-form').addEventListener('submit', async (event) => {
+    event.preventDefault();
+    try {
+      const { channel } = await api.post('/api/channels', {
+        name: $('channel-input').value,
+        user: state.user,
+      });
+      state.channels.set(channel.id, channel);
+      $('channel-input').value = '';
+      $('channel-form').hidden = true;
+      await switchChannel(channel.id);
+    } catch (error) {
+      showToast($('toasts'), error.message);
+    }
+  });
+  window.addEventListener('hashchange', () => switchChannel(location.hash.slice(1)));
+  document.addEventListener('click', (event) => {
+    const link = event.target.closest('[data-channel]');
+    if (link) {
+      event.preventDefault();
+      switchChannel(link.dataset.channel);
+      return;
+    }
+    const button = event.target.closest('button[data-action]');
+    if (!button) return;
+    const { action, target } = button.dataset;
+    if (action === 'open-thread') openThread(target);
+    else if (action === 'dismiss') {
+      state.ephemerals = state.ephemerals.filter((ephemeral) => ephemeral.id !== target);
+      render();
+    } else act(button);
+  });
+}
+
+async function start() {
+  wire();
+  const info = await api.get('/api/info');
+  state.info = info;
+  state.users = info.users;
+  $('workspace-name').textContent = info.botName;
+  $('you-are').innerHTML = '';
+  for (const user of info.users) {
+    $('you-are').append(new Option(`${user.displayName} · ${user.roles.join(', ')}`, user.id));
+  }
+  setUser(localStorage.getItem(USER_KEY) ?? info.users[0].id);
+  $('engine').dataset.kind = info.model.configured ? 'model' : 'command';
+  $('engine-text').textContent = info.model.configured
+    ? `Model: ${info.model.name}`
+    : 'Command engine (no model)';
+  $('model-banner').hidden = info.model.configured || sessionStorage.getItem(BANNER_KEY) === 'hidden';
+  // On a phone the examples would fill the screen; they stay one tap away.
+  if (matchMedia('(max-width: 760px)').matches) $('banner-more').open = false;
+  $('channel-topic').textContent = `Mention @${info.botName} with a task, or type ${info.slashCommand} help`;
+  state.channelId = location.hash.slice(1) || info.defaultChannel;
+  followEvents(state.clientId, { onEvent, onState: onConnection });
+  setInterval(() => tickCountdowns(document, Date.now()), 1000);
+}
+
+start().catch((error) => {
+  onConnection('offline');
+  showToast($('toasts'), `The playground could not start: ${error.message}`);
+});

@@ -1,0 +1,56 @@
+// Debian's Chromium, headless, driven by playwright-core: a fresh profile per test file, and a clear failure without it.
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { type BrowserContext, chromium, type Page } from 'playwright-core';
+
+export const CHROMIUM = '/usr/bin/chromium';
+export const ARTIFACTS = join(process.cwd(), 'test-artifacts');
+
+export interface TestBrowser {
+  context: BrowserContext;
+  newPage(options?: { width?: number; height?: number }): Promise<Page>;
+  close(): Promise<void>;
+}
+
+/** Fails (never skips) without Chromium: CI installs it, and a silent skip would hide that it did not. */
+export async function launchBrowser(): Promise<TestBrowser> {
+  if (!existsSync(CHROMIUM)) {
+    throw new Error(
+      `The browser tests need Debian's Chromium at ${CHROMIUM}, and it is not installed. ` +
+        'Install it with: apt-get install -y chromium',
+    );
+  }
+  const profile = mkdtempSync(join(tmpdir(), 'opsbot-chromium-'));
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath: CHROMIUM,
+    headless: true,
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+      '--disable-quic',
+    ],
+    viewport: { width: 1360, height: 860 },
+    deviceScaleFactor: 1,
+    reducedMotion: 'reduce',
+    locale: 'en-GB',
+    timezoneId: 'UTC',
+  });
+  mkdirSync(ARTIFACTS, { recursive: true });
+  return {
+    context,
+    async newPage(options = {}) {
+      const page = await context.newPage();
+      if (options.width) await page.setViewportSize({ width: options.width, height: options.height ?? 860 });
+      return page;
+    },
+    async close() {
+      await context.close();
+      rmSync(profile, { recursive: true, force: true });
+    },
+  };
+}

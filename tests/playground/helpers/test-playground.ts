@@ -1,0 +1,72 @@
+// Starts the whole bot as `npm start` does, on port 0 with a temp SQLite store and test settings.
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { serve } from '../../../bot/playground/serve.js';
+import type { FakeOpenAIServer } from '../../fakes/openai-server.js';
+
+/**
+ * Alice may ask for anything, danger included, but someone else must approve it; Bob is an admin who may
+ * approve; Carol only looks. `restart_service` is allow-listed /bin/echo, so an approval runs something real
+ * and harmless.
+ */
+export const TEST_SETTINGS = [
+  'permissions:',
+  '  roles:',
+  '    operator: { tools: ["*"], risks: [read, write, danger], write_without_approval: true }',
+  '    admin: { tools: ["*"], risks: [read, write, danger], approve: ["*"], admin: true }',
+  '  identities:',
+  "    'local:alice': { roles: [operator], display_name: Alice }",
+  "    'local:bob': { roles: [admin], display_name: Bob }",
+  "    'local:carol': { roles: [viewer], display_name: Carol }",
+  'limits:',
+  '  model_retries: 0',
+  'tools:',
+  '  allowed_executables: [/bin/echo, /usr/bin/echo]',
+  '  commands:',
+  '    restart_service:',
+  '      description: Restart a service. In these tests it only prints what it would restart.',
+  '      argv: [echo, restarted, "{service}"]',
+  '      risk: danger',
+  '      parameters:',
+  '        service: { description: The service to restart., enum: [api, worker] }',
+  '',
+].join('\n');
+
+export interface TestPlayground {
+  url: string;
+  dir: string;
+  /** Stops the bot; `keepData` leaves the store for a restart on the same directory. */
+  stop(options?: { keepData?: boolean }): Promise<void>;
+}
+
+export interface TestPlaygroundOptions {
+  model?: FakeOpenAIServer;
+  token?: string;
+  /** Reuse a directory (and so the store) of an earlier run. */
+  dir?: string;
+}
+
+export async function startTestPlayground(options: TestPlaygroundOptions = {}): Promise<TestPlayground> {
+  const dir = options.dir ?? mkdtempSync(join(tmpdir(), 'opsbot-playground-'));
+  writeFileSync(join(dir, 'opsbot.yaml'), TEST_SETTINGS);
+  const env: NodeJS.ProcessEnv = {
+    PORT: '0',
+    HOST: '127.0.0.1',
+    OPSBOT_CONFIG: join(dir, 'opsbot.yaml'),
+    OPSBOT_DATA_DIR: join(dir, 'data'),
+    OPSBOT_STORE_URL: `sqlite://${join(dir, 'opsbot.sqlite')}`,
+    LOG_LEVEL: 'silent',
+    ...(options.token ? { OPSBOT_PLAYGROUND_TOKEN: options.token } : {}),
+    ...(options.model ? { OPENAI_BASE_URL: options.model.baseURL, OPENAI_MODEL: 'fake-model' } : {}),
+  };
+  const serving = await serve({ env, argv: [] });
+  return {
+    url: serving.url,
+    dir,
+    async stop(stopOptions = {}) {
+      await serving.stop();
+      if (!stopOptions.keepData) rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
