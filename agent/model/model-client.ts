@@ -1,5 +1,4 @@
 // The model client the kernel calls: one chat completion over the openai SDK, behind a circuit breaker.
-import { AsyncLocalStorage } from 'node:async_hooks';
 import OpenAI from 'openai';
 import { CircuitBreaker, type CircuitBreakerOptionsInput } from '../circuit-breaker.js';
 import { type Clock, systemClock } from '../clock.js';
@@ -56,6 +55,9 @@ export interface OpenAIModelClientOptions {
   fetch?: typeof fetch;
 }
 
+const ATTEMPTS = Symbol('opsbot.modelAttempts');
+type CountedInit = RequestInit & { [ATTEMPTS]?: { count: number } };
+
 /** Placeholder for servers without auth (Ollama, vLLM): the SDK refuses to start without a key. */
 const NO_KEY_NEEDED = 'not-needed';
 
@@ -68,13 +70,15 @@ export function createOpenAIModelClient(options: OpenAIModelClientOptions): Open
   const logger = (options.logger ?? silentLogger).child({ component: 'model', model: options.model });
   const breaker =
     options.breaker instanceof CircuitBreaker ? options.breaker : new CircuitBreaker(options.breaker, clock);
-  // Counts the SDK's HTTP attempts per call, retries included, without a header on the wire.
-  const attempts = new AsyncLocalStorage<{ count: number }>();
+  // Counts the SDK's HTTP attempts per call, retries included. The counter rides along in fetch's init under
+  // a symbol: the SDK spreads per-request fetchOptions into init, and a symbol never reaches the wire.
   const baseFetch = options.fetch ?? globalThis.fetch;
   const countingFetch: typeof fetch = (input, init) => {
-    const counter = attempts.getStore();
-    if (counter) counter.count++;
-    return baseFetch(input, init);
+    const counter = (init as CountedInit | undefined)?.[ATTEMPTS];
+    if (!counter) return baseFetch(input, init);
+    counter.count++;
+    const { [ATTEMPTS]: _omitted, ...plain } = init as CountedInit;
+    return baseFetch(input, plain);
   };
 
   let sdk: OpenAI;
@@ -115,16 +119,14 @@ export function createOpenAIModelClient(options: OpenAIModelClientOptions): Open
     const started = performance.now();
     let body: unknown;
     try {
-      body = await attempts.run(counter, () =>
-        sdk.chat.completions.create(
-          {
-            model: options.model,
-            messages: toOpenAIMessages(request.messages),
-            ...(request.tools.length > 0 ? { tools: toOpenAITools(request.tools) } : {}),
-            ...(options.temperature === undefined ? {} : { temperature: options.temperature }),
-          },
-          { signal: request.signal },
-        ),
+      body = await sdk.chat.completions.create(
+        {
+          model: options.model,
+          messages: toOpenAIMessages(request.messages),
+          ...(request.tools.length > 0 ? { tools: toOpenAITools(request.tools) } : {}),
+          ...(options.temperature === undefined ? {} : { temperature: options.temperature }),
+        },
+        { signal: request.signal, fetchOptions: { [ATTEMPTS]: counter } as object },
       );
     } catch (error) {
       const failure = classifyModelFailure(error, {
