@@ -1,0 +1,157 @@
+// The Web API methods the fake answers, with the response shapes PROTOCOLS.md lists for each.
+import { FAKE_BOT, type FakeSlackState } from './fake-slack-state.js';
+
+export type Args = Record<string, unknown>;
+export type MethodAnswer = Record<string, unknown>;
+
+export interface MethodContext {
+  state: FakeSlackState;
+  baseUrl: string;
+  token: string | undefined;
+  /** Where apps.connections.open sends Socket Mode clients. */
+  socketUrl: string | undefined;
+}
+
+const str = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
+const fail = (error: string): MethodAnswer => ({ ok: false, error });
+
+export const METHODS: Record<string, (args: Args, context: MethodContext) => MethodAnswer> = {
+  'auth.test': (_args, { baseUrl }) => ({
+    ok: true,
+    url: `${baseUrl}/`,
+    team: 'Fake Team',
+    user: FAKE_BOT.name,
+    team_id: FAKE_BOT.teamId,
+    user_id: FAKE_BOT.userId,
+    bot_id: FAKE_BOT.botId,
+  }),
+
+  'apps.connections.open': (_args, { token, socketUrl }) => {
+    if (!token?.startsWith('xapp-')) return fail('not_allowed_token_type');
+    if (!socketUrl) return fail('fake_has_no_socket_mode_server');
+    return { ok: true, url: socketUrl };
+  },
+
+  'chat.postMessage': (args, { state }) => {
+    const channel = str(args.channel);
+    if (!channel) return fail('channel_not_found');
+    const text = str(args.text) ?? '';
+    const blocks = Array.isArray(args.blocks) ? args.blocks : [];
+    if (text === '' && blocks.length === 0) return fail('no_text');
+    const ts = state.nextTs();
+    const threadTs = str(args.thread_ts);
+    const message = {
+      channel,
+      ts,
+      ...(threadTs ? { thread_ts: threadTs } : {}),
+      text,
+      blocks,
+      user: FAKE_BOT.userId,
+      bot_id: FAKE_BOT.botId,
+      history: [],
+    };
+    state.messages.push(message);
+    return { ok: true, channel, ts, message: { type: 'message', ...message, history: undefined } };
+  },
+
+  'chat.update': (args, { state }) => {
+    const channel = str(args.channel) ?? '';
+    const message = state.message(channel, str(args.ts) ?? '');
+    if (!message) return fail('message_not_found');
+    message.history.push({ text: message.text, blocks: message.blocks });
+    message.text = str(args.text) ?? '';
+    message.blocks = Array.isArray(args.blocks) ? args.blocks : [];
+    return { ok: true, channel, ts: message.ts, text: message.text };
+  },
+
+  'chat.postEphemeral': (args, { state }) => {
+    const channel = str(args.channel);
+    const user = str(args.user);
+    if (!channel || !user) return fail('invalid_arguments');
+    const threadTs = str(args.thread_ts);
+    state.ephemerals.push({
+      channel,
+      user,
+      text: str(args.text) ?? '',
+      ...(threadTs ? { thread_ts: threadTs } : {}),
+    });
+    return { ok: true, message_ts: state.nextTs() };
+  },
+
+  'conversations.replies': (args, { state }) => {
+    const channel = str(args.channel) ?? '';
+    const messages = state.thread(channel, str(args.ts) ?? '');
+    if (messages.length === 0) return fail('thread_not_found');
+    return {
+      ok: true,
+      messages: messages.map(({ history: _history, ...message }) => message),
+      has_more: false,
+    };
+  },
+
+  'conversations.info': (args, { state }) => {
+    const channel = str(args.channel) ?? '';
+    const name = state.channels.get(channel);
+    if (name === undefined) return fail('channel_not_found');
+    return { ok: true, channel: { id: channel, name, is_channel: true } };
+  },
+
+  'users.info': (args, { state }) => {
+    const user = state.users.get(str(args.user) ?? '');
+    if (!user) return fail('user_not_found');
+    return {
+      ok: true,
+      user: {
+        id: user.id,
+        name: user.name,
+        real_name: user.realName ?? user.name,
+        is_bot: user.isBot ?? false,
+        profile: { display_name: user.displayName ?? '', real_name: user.realName ?? user.name },
+      },
+    };
+  },
+
+  'usergroups.list': (args, { state }) => ({
+    ok: true,
+    usergroups: state.usergroups.map((group) => ({
+      id: group.id,
+      handle: group.handle,
+      name: group.handle,
+      ...((args.include_users === true || args.include_users === 'true') && group.listUsers !== false
+        ? { users: group.users }
+        : {}),
+    })),
+  }),
+
+  'usergroups.users.list': (args, { state }) => {
+    const group = state.usergroups.find((candidate) => candidate.id === str(args.usergroup));
+    return group ? { ok: true, users: group.users } : fail('no_such_subteam');
+  },
+
+  'files.getUploadURLExternal': (args, { state, baseUrl }) => {
+    const filename = str(args.filename);
+    if (!filename || args.length === undefined) return fail('invalid_arguments');
+    const id = state.nextId('F');
+    state.files.push({ id, filename, content: '', completed: false });
+    return { ok: true, upload_url: `${baseUrl}/upload/${id}`, file_id: id };
+  },
+
+  'files.completeUploadExternal': (args, { state }) => {
+    const listed = Array.isArray(args.files) ? (args.files as Array<{ id?: string; title?: string }>) : [];
+    const done = [];
+    for (const entry of listed) {
+      const file = state.files.find((candidate) => candidate.id === entry.id);
+      if (!file) return fail('file_not_found');
+      const channel = str(args.channel_id);
+      const threadTs = str(args.thread_ts);
+      Object.assign(file, {
+        completed: true,
+        ...(entry.title ? { title: entry.title } : {}),
+        ...(channel ? { channel } : {}),
+        ...(threadTs ? { thread_ts: threadTs } : {}),
+      });
+      done.push({ id: file.id, title: file.title ?? file.filename });
+    }
+    return { ok: true, files: done };
+  },
+};
