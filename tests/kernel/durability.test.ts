@@ -141,3 +141,46 @@ describe('durable runs', () => {
     expect(run.events.some((event) => event.type === 'post_failed')).toBe(true);
   });
 });
+
+describe('graceful shutdown', () => {
+  it('finishes the current step, saves the run, takes no new work, and a new process continues the run', async () => {
+    harness = await createHarness({ store: 'sqlite' });
+    let release: () => void = () => {};
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let shuttingDown: Promise<void> | undefined;
+    let inModel: () => void = () => {};
+    const modelCalled = new Promise<void>((resolve) => {
+      inModel = resolve;
+    });
+    harness.fake.respond(async () => {
+      // The model is mid-answer when SIGTERM arrives.
+      shuttingDown ??= harness.kernel.shutdown();
+      inModel();
+      await gate;
+      return toolCalls([{ name: 'check_http', arguments: { url: 'https://a.example' } }]);
+    });
+    const started = harness.kernel.start({ text: 'check a', principal: alice, conversation });
+    await modelCalled;
+    await expect(harness.kernel.start({ text: 'another', principal: alice, conversation })).rejects.toThrow(
+      /shutting down/,
+    );
+    release();
+    const run = await started;
+    await shuttingDown;
+    expect(run.status).toBe('running');
+    const stored = await harness.kernel.get(run.id);
+    expect(stored.status).toBe('running');
+    expect(stored.queue.map((call) => call.name)).toEqual(['check_http']);
+    expect(harness.probe.count('check_http')).toBe(0);
+
+    harness.fake.respond(undefined);
+    harness.fake.reply(text('a is up'));
+    const next = harness.newKernel();
+    expect((await next.recover()).continued).toBe(1);
+    const finished = await next.get(run.id);
+    expect(finished.status).toBe('finished');
+    expect(harness.probe.count('check_http')).toBe(1);
+  });
+});
