@@ -35,7 +35,7 @@ function lastModelInput(): string {
 
 describe('playground in the browser, with a model', () => {
   it('shows the model in use and no command-engine banner', async () => {
-    await expect(page.locator('#engine-text').innerText()).resolves.toBe('Model: fake-model');
+    await expect(page.locator('#engine-text').textContent()).resolves.toBe('Model: fake-model');
     expect(await page.locator('#model-banner').isVisible()).toBe(false);
   });
 
@@ -52,10 +52,10 @@ describe('playground in the browser, with a model', () => {
     await answer.waitFor();
     expect(await answer.locator('strong', { hasText: 'plenty of room' }).count()).toBe(1);
     expect(await answer.locator('table td code', { hasText: '/' }).count()).toBe(1);
-    expect(await answer.locator('pre code').innerText()).toBe('df -h /');
+    expect(await answer.locator('pre code').textContent()).toBe('df -h /');
     // Model text is shown as text: no element is created from it, and nobody is pinged.
     expect(await answer.locator('img').count()).toBe(0);
-    expect(await answer.innerText()).toContain('<img src=x onerror=alert(1)>');
+    expect(await answer.textContent()).toContain('<img src=x onerror=alert(1)>');
     expect(await answer.locator('[data-ping]').count()).toBe(0);
     expect(fake.requests[0]!.body.messages!.at(-1)!.content).toContain('how full is the root disk?');
   });
@@ -77,6 +77,7 @@ describe('playground in the browser, with a model', () => {
     // Once answered, the choices go and the card says who answered.
     await question.locator('.card__outcome', { hasText: 'Answered by Alice: worker' }).waitFor();
     expect(await question.locator('button').count()).toBe(0);
+    await shootElement(thread(page), 'thread-question.png');
   });
 
   it('refuses the requester an approval, and runs the call once another user approves', async () => {
@@ -89,17 +90,17 @@ describe('playground in the browser, with a model', () => {
     await say(page, '@opsbot the api is stuck, restart it');
     const card = thread(page).locator('.card--approval');
     await card.locator('button', { hasText: 'Approve' }).waitFor();
-    const cardText = await card.innerText();
+    const cardText = await card.textContent();
     for (const part of ['Alice', 'restart_service', '"service": "api"', '502 for ten minutes', 'admin']) {
       expect(cardText).toContain(part);
     }
-    expect(await card.locator('.countdown').innerText()).toMatch(/^expires in 1[45]:\d\d$/);
+    expect(await card.locator('.countdown').textContent()).toMatch(/^expires in 1[45]:\d\d$/);
     await shootElement(card, 'approval-card.png', 'approval.png');
 
     await card.locator('button', { hasText: 'Approve' }).click();
     const refusal = thread(page).locator('.msg--ephemeral', { hasText: 'someone else has to approve' });
     await refusal.waitFor();
-    expect(await refusal.innerText()).toContain('Only visible to you');
+    expect(await refusal.textContent()).toContain('Only visible to you');
     await expect(card.locator('button', { hasText: 'Approve' }).isEnabled()).resolves.toBe(true);
 
     await youAre(page, 'bob');
@@ -113,6 +114,7 @@ describe('playground in the browser, with a model', () => {
     expect(String(toolMessage?.content)).toContain('restarted api');
     await thread(page).locator('.status--success').last().waitFor();
     await shootElement(card, 'approval-card-approved.png');
+    await page.mouse.move(0, 0);
     await page.screenshot({ path: join(ARTIFACTS, 'channel-with-model.png') });
   });
 
@@ -128,6 +130,7 @@ describe('playground in the browser, with a model', () => {
 });
 
 async function shootElement(element: Locator, name: string, docsName?: string): Promise<void> {
+  await element.page().mouse.move(0, 0);
   await element.screenshot({ path: join(ARTIFACTS, name) });
   if (docsName && process.env.OPSBOT_UPDATE_SCREENSHOTS === '1') {
     mkdirSync('docs/screenshots', { recursive: true });

@@ -119,15 +119,16 @@ function approval(content, context) {
     : `<span class="countdown" data-expires-at="${Number(content.expiresAt)}">${escapeHtml(
         formatCountdown(content.expiresAt - context.now),
       )}</span>`;
+  // The lead line already names the requester and the tool; the facts add what an approver weighs.
   const facts = [
-    ['Requested by', escapeHtml(content.requester)],
-    ['Tool', `<code>${escapeHtml(content.tool)}</code>`],
-    ['Reason', content.reason ? escapeHtml(content.reason) : '<span class="muted">none given</span>'],
     ['Approvers', escapeHtml(content.approvers.join('; '))],
     ['Expires', escapeHtml(formatClock(content.expiresAt))],
   ]
     .map(([term, value]) => `<div class="fact"><dt>${term}</dt><dd>${value}</dd></div>`)
     .join('');
+  const reason = content.reason
+    ? `<blockquote class="card__reason">${escapeHtml(content.reason)}</blockquote>`
+    : '<p class="card__reason card__reason--none">No reason was given.</p>';
   const footer = decision
     ? decisionLine(decision)
     : `<div class="card__actions"><button type="button" class="btn btn--approve" data-action="approve" data-target="${escapeHtml(
@@ -135,11 +136,14 @@ function approval(content, context) {
       )}">${ICONS.check}Approve</button><button type="button" class="btn btn--deny" data-action="deny" data-target="${escapeHtml(
         content.approvalId,
       )}">${ICONS.cross}Deny</button></div>`;
+  const title = { pending: 'Approval needed', approved: 'Approved', denied: 'Denied', expired: 'Expired' }[
+    state
+  ];
   return `<div class="card card--approval card--${escapeHtml(state)}"><div class="card__head">${
     ICONS.shield
-  }<span class="card__title">Approval needed</span>${countdown}</div><div class="card__body"><p class="card__lead"><strong>${escapeHtml(
+  }<span class="card__title">${escapeHtml(title ?? state)}</span>${countdown}</div><div class="card__body"><p class="card__lead"><strong>${escapeHtml(
     content.requester,
-  )}</strong> wants to run <code>${escapeHtml(content.tool)}</code></p><dl class="facts">${facts}</dl><div class="args"><div class="args__label">Arguments</div><pre class="code"><code>${escapeHtml(
+  )}</strong> wants to run <code>${escapeHtml(content.tool)}</code></p>${reason}<dl class="facts">${facts}</dl><div class="args"><div class="args__label">Arguments</div><pre class="code"><code>${escapeHtml(
     content.argumentsJson,
   )}</code></pre></div></div>${footer}</div>`;
 }

@@ -26,11 +26,11 @@ export function channelItems({ channel, messages, ephemerals, context }) {
     replies.get(message.threadId).push(message);
   }
   const entries = [
-    ...messages.filter((message) => !message.threadId).map((message) => ({ at: message.createdAt, message })),
+    ...messages.filter((message) => !message.threadId).map((message) => ({ at: placedAt(message), message })),
     ...ephemerals
       .filter((ephemeral) => !ephemeral.threadId)
       .map((ephemeral) => ({ at: ephemeral.at, ephemeral })),
-  ].sort((a, b) => a.at - b.at);
+  ].sort(byPlace);
   const items = [{ key: 'intro', version: channel.name, html: intro(channel) }];
   return items.concat(
     timeline(entries, context, (message) => {
@@ -58,11 +58,11 @@ export function threadItems({ root, messages, ephemerals, context }) {
     },
   ];
   const entries = [
-    ...replies.map((message) => ({ at: message.createdAt, message })),
+    ...replies.map((message) => ({ at: placedAt(message), message })),
     ...ephemerals
       .filter((ephemeral) => ephemeral.threadId === root.id)
       .map((ephemeral) => ({ at: ephemeral.at, ephemeral })),
-  ].sort((a, b) => a.at - b.at);
+  ].sort(byPlace);
   return items.concat(
     timeline(entries, context, () => ({ footer: '', version: '', threaded: false }), false),
   );
@@ -93,7 +93,7 @@ function timeline(entries, context, extrasFor, withDays = true) {
     const continued =
       previous !== undefined &&
       authorKey(previous) === authorKey(message) &&
-      message.createdAt - previous.createdAt < GROUP_MS &&
+      entry.at - placedAt(previous) < GROUP_MS &&
       !extras.threaded;
     items.push({
       key: message.id,
@@ -103,6 +103,19 @@ function timeline(entries, context, extrasFor, withDays = true) {
     previous = extras.threaded ? undefined : message;
   }
   return items;
+}
+
+/**
+ * A run's status line is one message updated in place; shown where it last changed, it reads as the bot's
+ * "working…" indicator under the latest reply rather than a stale line above them.
+ */
+function placedAt(message) {
+  return message.content.kind === 'status' ? message.updatedAt : message.createdAt;
+}
+
+/** By time; at the same millisecond, by the order the changes were saved (a status updated after a reply). */
+function byPlace(a, b) {
+  return a.at - b.at || (a.message?.seq ?? 0) - (b.message?.seq ?? 0);
 }
 
 function authorKey(message) {
