@@ -14,7 +14,7 @@ import type { PlannedCall, Run } from './run.js';
 import type { RunDriver } from './run-driver.js';
 import type { RunNotifier } from './run-notifier.js';
 import type { Tool } from './tool.js';
-import { toolErrorContent } from './tool-errors.js';
+import { refusedOutcome } from './tool-errors.js';
 import type { ToolRegistry } from './tool-registry.js';
 
 export interface ApprovalSettings {
@@ -206,15 +206,7 @@ export class ApprovalFlow {
   }
 
   private async refuse(run: Run, call: PlannedCall, message: string): Promise<void> {
-    this.deps.driver.record(run, call, {
-      content: toolErrorContent(call.name, { class: 'permission_denied', message }),
-      ok: false,
-      summary: `permission_denied: ${message}`,
-      errorClass: 'permission_denied',
-      repeated: false,
-      durationMs: 0,
-      executed: false,
-    });
+    this.deps.driver.record(run, call, refusedOutcome(call.name, 'permission_denied', message));
     run.queue = run.queue.filter((queued) => queued.id !== call.id);
     if (this.deps.settings.permissions.on_denial === 'stop') {
       await this.deps.driver.fail(

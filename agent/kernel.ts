@@ -31,6 +31,7 @@ import { StepExecutor } from './step-executor.js';
 import type { Store } from './store/store.js';
 import { buildThreadSummary } from './thread-summary.js';
 import type { Tool } from './tool.js';
+import { refusedOutcome } from './tool-errors.js';
 import { allowAllPolicy, type ToolPolicy } from './tool-policy.js';
 import { ToolRegistry } from './tool-registry.js';
 import { nullTraceSink } from './trace.js';
@@ -467,22 +468,8 @@ export class Kernel {
     ttlMs: number,
   ): Promise<boolean> {
     if (this.approvalFlow) return this.approvalFlow.request(run, call, tool, args, approvers, ttlMs);
-    this.driver.record(run, call, {
-      content: JSON.stringify({
-        tool: tool.name,
-        ok: false,
-        error: {
-          class: 'permission_denied',
-          message: `${tool.name} needs approval, and approvals are not set up here.`,
-        },
-      }),
-      ok: false,
-      summary: `permission_denied: ${tool.name} needs approval, and approvals are not set up here.`,
-      errorClass: 'permission_denied',
-      repeated: false,
-      durationMs: 0,
-      executed: false,
-    });
+    const message = `${tool.name} needs approval, and approvals are not set up here.`;
+    this.driver.record(run, call, refusedOutcome(tool.name, 'permission_denied', message));
     run.queue.shift();
     return false;
   }

@@ -10,9 +10,13 @@ export function parseDuration(text: string): number {
   return Number(match[1]) * unit;
 }
 
+// "0s" is refused like 0 is: a zero timeout or TTL would fail every call instead of meaning "no limit".
 export const DurationSchema = z
-  .union([
-    z.number().int().positive(),
-    z.string().regex(/^\d+(ms|s|m|h|d)$/, 'a duration such as 30s, 15m or 24h'),
-  ])
+  .union(
+    [
+      z.number().int().positive(),
+      z.string().regex(/^[1-9]\d*(ms|s|m|h|d)$/, 'a duration such as 30s, 15m or 24h'),
+    ],
+    { error: 'a duration: milliseconds as a whole number, or text such as 30s, 15m or 24h' },
+  )
   .transform((value) => (typeof value === 'number' ? value : parseDuration(value)));

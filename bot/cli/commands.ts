@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { CallerError, errorMessage } from '../../agent/errors.js';
 import type { Principal } from '../../agent/principal.js';
 import { formatTrace, readTrace } from '../../agent/trace.js';
-import { createOpsbot } from '../compose.js';
+import { createOpsbot, type Opsbot } from '../compose.js';
 import type { CliContext } from './cli-context.js';
 import type { CliIo } from './cli-io.js';
 import { EXIT, followRuns } from './run-task.js';
@@ -54,28 +54,23 @@ export async function configCheckCommand(context: CliContext, io: CliIo): Promis
   }
 }
 
-export async function answerCommand(
+/** Builds an opsbot that prints to this terminal, follows its runs, does `work`, and always closes it. */
+async function withTerminalOpsbot(
   context: CliContext,
   io: CliIo,
-  runId: string,
-  answer: string,
-  principal: Principal,
+  work: (opsbot: Opsbot) => Promise<number>,
 ): Promise<number> {
+  const write = (line: string) => io.stdout.write(`${line}\n`);
   const opsbot = await createOpsbot({
     environment: context.environment,
     settings: context.loaded.settings,
-    chat: new TerminalChatPort((line) => io.stdout.write(`${line}\n`)),
+    chat: new TerminalChatPort(write),
     logger: context.logger,
     redactor: context.redactor,
   });
-  const stop = followRuns(opsbot.kernel, (line) => io.stdout.write(`${line}\n`));
+  const stop = followRuns(opsbot.kernel, write);
   try {
-    const run = await opsbot.kernel.resume(runId, answer, principal);
-    return run.status === 'finished'
-      ? EXIT.ok
-      : run.status.startsWith('waiting')
-        ? EXIT.waiting
-        : EXIT.failed;
+    return await work(opsbot);
   } catch (error) {
     io.stderr.write(`opsbot: ${errorMessage(error)}\n`);
     return error instanceof CallerError ? EXIT.usage : EXIT.failed;
@@ -85,7 +80,21 @@ export async function answerCommand(
   }
 }
 
-export async function decideCommand(
+export function answerCommand(
+  context: CliContext,
+  io: CliIo,
+  runId: string,
+  answer: string,
+  principal: Principal,
+): Promise<number> {
+  return withTerminalOpsbot(context, io, async (opsbot) => {
+    const run = await opsbot.kernel.resume(runId, answer, principal);
+    if (run.status === 'finished') return EXIT.ok;
+    return run.status.startsWith('waiting') ? EXIT.waiting : EXIT.failed;
+  });
+}
+
+export function decideCommand(
   context: CliContext,
   io: CliIo,
   approvalId: string,
@@ -93,23 +102,9 @@ export async function decideCommand(
   reason: string | undefined,
   principal: Principal,
 ): Promise<number> {
-  const opsbot = await createOpsbot({
-    environment: context.environment,
-    settings: context.loaded.settings,
-    chat: new TerminalChatPort((line) => io.stdout.write(`${line}\n`)),
-    logger: context.logger,
-    redactor: context.redactor,
-  });
-  const stop = followRuns(opsbot.kernel, (line) => io.stdout.write(`${line}\n`));
-  try {
+  return withTerminalOpsbot(context, io, async (opsbot) => {
     const click = await opsbot.kernel.decideApproval(approvalId, principal, decision, reason);
     io.stdout.write(`${click.message}\n`);
     return click.settled ? EXIT.ok : EXIT.usage;
-  } catch (error) {
-    io.stderr.write(`opsbot: ${errorMessage(error)}\n`);
-    return EXIT.failed;
-  } finally {
-    stop();
-    await opsbot.close();
-  }
+  });
 }

@@ -2,27 +2,10 @@
 // Objects are strict: a misspelt key (`risk:` for `risks:`) would otherwise be dropped silently and its default
 // would apply. The loader applies the same rule to the sections other modules own (see settings-strictness.ts).
 import { z } from 'zod';
+import { DurationSchema } from '../../agent/policy/duration.js';
 import { PermissionSettingsSchema } from '../../agent/policy/permission-settings.js';
 
-// "0s" is refused like 0 is: a zero timeout or TTL would fail every call instead of meaning "no limit".
-const duration = z
-  .union(
-    [
-      z.number().int().positive(),
-      z.string().regex(/^[1-9]\d*(ms|s|m|h|d)$/, 'a duration such as 30s, 15m or 24h'),
-    ],
-    { error: 'a duration: milliseconds as a whole number, or text such as 30s, 15m or 24h' },
-  )
-  .transform((value) => (typeof value === 'number' ? value : parseDuration(value)));
-
-export function parseDuration(text: string): number {
-  const match = /^(\d+)(ms|s|m|h|d)$/.exec(text);
-  if (!match) throw new Error(`not a duration: ${text}`);
-  const unit = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 }[
-    match[2] as 'ms' | 's' | 'm' | 'h' | 'd'
-  ];
-  return Number(match[1]) * unit;
-}
+const duration = DurationSchema;
 
 export const LimitsSettingsSchema = z
   .strictObject({
