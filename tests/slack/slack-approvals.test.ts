@@ -1,0 +1,108 @@
+// Approval cards in Slack: refused self-approval, one execution per approval, double clicks, denial and expiry.
+import { afterEach, describe, expect, it } from 'vitest';
+import { text, toolCalls } from '../fakes/openai-server.js';
+import type { FakeMessage } from '../fakes/slack/fake-slack-api.js';
+import { renderSlackMessage } from '../fakes/slack/render-slack-message.js';
+import { CHANNEL, SlackHarness, type SlackMode, USERS } from './slack-harness.js';
+
+describe.each<SlackMode>(['http', 'socket'])('Slack approval cards over %s', (mode) => {
+  let h: SlackHarness;
+  afterEach(async () => h?.close());
+
+  /** Alice asks for a restart; the model asks for restart_service, which waits for an approver. */
+  async function requestRestart(): Promise<{ threadTs: string; card: FakeMessage }> {
+    h = await SlackHarness.start({ mode });
+    h.openai.reply(
+      toolCalls([{ name: 'restart_service', arguments: { service: 'api' } }], {
+        content: 'the api is stuck',
+      }),
+      text('Restarted the api.'),
+    );
+    const mention = await h.mention(USERS.alice, 'restart the api');
+    await h.settled();
+    const [card] = h.withButton(mention.ts, 'Approve');
+    if (!card) throw new Error(`no approval card in the thread:\n${h.threadText(mention.ts)}`);
+    return { threadTs: mention.ts, card };
+  }
+
+  it('posts a card with the requester, tool, arguments, reason, approvers and expiry, and id-only buttons', async () => {
+    const { card } = await requestRestart();
+    const shown = renderSlackMessage(card);
+    for (const part of [
+      'Alice',
+      'restart_service',
+      '"service": "api"',
+      'the api is stuck',
+      'admin',
+      '2026-01-01 12:15 UTC',
+    ])
+      expect(shown.text).toContain(part);
+    expect(shown.buttons).toEqual(['Approve', 'Deny']);
+    const values = JSON.stringify(card.blocks).match(/"value":"[^"]*"/g);
+    expect(values).toEqual([
+      expect.stringMatching(/^"value":"approve:apv_[\w-]+"$/),
+      expect.stringMatching(/^"value":"deny:apv_[\w-]+"$/),
+    ]);
+    expect(JSON.stringify(card.blocks)).toContain('"style":"primary"');
+    expect(JSON.stringify(card.blocks)).toContain('"style":"danger"');
+    expect(h.probe.count('restart_service')).toBe(0);
+  });
+
+  it("refuses the requester's own click with a message only they see", async () => {
+    const { card } = await requestRestart();
+    const click = await h.click(USERS.alice, card, 'Approve');
+    expect(click.status).toBe(200);
+    await h.settled();
+    expect(h.probe.count('restart_service')).toBe(0);
+    expect(h.responsesText().join('\n')).toMatch(/someone else has to approve/i);
+    expect(h.api.responses.at(-1)!.body).toMatchObject({
+      response_type: 'ephemeral',
+      replace_original: false,
+    });
+    expect(renderSlackMessage(h.api.message(CHANNEL, card.ts)!).buttons).toEqual(['Approve', 'Deny']);
+  });
+
+  it("runs the tool once on an approver's click and updates the card in place without buttons", async () => {
+    const { threadTs, card } = await requestRestart();
+    await h.click(USERS.bob, card, 'Approve');
+    await h.settled();
+    expect(h.probe.count('restart_service')).toBe(1);
+    const decided = renderSlackMessage(h.api.message(CHANNEL, card.ts)!);
+    expect(decided.buttons).toEqual([]);
+    expect(decided.text).toMatch(/Approved/);
+    expect(decided.text).toContain('Bob Builder');
+    expect(h.api.callsTo('chat.update').some((call) => call.args.ts === card.ts)).toBe(true);
+    expect(h.threadText(threadTs)).toContain('Restarted the api.');
+  });
+
+  it('runs the tool once when two approvers click at the same time', async () => {
+    const { card } = await requestRestart();
+    await Promise.all([h.click(USERS.bob, card, 'Approve'), h.click(USERS.dave, card, 'Approve')]);
+    await h.settled();
+    expect(h.probe.count('restart_service')).toBe(1);
+    expect(h.responsesText().join('\n')).toMatch(/already approved/i);
+  });
+
+  it('does not run the tool when an approver denies it', async () => {
+    const { card } = await requestRestart();
+    h.openai.reply(text('Understood, not restarting.'));
+    await h.click(USERS.bob, card, 'Deny');
+    await h.settled();
+    expect(h.probe.count('restart_service')).toBe(0);
+    const decided = renderSlackMessage(h.api.message(CHANNEL, card.ts)!);
+    expect(decided.buttons).toEqual([]);
+    expect(decided.text).toMatch(/Denied/);
+  });
+
+  it('shows an expired card and runs nothing when the click comes after the expiry', async () => {
+    const { threadTs, card } = await requestRestart();
+    h.clock.advance(15 * 60_000 + 1_000);
+    await h.click(USERS.bob, card, 'Approve');
+    await h.settled();
+    expect(h.probe.count('restart_service')).toBe(0);
+    const decided = renderSlackMessage(h.api.message(CHANNEL, card.ts)!);
+    expect(decided.buttons).toEqual([]);
+    expect(decided.text).toMatch(/Expired/);
+    expect(h.threadText(threadTs)).toMatch(/expired before anyone decided/);
+  });
+});
