@@ -2,6 +2,11 @@
 
 import { join } from 'node:path';
 import { CallerError, errorMessage } from '../../agent/errors.js';
+import {
+  describePermissions,
+  formatPermissions,
+  formatWhoami,
+} from '../../agent/policy/describe-permissions.js';
 import type { Principal } from '../../agent/principal.js';
 import { formatTrace, readTrace } from '../../agent/trace.js';
 import { createOpsbot, type Opsbot } from '../compose.js';
@@ -106,5 +111,26 @@ export function decideCommand(
     const click = await opsbot.kernel.decideApproval(approvalId, principal, decision, reason);
     io.stdout.write(`${click.message}\n`);
     return click.settled ? EXIT.ok : EXIT.usage;
+  });
+}
+
+/** `opsbot whoami` and `opsbot permissions`: the same answers the chat commands give, for the terminal user. */
+export function permissionsCommand(
+  context: CliContext,
+  io: CliIo,
+  principal: Principal,
+  what: 'whoami' | 'permissions',
+): Promise<number> {
+  return withTerminalOpsbot(context, io, async (opsbot) => {
+    const description = describePermissions(
+      context.loaded.settings.permissions,
+      principal,
+      opsbot.kernel.registry.asRecord(),
+      { platform: 'cli', channelId: 'terminal' },
+    );
+    io.stdout.write(
+      `${what === 'whoami' ? formatWhoami(principal, description) : formatPermissions(description)}\n`,
+    );
+    return EXIT.ok;
   });
 }

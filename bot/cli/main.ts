@@ -4,7 +4,13 @@ import { errorMessage, OpsbotError } from '../../agent/errors.js';
 import { auditCommand } from './audit-command.js';
 import { loadCliContext, localPrincipal } from './cli-context.js';
 import { type CliIo, processIo } from './cli-io.js';
-import { answerCommand, configCheckCommand, decideCommand, traceCommand } from './commands.js';
+import {
+  answerCommand,
+  configCheckCommand,
+  decideCommand,
+  permissionsCommand,
+  traceCommand,
+} from './commands.js';
 import { interactive } from './interactive.js';
 import { EXIT, runTask } from './run-task.js';
 
@@ -17,6 +23,7 @@ Commands:
   trace <run-id>            Print a run's trace.
   audit [--since 24h] [--json]
                             Print the audit log (JSON lines with --json), optionally from a time or age.
+  whoami | permissions      Your roles, or which tools you can run, need approval for, or may approve.
   config check              Validate opsbot.yaml and the environment, and show what would run.
   (no command)              Interactive mode: type tasks, one per line.
 
@@ -78,6 +85,9 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
           ...(values.since ? { since: values.since } : {}),
           json: values.json === true,
         });
+      case 'whoami':
+      case 'permissions':
+        return await permissionsCommand(context, io, principal, command);
       case 'config':
         if (rest[0] !== 'check') return usage(io, 'the config command is: opsbot config check');
         return await configCheckCommand(context, io);

@@ -186,6 +186,14 @@ describe('opsbot CLI', () => {
     expect(again.out).toMatch(/Already approved by Bob/);
   });
 
+  it('tells the terminal user their roles and permissions', async () => {
+    const whoami = await cli(['whoami']);
+    expect(whoami.out.trim()).toBe('Olive: role admin.');
+    const viewer = await cli(['permissions', '--as', 'nobody']);
+    expect(viewer.out).toMatch(/Roles: viewer/);
+    expect(viewer.out).toMatch(/Tools you can use here: .*disk_usage/);
+  });
+
   it('rejects unknown commands and missing arguments with usage', async () => {
     expect((await cli(['frobnicate'])).code).toBe(2);
     const missing = await cli(['run']);
