@@ -61,6 +61,21 @@ describe('Slack delivery', () => {
     expect(api.callsTo('chat.postMessage')).toHaveLength(1);
   });
 
+  it('uploads very long output as a file in the thread, after a preview', async () => {
+    const text = Array.from({ length: 1_500 }, (_, index) => `log line ${index}`).join('\n');
+    const ref = await port.post(channel, { kind: 'result', runId: 'run_1', ok: true, text });
+    expect(api.message('C0OPS', ref.messageId)?.thread_ts).toBe(channel.threadId);
+    expect(api.files).toHaveLength(1);
+    expect(api.files[0]).toMatchObject({
+      completed: true,
+      channel: 'C0OPS',
+      thread_ts: channel.threadId,
+      content: text,
+    });
+    expect(api.callsTo('files.getUploadURLExternal')).toHaveLength(1);
+    expect(api.callsTo('files.completeUploadExternal')).toHaveLength(1);
+  });
+
   it('records a platform error instead of retrying it', async () => {
     api.failOnce('chat.postMessage', 'channel_not_found');
     await expect(port.post(channel, { kind: 'text', text: 'nowhere' })).rejects.toThrow(/channel_not_found/);
