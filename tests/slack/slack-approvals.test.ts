@@ -83,6 +83,14 @@ describe.each<SlackMode>(['http', 'socket'])('Slack approval cards over %s', (mo
     expect(h.responsesText().join('\n')).toMatch(/already approved/i);
   });
 
+  it('runs the tool once when one approver double-clicks', async () => {
+    const { card } = await requestRestart();
+    await Promise.all([h.click(USERS.bob, card, 'Approve'), h.click(USERS.bob, card, 'Approve')]);
+    await h.settled();
+    expect(h.probe.count('restart_service')).toBe(1);
+    expect(renderSlackMessage(h.api.message(CHANNEL, card.ts)!).buttons).toEqual([]);
+  });
+
   it('does not run the tool when an approver denies it', async () => {
     const { card } = await requestRestart();
     h.openai.reply(text('Understood, not restarting.'));

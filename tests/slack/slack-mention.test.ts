@@ -15,6 +15,7 @@ describe.each<SlackMode>(['http', 'socket'])('Slack mentions over %s', (mode) =>
     );
     const mention = await h.mention(USERS.alice, 'is the api up?');
     expect(mention.status).toBe(200);
+    if (mode === 'socket') expect(h.socket!.acks).toHaveLength(1);
     await h.settled();
 
     expect(h.probe.count('check_http')).toBe(1);
@@ -80,6 +81,19 @@ describe.each<SlackMode>(['http', 'socket'])('Slack mentions over %s', (mode) =>
     await h.settled();
     expect(h.openai.requests).toHaveLength(2);
     expect(h.threadText(mention.ts)).toContain('second answer');
+  });
+
+  it('neutralizes pings the model writes', async () => {
+    h = await SlackHarness.start({ mode });
+    h.openai.reply(
+      text('Paging <!channel> <!here> @everyone <@U0123ABCD> <!subteam^S0123|oncall>: the api is down'),
+    );
+    const mention = await h.mention(USERS.alice, 'tell everyone');
+    await h.settled();
+    const shown = h.thread(mention.ts);
+    expect(shown.flatMap((message) => message.pings)).toEqual([]);
+    expect(shown.map((message) => message.text).join('\n')).toContain('the api is down');
+    for (const post of h.api.callsTo('chat.postMessage')) expect(post.args.link_names).toBe('false');
   });
 
   it('treats a direct message like a mention', async () => {
