@@ -107,10 +107,11 @@ export async function startSlack(options: StartSlackOptions): Promise<SlackAdapt
     },
     slashCommand: environment.SLACK_SLASH_COMMAND,
     ephemeral: ephemeralReplier(delivery, clock, logger),
-    choiceText: async (runId, index) => {
+    openQuestion: async (runId) => {
       const run = await options.opsbot.kernel.runs.find(runId).catch(() => undefined);
-      return run?.pending?.kind === 'question' ? run.pending.choices[index] : undefined;
+      return run?.pending?.kind === 'question' ? run.pending : undefined;
     },
+    showAnswered: (ref, question, answer, by) => port.showAnswered(ref, question, answer, by),
     background,
     logger,
   });

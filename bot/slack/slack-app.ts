@@ -40,6 +40,8 @@ export function buildSlackApp(options: SlackAppOptions): BuiltSlackApp {
     logger,
     clientOptions,
     ignoreSelf: true,
+    // Conversation state lives in our Store, not in Bolt's per-process memory.
+    convoStore: false as const,
   };
   if (options.settings.mode === 'socket') {
     const receiver = new SocketModeReceiver({

@@ -1,5 +1,7 @@
 // Bolt listeners: ack at once, then normalize mentions, DMs, thread replies, /ops and buttons into ChatEvents.
 import type { App } from '@slack/bolt';
+import type { MessageRef } from '../../agent/chat-port.js';
+import { errorMessage } from '../../agent/errors.js';
 import type { Logger } from '../../agent/logger.js';
 import { type ChatEvent, ChatEventSchema, type RouterReply } from '../chat-event.js';
 import type { BackgroundWork } from './background-work.js';
@@ -23,10 +25,17 @@ export interface SlackListenerDeps {
   self: BotSelf;
   slashCommand: string;
   ephemeral: EphemeralReply;
-  /** The text of a question's choice, from the stored run, or undefined when it is no longer asked. */
-  choiceText(runId: string, index: number): Promise<string | undefined>;
+  /** The question a run is waiting on, from the stored run; undefined once answered or expired. */
+  openQuestion(runId: string): Promise<OpenQuestion | undefined>;
+  /** Replaces the question's buttons with the answer, so nobody clicks a settled question. */
+  showAnswered(ref: MessageRef, question: string, answer: string, by: string): Promise<void>;
   background: BackgroundWork;
   logger: Logger;
+}
+
+export interface OpenQuestion {
+  question: string;
+  choices: string[];
 }
 
 const BUTTON_ACTION_IDS = new RegExp(
@@ -84,18 +93,29 @@ export function registerSlackListeners(app: App, deps: SlackListenerDeps): void 
         });
         return;
       }
-      const choice = await deps.choiceText(click.intent.runId, click.intent.choice);
-      if (choice === undefined) {
+      const question = await deps.openQuestion(click.intent.runId);
+      const choice = question?.choices[click.intent.choice];
+      if (!question || choice === undefined) {
         await deps.ephemeral(target, 'This question is no longer open: it was answered, or it expired.');
         return;
       }
-      await dispatch(deps, target, {
+      const reply = await dispatch(deps, target, {
         ...base,
         kind: 'action',
         action: 'answer',
         target: click.intent.runId,
         value: choice,
       });
+      if (reply && !reply.ephemeral && !reply.duplicate) {
+        await deps
+          .showAnswered(
+            { conversation: click.conversation, messageId: click.messageTs },
+            question.question,
+            choice,
+            principal.displayName,
+          )
+          .catch((error) => logger.warn({ err: errorMessage(error) }, 'could not mark a question answered'));
+      }
     });
   });
 }
@@ -129,18 +149,23 @@ async function handleMessage(deps: SlackListenerDeps, body: unknown): Promise<vo
 }
 
 /** Hands the event to the router and tells the person, privately, whatever the router wants only them to see. */
-async function dispatch(deps: SlackListenerDeps, target: EphemeralTarget, event: ChatEvent): Promise<void> {
+async function dispatch(
+  deps: SlackListenerDeps,
+  target: EphemeralTarget,
+  event: ChatEvent,
+): Promise<RouterReply | undefined> {
   const checked = ChatEventSchema.safeParse(event);
   if (!checked.success) {
     deps.logger.warn({ eventId: event.eventId }, 'a Slack event did not normalize to a valid ChatEvent');
-    return;
+    return undefined;
   }
   const reply = await deps.router.handle(checked.data);
   if (reply.duplicate) {
     deps.logger.info({ eventId: event.eventId }, 'dropped a repeated Slack delivery');
-    return;
+  } else if (reply.ephemeral) {
+    await deps.ephemeral(target, reply.ephemeral);
   }
-  if (reply.ephemeral) await deps.ephemeral(target, reply.ephemeral);
+  return reply;
 }
 
 function omitUser<T extends { userId: string }>(value: T): Omit<T, 'userId'> {

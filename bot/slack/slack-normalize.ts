@@ -114,6 +114,8 @@ export interface IncomingAction {
   eventId: string;
   userId: string;
   conversation: Conversation;
+  /** The message holding the button, to update once the click has done its work. */
+  messageTs: string;
   intent: ButtonIntent;
 }
 
@@ -138,6 +140,7 @@ export function normalizeBlockAction(payload: BlockActions): Normalized<Incoming
         threadId: threadTs,
         ...(channelName && channelName !== 'directmessage' ? { channelName } : {}),
       },
+      messageTs,
       intent,
     },
   };

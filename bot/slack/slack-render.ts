@@ -144,6 +144,18 @@ function questionBlocks(message: Extract<OutboundMessage, { kind: 'question' }>)
   return blocks;
 }
 
+/** A question after a button answered it: the question, who answered what, and no buttons left to click. */
+export function answeredQuestion(question: string, answer: string, by: string): SlackMessagePayload {
+  const line = `:speech_balloon: ${safeMrkdwn(by)} answered *${safeMrkdwn(answer)}*`;
+  return {
+    text: clip(safeMrkdwn(`${by} answered ${answer}: ${question}`), 3_000),
+    blocks: [
+      section(clip(`:question: ${markdownToMrkdwn(question)}`, SLACK_LIMITS.sectionText)),
+      { type: 'context', elements: [{ type: 'mrkdwn', text: clip(line, 3_000) }] },
+    ],
+  };
+}
+
 function section(text: string): types.KnownBlock {
   return { type: 'section', text: { type: 'mrkdwn', text } };
 }

@@ -1,6 +1,7 @@
 // Mentions, thread replies, questions and their answers, over signed HTTP and over Socket Mode.
 import { afterEach, describe, expect, it } from 'vitest';
 import { text, toolCalls } from '../fakes/openai-server.js';
+import { renderSlackMessage } from '../fakes/slack/render-slack-message.js';
 import { CHANNEL, SlackHarness, type SlackMode, USERS } from './slack-harness.js';
 
 describe.each<SlackMode>(['http', 'socket'])('Slack mentions over %s', (mode) => {
@@ -64,12 +65,32 @@ describe.each<SlackMode>(['http', 'socket'])('Slack mentions over %s', (mode) =>
     expect(question).toBeDefined();
     expect(JSON.stringify(question!.blocks)).toContain(`"value":"answer:`);
 
+    // A stale copy of the card, as a second client would still show it.
+    const stale = structuredClone(question!);
     const click = await h.click(USERS.alice, question!, 'prod');
     expect(click.status).toBe(200);
     await h.settled();
     const answer = h.openai.requests[1]!.body.messages!.find((message) => message.role === 'tool');
     expect(JSON.parse(answer!.content!)).toMatchObject({ answer: 'prod' });
     expect(h.threadText(mention.ts)).toContain('checked prod');
+    const answered = renderSlackMessage(h.api.message(CHANNEL, question!.ts)!);
+    expect(answered.buttons).toEqual([]);
+    expect(answered.text).toContain('Alice answered *prod*');
+
+    await h.click(USERS.alice, stale, 'staging');
+    await h.settled();
+    expect(h.responsesText().at(-1)).toMatch(/no longer open/);
+    expect(h.openai.requests).toHaveLength(2);
+  });
+
+  it('tells only the person, in the thread, when a mentioned command fails', async () => {
+    h = await SlackHarness.start({ mode });
+    const mention = await h.mention(USERS.alice, 'cancel run_doesnotexist');
+    await h.settled();
+    expect(h.api.ephemerals).toEqual([
+      expect.objectContaining({ channel: CHANNEL, user: USERS.alice, thread_ts: mention.ts }),
+    ]);
+    expect(h.api.ephemerals[0]!.text).toContain('run_doesnotexist');
   });
 
   it('continues the conversation from a plain reply in a thread where it already worked', async () => {
