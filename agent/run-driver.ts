@@ -57,8 +57,13 @@ export class RunDriver {
         const now = clock.now();
         run.activeMs += now - segmentStart;
         segmentStart = now;
-        if (this.deps.isClosing()) return;
-        const cancelledBy = await this.deps.store.get<string>(`cancel:${run.id}`);
+        if (this.deps.isClosing()) {
+          await this.save(run);
+          return;
+        }
+        // A cancel (possibly from another process) takes effect at the step boundary, before the next plan.
+        const cancelledBy =
+          run.queue.length === 0 ? await this.deps.store.get<string>(`cancel:${run.id}`) : undefined;
         if (cancelledBy) {
           await this.cancel(run, cancelledBy);
           return;
@@ -77,7 +82,9 @@ export class RunDriver {
           if (run.status !== 'running') await this.save(run);
         } else {
           await this.planNext(run, engine, controller.signal);
-          await this.save(run);
+          // A step is a plan and its calls: when calls follow, the batch's save covers the plan too. A crash
+          // in between re-plans from the last save; write and danger calls save `executing` before they run.
+          if (run.queue.length === 0 || run.status !== 'running') await this.save(run);
         }
       }
     } finally {

@@ -4,9 +4,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import OpenAI from 'openai';
 import type { ChatCompletionMessageParam, ChatCompletionTool } from 'openai/resources/chat/completions';
+import { BUILTIN_TOOLS } from '../agent/builtin-tools.js';
 import { Kernel } from '../agent/kernel.js';
 import { createOpenAIModelClient } from '../agent/model/model-client.js';
 import type { Principal } from '../agent/principal.js';
+import { renderPrompt } from '../agent/prompts.js';
 import { MemoryStore } from '../agent/store/memory-store.js';
 import { SqliteStore } from '../agent/store/sqlite-store.js';
 import type { Store } from '../agent/store/store.js';
@@ -58,23 +60,32 @@ export async function createRunner(name: RunnerName, baseURL: string): Promise<R
 /** The floor: what any tool loop on the SDK must spend, with no persistence, guards or trace. */
 function bareRunner(baseURL: string): Runner {
   const client = new OpenAI({ baseURL, apiKey: API_KEY });
+  // The same work per model turn as the kernel's: the same system prompt and the same tool list (the
+  // kernel also offers its built-in ask_user and finish), so the ratio measures the kernel, not the payload.
   const tools: ChatCompletionTool[] = [
-    {
-      type: 'function',
-      function: {
-        name: TOOL_NAME,
-        description: TOOL_DESCRIPTION,
-        parameters: toolParametersSchema(ReadStatusInput),
-      },
+    { name: TOOL_NAME, description: TOOL_DESCRIPTION, input: ReadStatusInput },
+    ...BUILTIN_TOOLS.map((tool) => ({ name: tool.name, description: tool.description, input: tool.input })),
+  ].map((tool) => ({
+    type: 'function',
+    function: {
+      name: tool.name,
+      description: tool.description,
+      parameters: toolParametersSchema(tool.input),
     },
-  ];
+  }));
+  const systemPrompt = renderPrompt('system', {
+    bot_name: 'opsbot',
+    requester: 'bench',
+    channel: 'channel bench (thread bench)',
+    now: new Date().toISOString(),
+  });
   const counter = new ToolCounter();
   return {
     name: 'bare',
     tools: counter,
     async runOnce(label) {
       const messages: ChatCompletionMessageParam[] = [
-        { role: 'system', content: 'You are opsbot, an operations assistant. Use the tools to answer.' },
+        { role: 'system', content: systemPrompt },
         { role: 'user', content: TASK },
       ];
       let turns = 0;

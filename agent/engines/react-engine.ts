@@ -35,6 +35,8 @@ const builtinSpecs: ModelToolSpec[] = BUILTIN_TOOLS.map((tool) => ({
 
 export class ReactEngine implements Engine {
   readonly kind = 'react' as const;
+  /** Rendered system prompts by run id, oldest first, bounded. */
+  private readonly prompts = new Map<string, string>();
 
   constructor(private readonly options: ReactEngineOptions) {}
 
@@ -88,7 +90,20 @@ export class ReactEngine implements Engine {
     return [...specs, ...builtinSpecs];
   }
 
+  /**
+   * The system prompt is the same on every turn of a run (it states the run's start time, not the turn's),
+   * so servers with prefix caching can reuse it, and it is rendered once per run.
+   */
   private systemPrompt(run: Run): string {
+    const cached = this.prompts.get(run.id);
+    if (cached !== undefined) return cached;
+    const prompt = this.renderSystemPrompt(run);
+    if (this.prompts.size >= 1000) this.prompts.delete(this.prompts.keys().next().value!);
+    this.prompts.set(run.id, prompt);
+    return prompt;
+  }
+
+  private renderSystemPrompt(run: Run): string {
     const channel = run.conversation.threadId
       ? `channel ${run.conversation.channelId} (thread ${run.conversation.threadId})`
       : `channel ${run.conversation.channelId}`;
@@ -96,7 +111,7 @@ export class ReactEngine implements Engine {
       bot_name: this.options.botName,
       requester: run.principal.displayName || run.principal.userId,
       channel,
-      now: new Date(this.options.clock.now()).toISOString(),
+      now: new Date(run.createdAt).toISOString(),
     });
     if (!run.threadSummary) return prompt;
     return `${prompt}\n\n${renderPrompt('threadSummary', { runs: run.threadSummary })}`;
