@@ -23,6 +23,12 @@ import {
 } from '../fakes/slack/fake-slack-api.js';
 import { FakeSocketModeServer } from '../fakes/slack/fake-socket-mode.js';
 import { renderSlackMessage } from '../fakes/slack/render-slack-message.js';
+import {
+  blockActions,
+  buttonsOf,
+  eventCallback,
+  slashCommand,
+} from '../fakes/slack/slack-payload-builders.js';
 import { FORM_CONTENT_TYPE, formBody, postSigned } from '../fakes/slack/slack-signing.js';
 import { ToolProbe, testTools } from '../kernel/harness.js';
 
@@ -164,15 +170,7 @@ export class SlackHarness {
     options: { eventId?: string; retryNum?: number } = {},
   ): Promise<Delivery & { eventId: string }> {
     const eventId = options.eventId ?? `Ev${String(++this.events).padStart(8, '0')}`;
-    const body = {
-      token: 'legacy-verification-token',
-      team_id: FAKE_BOT.teamId,
-      api_app_id: 'A0FAKE',
-      type: 'event_callback',
-      event_id: eventId,
-      event_time: Math.floor(this.clock.now() / 1000),
-      event: { event_ts: event.ts, ...event },
-    };
+    const body = eventCallback(event, eventId, this.clock.now());
     if (this.socket) {
       const ack = await this.socket.send('events_api', body, {
         ...(options.retryNum ? { retryAttempt: options.retryNum, retryReason: 'timeout' } : {}),
@@ -220,20 +218,15 @@ export class SlackHarness {
 
   async command(user: string, text: string): Promise<Delivery> {
     const triggerId = `trigger-${++this.triggers}`;
-    const fields = {
-      token: 'legacy-verification-token',
-      team_id: FAKE_BOT.teamId,
-      team_domain: 'fake',
-      channel_id: CHANNEL,
-      channel_name: 'ops',
-      user_id: user,
-      user_name: user.toLowerCase(),
+    const fields = slashCommand({
       command: '/ops',
+      user,
       text,
-      api_app_id: 'A0FAKE',
-      response_url: this.api.responseUrl(triggerId),
-      trigger_id: triggerId,
-    };
+      channel: CHANNEL,
+      channelName: 'ops',
+      triggerId,
+      responseUrl: this.api.responseUrl(triggerId),
+    });
     if (this.socket) {
       const ack = await this.socket.send('slash_commands', fields);
       return { status: 200, ms: ack.ms, body: JSON.stringify(ack.payload ?? {}) };
@@ -249,42 +242,15 @@ export class SlackHarness {
     const button = buttonsOf(message).find((candidate) => candidate.text.text === label);
     if (!button) throw new Error(`no button "${label}" on message ${message.ts}`);
     const triggerId = `trigger-${++this.triggers}`;
-    const payload = {
-      type: 'block_actions',
-      user: { id: user, username: user.toLowerCase(), name: user.toLowerCase(), team_id: FAKE_BOT.teamId },
-      api_app_id: 'A0FAKE',
-      token: 'legacy-verification-token',
-      container: {
-        type: 'message',
-        message_ts: message.ts,
-        channel_id: message.channel,
-        is_ephemeral: false,
-        ...(message.thread_ts ? { thread_ts: message.thread_ts } : {}),
-      },
-      trigger_id: triggerId,
-      team: { id: FAKE_BOT.teamId, domain: 'fake' },
-      channel: { id: message.channel, name: 'ops' },
-      message: {
-        type: 'message',
-        ts: message.ts,
-        ...(message.thread_ts ? { thread_ts: message.thread_ts } : {}),
-        text: message.text,
-        blocks: message.blocks,
-        user: message.user,
-        bot_id: message.bot_id,
-      },
-      response_url: this.api.responseUrl(triggerId),
-      actions: [
-        {
-          type: 'button',
-          action_id: button.action_id,
-          block_id: button.block_id,
-          text: button.text,
-          value: button.value,
-          action_ts: `${(this.clock.now() / 1000).toFixed(0)}.${String(this.triggers).padStart(6, '0')}`,
-        },
-      ],
-    };
+    const payload = blockActions({
+      user,
+      message,
+      button,
+      channelName: 'ops',
+      triggerId,
+      actionTs: `${Math.floor(this.clock.now() / 1000)}.${String(this.triggers).padStart(6, '0')}`,
+      responseUrl: this.api.responseUrl(triggerId),
+    });
     if (this.socket) {
       const ack = await this.socket.send('interactive', payload);
       return { status: 200, ms: ack.ms, body: '' };
@@ -336,25 +302,6 @@ export class SlackHarness {
     await this.api.close();
     await this.openai.close();
   }
-}
-
-interface Button {
-  type: 'button';
-  action_id: string;
-  block_id?: string;
-  value: string;
-  text: { type: string; text: string };
-}
-
-function buttonsOf(message: FakeMessage): Button[] {
-  const blocks = message.blocks as Array<{ type: string; block_id?: string; elements?: Button[] }>;
-  return blocks.flatMap((block) =>
-    block.type === 'actions'
-      ? (block.elements ?? [])
-          .filter((element) => element.type === 'button')
-          .map((element) => ({ ...element, ...(block.block_id ? { block_id: block.block_id } : {}) }))
-      : [],
-  );
 }
 
 /** The shared server: /healthz stays ours while Slack mounts /slack/events in front. */

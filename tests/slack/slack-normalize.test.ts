@@ -99,6 +99,7 @@ describe('button clicks', () => {
         eventId: 'action:30.5:20.0:U1',
         userId: 'U1',
         conversation: { platform: 'slack', channelId: 'C1', threadId: '10.0', channelName: 'ops' },
+        messageTs: '20.0',
         intent: { action: 'approve', approvalId: 'apv_1' },
       },
     });
