@@ -1,8 +1,10 @@
 // The ChatPort for Slack: posts into the conversation's thread, updates in place, and uploads very long output.
+
+import { webApi } from '@slack/bolt';
 import type { ChatPort, MessageRef, OutboundMessage } from '../../agent/chat-port.js';
 import type { Clock } from '../../agent/clock.js';
 import type { Conversation } from '../../agent/conversation.js';
-import { errorMessage } from '../../agent/errors.js';
+import { CallerError, ErrorCode, errorMessage } from '../../agent/errors.js';
 import type { Logger } from '../../agent/logger.js';
 import { type SlackDelivery, SlackDeliveryError } from './slack-delivery.js';
 import {
@@ -94,21 +96,25 @@ export class SlackChatPort implements ChatPort {
     part: SlackMessagePayload,
     deadline: number,
   ): Promise<string> {
-    const result = await this.options.delivery.call(
-      'chat.postMessage',
-      {
+    const result = await this.options.delivery
+      .call(
+        'chat.postMessage',
+        {
+          channel,
+          ...(threadTs ? { thread_ts: threadTs } : {}),
+          text: part.text,
+          blocks: part.blocks,
+          // Our text is already escaped; never let Slack turn names into pings or preview tool URLs.
+          link_names: false,
+          unfurl_links: false,
+          unfurl_media: false,
+        },
+        deadline,
         channel,
-        ...(threadTs ? { thread_ts: threadTs } : {}),
-        text: part.text,
-        blocks: part.blocks,
-        // Our text is already escaped; never let Slack turn names into pings or preview tool URLs.
-        link_names: false,
-        unfurl_links: false,
-        unfurl_media: false,
-      },
-      deadline,
-      channel,
-    );
+      )
+      .catch((error: unknown) => {
+        throw explainPostError(error);
+      });
     if (typeof result.ts !== 'string') throw new Error('chat.postMessage answered without a message ts');
     return result.ts;
   }
@@ -153,6 +159,20 @@ export class SlackChatPort implements ChatPort {
       );
     }
   }
+}
+
+/** Errors a person can fix get a CallerError, which the router shows them instead of a generic apology. */
+const FIXABLE_POST_ERRORS: Readonly<Record<string, string>> = {
+  not_in_channel: 'I am not a member of this channel. Invite me with `/invite @opsbot` and try again.',
+  channel_not_found:
+    'I cannot see this channel. If it is private, invite me with `/invite @opsbot` and try again.',
+  is_archived: 'This channel is archived, so I cannot post in it.',
+};
+
+function explainPostError(error: unknown): unknown {
+  const code = error instanceof webApi.WebAPIPlatformError ? error.data.error : undefined;
+  if (code === undefined || !Object.hasOwn(FIXABLE_POST_ERRORS, code)) return error;
+  return new CallerError(ErrorCode.NotAllowed, FIXABLE_POST_ERRORS[code]!, { cause: error });
 }
 
 function slackChannel(conversation: Conversation): string {

@@ -24,6 +24,15 @@ describe.each<SlackMode>(['http', 'socket'])('Slack /ops over %s', (mode) => {
     );
   });
 
+  it('tells the person to invite the bot when it cannot post the task in the channel', async () => {
+    h = await SlackHarness.start({ mode });
+    h.api.failOnce('chat.postMessage', 'not_in_channel');
+    await h.command(USERS.alice, 'check the api');
+    await h.settled();
+    expect(h.responsesText()).toEqual([expect.stringContaining('/invite @opsbot')]);
+    expect(h.openai.requests).toHaveLength(0);
+  });
+
   it('answers help, whoami and status privately, with roles from user groups', async () => {
     h = await SlackHarness.start({ mode });
     await h.command(USERS.alice, 'help');

@@ -77,9 +77,11 @@ describe('Slack delivery', () => {
   });
 
   it('records a platform error instead of retrying it', async () => {
-    api.failOnce('chat.postMessage', 'channel_not_found');
-    await expect(port.post(channel, { kind: 'text', text: 'nowhere' })).rejects.toThrow(/channel_not_found/);
+    api.failOnce('chat.postMessage', 'invalid_blocks');
+    await expect(port.post(channel, { kind: 'text', text: 'nowhere' })).rejects.toThrow(/invalid_blocks/);
     expect(api.callsTo('chat.postMessage')).toHaveLength(1);
+    api.failOnce('chat.postMessage', 'not_in_channel');
+    await expect(port.post(channel, { kind: 'text', text: 'nowhere' })).rejects.toThrow(/\/invite @opsbot/);
   });
 });
 
