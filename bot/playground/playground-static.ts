@@ -14,6 +14,7 @@ const FILES: Readonly<Record<string, string>> = {
   '/cards.css': 'cards.css',
   '/narrow.css': 'narrow.css',
   '/app.js': 'app.js',
+  '/controls.js': 'controls.js',
   '/api.js': 'api.js',
   '/view.js': 'view.js',
   '/render.js': 'render.js',

@@ -2,7 +2,7 @@
 import { copyFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ARTIFACTS, launchBrowser, type TestBrowser } from './helpers/browser.js';
 import { channelMessages, message, openPlayground, say, thread, youAre } from './helpers/playground-page.js';
 import { startTestPlayground, type TestPlayground } from './helpers/test-playground.js';
@@ -17,6 +17,11 @@ beforeAll(async () => {
   page = await browser.newPage();
   await openPlayground(page, playground.url);
 }, 60_000);
+
+// A script error on the page fails the step that caused it.
+afterEach(() => {
+  expect(browser.pageErrors.splice(0)).toEqual([]);
+});
 
 afterAll(async () => {
   await browser?.close();

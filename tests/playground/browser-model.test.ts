@@ -2,7 +2,7 @@
 import { copyFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Locator, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type FakeOpenAIServer, startFakeOpenAIServer, text, toolCalls } from '../fakes/openai-server.js';
 import { ARTIFACTS, launchBrowser, type TestBrowser } from './helpers/browser.js';
 import { channelMessages, message, openPlayground, say, thread, youAre } from './helpers/playground-page.js';
@@ -21,6 +21,11 @@ beforeAll(async () => {
   await openPlayground(page, playground.url);
   await youAre(page, 'alice');
 }, 60_000);
+
+// A script error on the page fails the step that caused it.
+afterEach(() => {
+  expect(browser.pageErrors.splice(0)).toEqual([]);
+});
 
 afterAll(async () => {
   await browser?.close();
@@ -102,6 +107,7 @@ describe('playground in the browser, with a model', () => {
     await refusal.waitFor();
     expect(await refusal.textContent()).toContain('Only visible to you');
     await expect(card.locator('button', { hasText: 'Approve' }).isEnabled()).resolves.toBe(true);
+    await shootElement(thread(page), 'thread-approval-refused.png');
 
     await youAre(page, 'bob');
     await card.locator('button', { hasText: 'Approve' }).click();

@@ -1,11 +1,11 @@
 // The playground page: state, the live stream, and what happens on each click and keypress.
 import { api, followEvents, newClientId } from './api.js';
+import { BANNER_KEY, release, wireControls } from './controls.js';
 import { hue, initials } from './render.js';
 import { channelItems, renderChannelList, showToast, syncList, threadItems, tickCountdowns } from './view.js';
 
 const $ = (id) => document.getElementById(id);
 const USER_KEY = 'opsbot.playground.user';
-const BANNER_KEY = 'opsbot.playground.banner';
 
 const state = {
   info: undefined,
@@ -153,143 +153,8 @@ function openThread(messageId) {
   $('thread-input').focus({ preventScroll: true });
 }
 
-// ---- sending -------------------------------------------------------------------------------------------
-
-async function send(input, threadId) {
-  const text = input.value.trim();
-  if (!text) return;
-  input.disabled = true;
-  try {
-    const result = await api.post(`/api/channels/${encodeURIComponent(state.channelId)}/messages`, {
-      user: state.user,
-      clientId: state.clientId,
-      text,
-      ...(threadId ? { threadId } : {}),
-    });
-    input.value = '';
-    autosize(input);
-    state.stickToBottom = true;
-    if (result.message) upsert(result.message);
-    // A mention starts a thread on the message: the bot answers there, so show it.
-    if (!threadId && result.routed && result.message) openThread(result.message.id);
-    else render();
-  } catch (error) {
-    showToast($('toasts'), error.message);
-  } finally {
-    input.disabled = false;
-    input.focus();
-  }
-}
-
-async function act(button) {
-  const article = button.closest('[data-id]');
-  const group = button.parentElement;
-  for (const sibling of group.querySelectorAll('button')) sibling.disabled = true;
-  button.classList.add('is-busy');
-  group.dataset.busy = 'true';
-  setTimeout(() => release(button), 10_000);
-  try {
-    await api.post('/api/actions', {
-      user: state.user,
-      clientId: state.clientId,
-      messageId: article.dataset.id,
-      action: button.dataset.action,
-      target: button.dataset.target,
-      ...(button.dataset.value === undefined ? {} : { value: button.dataset.value }),
-    });
-  } catch (error) {
-    release(button);
-    showToast($('toasts'), error.message);
-  }
-}
-
-function release(button) {
-  const group = button.parentElement;
-  if (!group?.isConnected) return;
-  button.classList.remove('is-busy');
-  delete group.dataset.busy;
-  for (const sibling of group.querySelectorAll('button')) sibling.disabled = false;
-}
-
-function autosize(textarea) {
-  textarea.style.height = 'auto';
-  textarea.style.height = `${Math.min(textarea.scrollHeight, 200)}px`;
-}
-
-function wireComposer(form, input, threadOf) {
-  form.addEventListener('submit', (event) => {
-    event.preventDefault();
-    send(input, threadOf());
-  });
-  input.addEventListener('keydown', (event) => {
-    if (event.key === 'Enter' && !event.shiftKey && !event.isComposing) {
-      event.preventDefault();
-      send(input, threadOf());
-    }
-  });
-  input.addEventListener('input', () => autosize(input));
-}
-
-// ---- start ---------------------------------------------------------------------------------------------
-
-function wire() {
-  wireComposer($('composer'), $('composer-input'), () => undefined);
-  wireComposer($('thread-composer'), $('thread-input'), () => state.threadId);
-  $('you-are').addEventListener('change', (event) => setUser(event.target.value));
-  $('thread-close').addEventListener('click', () => {
-    state.threadId = undefined;
-    render();
-  });
-  $('menu-button').addEventListener('click', () => $('app').classList.add('sidebar-open'));
-  $('sidebar-close').addEventListener('click', () => $('app').classList.remove('sidebar-open'));
-  $('scrim').addEventListener('click', () => $('app').classList.remove('sidebar-open'));
-  $('banner-close').addEventListener('click', () => {
-    $('model-banner').hidden = true;
-    sessionStorage.setItem(BANNER_KEY, 'hidden');
-  });
-  $('add-channel').addEventListener('click', () => {
-    $('channel-form').hidden = false;
-    $('channel-input').focus();
-  });
-  $('channel-input').addEventListener('keydown', (event) => {
-    if (event.key === 'Escape') $('channel-form').hidden = true;
-  });
-  $('channel-form').addEventListener('submit', async (event) => {
-    event.preventDefault();
-    try {
-      const { channel } = await api.post('/api/channels', {
-        name: $('channel-input').value,
-        user: state.user,
-      });
-      state.channels.set(channel.id, channel);
-      $('channel-input').value = '';
-      $('channel-form').hidden = true;
-      await switchChannel(channel.id);
-    } catch (error) {
-      showToast($('toasts'), error.message);
-    }
-  });
-  window.addEventListener('hashchange', () => switchChannel(location.hash.slice(1)));
-  document.addEventListener('click', (event) => {
-    const link = event.target.closest('[data-channel]');
-    if (link) {
-      event.preventDefault();
-      switchChannel(link.dataset.channel);
-      return;
-    }
-    const button = event.target.closest('button[data-action]');
-    if (!button) return;
-    const { action, target } = button.dataset;
-    if (action === 'open-thread') openThread(target);
-    else if (action === 'dismiss') {
-      state.ephemerals = state.ephemerals.filter((ephemeral) => ephemeral.id !== target);
-      render();
-    } else act(button);
-  });
-}
-
 async function start() {
-  wire();
+  wireControls({ state, upsert, render, openThread, setUser, switchChannel });
   const info = await api.get('/api/info');
   state.info = info;
   state.users = info.users;

@@ -9,6 +9,8 @@ export const ARTIFACTS = join(process.cwd(), 'test-artifacts');
 
 export interface TestBrowser {
   context: BrowserContext;
+  /** Uncaught errors and console errors from every page, so a broken script fails the test that caused it. */
+  pageErrors: string[];
   newPage(options?: { width?: number; height?: number }): Promise<Page>;
   close(): Promise<void>;
 }
@@ -34,17 +36,25 @@ export async function launchBrowser(): Promise<TestBrowser> {
       '--no-first-run',
       '--disable-quic',
     ],
-    viewport: { width: 1360, height: 860 },
+    viewport: { width: 1440, height: 900 },
     deviceScaleFactor: 1,
     reducedMotion: 'reduce',
     locale: 'en-GB',
     timezoneId: 'UTC',
   });
+  // A missing element fails in seconds with the locator named, rather than at the test's own timeout.
+  context.setDefaultTimeout(10_000);
   mkdirSync(ARTIFACTS, { recursive: true });
+  const pageErrors: string[] = [];
   return {
     context,
+    pageErrors,
     async newPage(options = {}) {
       const page = await context.newPage();
+      page.on('pageerror', (error) => pageErrors.push(error.message));
+      page.on('console', (message) => {
+        if (message.type() === 'error') pageErrors.push(message.text());
+      });
       if (options.width) await page.setViewportSize({ width: options.width, height: options.height ?? 860 });
       return page;
     },

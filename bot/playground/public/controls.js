@@ -1,0 +1,141 @@
+// The page's controls: sending messages, clicking message buttons, channels, the sidebar and the thread panel.
+import { api } from './api.js';
+import { showToast } from './view.js';
+
+const $ = (id) => document.getElementById(id);
+export const BANNER_KEY = 'opsbot.playground.banner';
+
+async function send(app, input, threadId) {
+  const text = input.value.trim();
+  if (!text) return;
+  input.disabled = true;
+  try {
+    const result = await api.post(`/api/channels/${encodeURIComponent(app.state.channelId)}/messages`, {
+      user: app.state.user,
+      clientId: app.state.clientId,
+      text,
+      ...(threadId ? { threadId } : {}),
+    });
+    input.value = '';
+    autosize(input);
+    app.state.stickToBottom = true;
+    if (result.message) app.upsert(result.message);
+    // A mention starts a thread on the message: the bot answers there, so show it.
+    if (!threadId && result.routed && result.message) app.openThread(result.message.id);
+    else app.render();
+  } catch (error) {
+    showToast($('toasts'), error.message);
+  } finally {
+    input.disabled = false;
+    input.focus();
+  }
+}
+
+async function act(app, button) {
+  const article = button.closest('[data-id]');
+  const group = button.parentElement;
+  for (const sibling of group.querySelectorAll('button')) sibling.disabled = true;
+  button.classList.add('is-busy');
+  group.dataset.busy = 'true';
+  setTimeout(() => release(button), 10_000);
+  try {
+    await api.post('/api/actions', {
+      user: app.state.user,
+      clientId: app.state.clientId,
+      messageId: article.dataset.id,
+      action: button.dataset.action,
+      target: button.dataset.target,
+      ...(button.dataset.value === undefined ? {} : { value: button.dataset.value }),
+    });
+  } catch (error) {
+    release(button);
+    showToast($('toasts'), error.message);
+  }
+}
+
+export function release(button) {
+  const group = button.parentElement;
+  if (!group?.isConnected) return;
+  button.classList.remove('is-busy');
+  delete group.dataset.busy;
+  for (const sibling of group.querySelectorAll('button')) sibling.disabled = false;
+}
+
+function autosize(textarea) {
+  textarea.style.height = 'auto';
+  textarea.style.height = `${Math.min(textarea.scrollHeight, 200)}px`;
+}
+
+function wireComposer(app, form, input, threadOf) {
+  form.addEventListener('submit', (event) => {
+    event.preventDefault();
+    send(app, input, threadOf());
+  });
+  input.addEventListener('keydown', (event) => {
+    if (event.key === 'Enter' && !event.shiftKey && !event.isComposing) {
+      event.preventDefault();
+      send(app, input, threadOf());
+    }
+  });
+  input.addEventListener('input', () => autosize(input));
+}
+
+/**
+ * Connects the page's controls to the app: composers, the you-are switcher, channels, the thread panel and
+ * every button a message carries (by event delegation, since messages are re-rendered).
+ */
+export function wireControls(app) {
+  wireComposer(app, $('composer'), $('composer-input'), () => undefined);
+  wireComposer(app, $('thread-composer'), $('thread-input'), () => app.state.threadId);
+  $('you-are').addEventListener('change', (event) => app.setUser(event.target.value));
+  $('thread-close').addEventListener('click', () => {
+    app.state.threadId = undefined;
+    app.render();
+  });
+  $('menu-button').addEventListener('click', () => $('app').classList.add('sidebar-open'));
+  $('sidebar-close').addEventListener('click', () => $('app').classList.remove('sidebar-open'));
+  $('scrim').addEventListener('click', () => $('app').classList.remove('sidebar-open'));
+  $('banner-close').addEventListener('click', () => {
+    $('model-banner').hidden = true;
+    sessionStorage.setItem(BANNER_KEY, 'hidden');
+  });
+  $('add-channel').addEventListener('click', () => {
+    $('channel-form').hidden = false;
+    $('channel-input').focus();
+  });
+  $('channel-input').addEventListener('keydown', (event) => {
+    if (event.key === 'Escape') $('channel-form').hidden = true;
+  });
+  $('channel-form').addEventListener('submit', async (event) => {
+    event.preventDefault();
+    try {
+      const { channel } = await api.post('/api/channels', {
+        name: $('channel-input').value,
+        user: app.state.user,
+      });
+      app.state.channels.set(channel.id, channel);
+      $('channel-input').value = '';
+      $('channel-form').hidden = true;
+      await app.switchChannel(channel.id);
+    } catch (error) {
+      showToast($('toasts'), error.message);
+    }
+  });
+  window.addEventListener('hashchange', () => app.switchChannel(location.hash.slice(1)));
+  document.addEventListener('click', (event) => {
+    const link = event.target.closest('[data-channel]');
+    if (link) {
+      event.preventDefault();
+      app.switchChannel(link.dataset.channel);
+      return;
+    }
+    const button = event.target.closest('button[data-action]');
+    if (!button) return;
+    const { action, target } = button.dataset;
+    if (action === 'open-thread') app.openThread(target);
+    else if (action === 'dismiss') {
+      app.state.ephemerals = app.state.ephemerals.filter((ephemeral) => ephemeral.id !== target);
+      app.render();
+    } else act(app, button);
+  });
+}
