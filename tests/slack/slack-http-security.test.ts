@@ -47,6 +47,8 @@ describe('Slack HTTP requests', () => {
     await h.settled();
     expect(h.openai.requests).toHaveLength(0);
     expect(h.api.calls.filter((call) => call.method !== 'auth.test')).toHaveLength(0);
+    // Our own auth.test at start-up; Bolt was given the ids, so it made no call of its own.
+    expect(h.api.callsTo('auth.test')).toHaveLength(1);
   });
 
   it('answers the URL verification challenge Slack sends when the events URL is set up', async () => {

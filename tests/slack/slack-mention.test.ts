@@ -16,7 +16,10 @@ describe.each<SlackMode>(['http', 'socket'])('Slack mentions over %s', (mode) =>
     );
     const mention = await h.mention(USERS.alice, 'is the api up?');
     expect(mention.status).toBe(200);
-    if (mode === 'socket') expect(h.socket!.acks).toHaveLength(1);
+    if (mode === 'socket') {
+      expect(h.socket!.acks).toHaveLength(1);
+      expect(h.api.callsTo('apps.connections.open').map((call) => call.token)).toEqual(['xapp-test']);
+    }
     await h.settled();
 
     expect(h.probe.count('check_http')).toBe(1);
