@@ -93,7 +93,7 @@ export function createPlaygroundHandler(options: PlaygroundApiOptions): RequestH
       method: 'GET',
       path: /^\/api\/channels\/([^/]+)\/messages$/,
       run: async (match, _request, response) => {
-        const channel = await store.channel(decodeURIComponent(match[1]!));
+        const channel = await store.channel(pathPart(match[1]!));
         if (!channel) throw new HttpError(404, `There is no channel #${match[1]}.`);
         const cursor = store.cursor;
         sendJson(response, 200, { channel, messages: await store.history(channel.id), cursor });
@@ -104,7 +104,7 @@ export function createPlaygroundHandler(options: PlaygroundApiOptions): RequestH
       path: /^\/api\/channels\/([^/]+)\/messages$/,
       run: async (match, request, response) => {
         const body = await readJson(request, PostBody);
-        const posted = await dispatcher.post({ ...body, channelId: decodeURIComponent(match[1]!) });
+        const posted = await dispatcher.post({ ...body, channelId: pathPart(match[1]!) });
         sendJson(response, 202, posted);
       },
     },
@@ -146,4 +146,12 @@ export function createPlaygroundHandler(options: PlaygroundApiOptions): RequestH
       else sendHttpError(response, error);
     }
   };
+}
+
+function pathPart(raw: string): string {
+  try {
+    return decodeURIComponent(raw);
+  } catch {
+    throw new HttpError(400, `The address has a malformed part: ${raw}`);
+  }
 }

@@ -129,6 +129,23 @@ describe('playground API', () => {
     expect(bobs.events.filter((event) => event.event === 'ephemeral')).toHaveLength(1);
   });
 
+  it('runs `/ops <task>` in a thread on a message that says who asked', async () => {
+    const live = await stream('client-slash');
+    expect((await say('alice', 'client-slash', '/ops disk_usage paths=/tmp')).body).toEqual({ routed: true });
+    const asked = await live.next(
+      (event) =>
+        event.event === 'message' && event.data.content.text === 'Alice asked: disk_usage paths=/tmp',
+    );
+    expect(asked.data.threadId).toBeUndefined();
+    const result = await live.next(
+      (event) =>
+        event.event === 'message' &&
+        event.data.threadId === asked.data.id &&
+        event.data.content.kind === 'result',
+    );
+    expect(result.data.content.text).toMatch(/^\/tmp/);
+  });
+
   it('creates channels and replays what a reconnecting browser missed', async () => {
     const first = await stream('client-replay');
     const created = await post('/api/channels', { name: '#Deploys', user: 'alice' });
@@ -199,3 +216,52 @@ describe('playground API with a token', () => {
     expect((await fetch(`${url}/healthz`)).status).toBe(200);
   });
 });
+
+describe('playground across a restart', () => {
+  it('keeps the history in the Store, and a browser resumes from its Last-Event-ID', async () => {
+    const before = await startTestPlayground();
+    let after: TestPlayground | undefined;
+    try {
+      const live = await EventStream.open(`${before.url}/api/events?client=client-restart`);
+      await live.next((event) => event.event === 'ready');
+      const posted = await postMessageTo(before.url, {
+        user: 'alice',
+        clientId: 'client-restart',
+        text: 'before the restart',
+      });
+      await live.next((event) => event.event === 'message' && event.data.id === posted.message.id);
+      const lastEventId = live.lastEventId!;
+      live.close();
+      await before.stop({ keepData: true });
+
+      after = await startTestPlayground({ dir: before.dir });
+      const { messages } = await (await fetch(`${after.url}/api/channels/ops/messages`)).json();
+      expect(messages.map((message: { id: string }) => message.id)).toEqual([posted.message.id]);
+      const later = await postMessageTo(after.url, {
+        user: 'bob',
+        clientId: 'client-restart',
+        text: 'after the restart',
+      });
+      const resumed = await EventStream.open(`${after.url}/api/events?client=client-restart`, {
+        'last-event-id': lastEventId,
+      });
+      await resumed.next((event) => event.event === 'ready');
+      const replayed = resumed.events
+        .filter((event) => event.event === 'message')
+        .map((event) => event.data.id);
+      expect(replayed).toEqual([later.message.id]);
+      resumed.close();
+    } finally {
+      await after?.stop();
+    }
+  });
+});
+
+async function postMessageTo(url: string, body: unknown) {
+  const response = await fetch(`${url}/api/channels/ops/messages`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  return response.json();
+}
