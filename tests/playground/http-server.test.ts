@@ -14,10 +14,12 @@ async function listening(): Promise<HttpServer> {
 describe('HttpServer', () => {
   it('sends each request to the longest mounted prefix', async () => {
     const http = await listening();
-    http.mount('/', (_request, response) => response.end('playground'));
-    http.mount('/slack/events', (request, response) =>
-      response.end(`slack ${request.method} ${request.url}`),
-    );
+    http.mount('/', (_request, response) => {
+      response.end('playground');
+    });
+    http.mount('/slack/events', (request, response) => {
+      response.end(`slack ${request.method} ${request.url}`);
+    });
     const url = await http.listen();
     const text = async (path: string, init?: RequestInit) => (await fetch(`${url}${path}`, init)).text();
     expect(await text('/slack/events', { method: 'POST', body: '{}' })).toBe('slack POST /slack/events');
@@ -38,7 +40,7 @@ describe('HttpServer', () => {
     expect(await missing.json()).toEqual({ error: 'Nothing is served at /nothing' });
     const failed = await fetch(`${url}/boom`);
     expect(failed.status).toBe(500);
-    expect((await failed.json()).error).not.toContain('kaput');
+    expect(((await failed.json()) as { error: string }).error).not.toContain('kaput');
   });
 
   it('reports not ready, with the reason, when a check fails or hangs', async () => {

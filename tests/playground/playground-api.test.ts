@@ -4,6 +4,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EventStream } from './helpers/event-stream.js';
 import { startTestPlayground, type TestPlayground } from './helpers/test-playground.js';
 
+// biome-ignore lint/suspicious/noExplicitAny: response bodies are JSON whose shape each expect checks.
+type Json = any;
+
+const json = async (response: Response): Promise<Json> => response.json();
+const getJson = async (url: string): Promise<Json> => json(await fetch(url));
+
 let playground: TestPlayground;
 const streams: EventStream[] = [];
 
@@ -22,7 +28,7 @@ async function post(path: string, body: unknown, headers: Record<string, string>
     headers: { 'content-type': 'application/json', ...headers },
     body: typeof body === 'string' ? body : JSON.stringify(body),
   });
-  return { status: response.status, body: await response.json() };
+  return { status: response.status, body: await json(response) };
 }
 
 async function stream(clientId: string, headers: Record<string, string> = {}): Promise<EventStream> {
@@ -37,7 +43,7 @@ const say = (user: string, clientId: string, text: string, threadId?: string) =>
 
 describe('playground API', () => {
   it('reports liveness and readiness with the store and the playground', async () => {
-    expect(await (await fetch(`${playground.url}/healthz`)).json()).toEqual({ ok: true });
+    expect(await getJson(`${playground.url}/healthz`)).toEqual({ ok: true });
     const ready = await fetch(`${playground.url}/readyz`);
     expect(ready.status).toBe(200);
     expect(await ready.json()).toMatchObject({
@@ -47,14 +53,14 @@ describe('playground API', () => {
   });
 
   it('lists the local users with their roles, and the default channel', async () => {
-    const info = await (await fetch(`${playground.url}/api/info`)).json();
+    const info = await getJson(`${playground.url}/api/info`);
     expect(info.users).toEqual([
       { id: 'alice', displayName: 'Alice', roles: ['operator'] },
       { id: 'bob', displayName: 'Bob', roles: ['admin'] },
       { id: 'carol', displayName: 'Carol', roles: ['viewer'] },
     ]);
     expect(info.model).toEqual({ configured: false });
-    const { channels } = await (await fetch(`${playground.url}/api/channels`)).json();
+    const { channels } = await getJson(`${playground.url}/api/channels`);
     expect(channels.map((channel: { name: string }) => channel.name)).toEqual(['ops']);
   });
 
@@ -107,7 +113,7 @@ describe('playground API', () => {
     expect(result.data.content.details[0].data.rows[0].path).toBe('/');
     // A plain message in the channel is kept but not sent to the bot.
     expect((await say('carol', 'client-mention', 'morning all')).body.routed).toBe(false);
-    const { messages } = await (await fetch(`${playground.url}/api/channels/ops/messages`)).json();
+    const { messages } = await getJson(`${playground.url}/api/channels/ops/messages`);
     expect(messages.filter((message: { threadId?: string }) => message.threadId === rootId)).toHaveLength(2);
   });
 
@@ -235,7 +241,7 @@ describe('playground across a restart', () => {
       await before.stop({ keepData: true });
 
       after = await startTestPlayground({ dir: before.dir });
-      const { messages } = await (await fetch(`${after.url}/api/channels/ops/messages`)).json();
+      const { messages } = await getJson(`${after.url}/api/channels/ops/messages`);
       expect(messages.map((message: { id: string }) => message.id)).toEqual([posted.message.id]);
       const later = await postMessageTo(after.url, {
         user: 'bob',
@@ -263,5 +269,5 @@ async function postMessageTo(url: string, body: unknown) {
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify(body),
   });
-  return response.json();
+  return json(response);
 }
