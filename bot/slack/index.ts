@@ -1,5 +1,5 @@
 // Starts the Slack adapter: checks the token, builds Bolt in HTTP or Socket Mode, and returns the ChatPort.
-import type { Server } from 'node:http';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { z } from 'zod';
 import type { ChatPort } from '../../agent/chat-port.js';
 import { type Clock, systemClock } from '../../agent/clock.js';
@@ -49,6 +49,8 @@ export interface SlackAdapter {
   botUserId: string;
   /** HTTP mode: serves /slack/events and returns true, or returns false for other paths. Always false in Socket Mode. */
   handleHttp: SlackHttpHandler;
+  /** The same, for a router that sends only /slack/events here (`HttpServer.mount`): anything else gets 404. */
+  requestListener(request: IncomingMessage, response: ServerResponse): void;
   /** Resolves when every acked event has been fully handled (tests, and draining on shutdown). */
   idle(): Promise<void>;
   /** Stops taking events; handling already under way continues, for the kernel's shutdown to finish. */
@@ -131,6 +133,9 @@ export async function startSlack(options: StartSlackOptions): Promise<SlackAdapt
     port,
     botUserId: self.user_id,
     handleHttp: (request, response) => !stopped && handleHttp(request, response),
+    requestListener(request, response) {
+      if (stopped || !handleHttp(request, response)) response.writeHead(404).end();
+    },
     idle: () => background.idle(),
     async stop() {
       if (stopped) return;
