@@ -27,6 +27,12 @@ export interface PlaygroundApiOptions {
   maxTextChars: number;
 }
 
+interface Route {
+  method: string;
+  path: RegExp;
+  run(match: RegExpExecArray, request: IncomingMessage, response: ServerResponse): Promise<void>;
+}
+
 const clientId = z.string().regex(/^[\w-]{8,64}$/, 'a browser id of 8-64 letters, digits, - or _');
 const userId = z.string().min(1).max(100);
 
@@ -55,35 +61,33 @@ export function createPlaygroundHandler(options: PlaygroundApiOptions): RequestH
     text: z
       .string()
       .trim()
-      .min(1, 'a message: it is empty')
+      .min(1, 'cannot be empty')
       .max(options.maxTextChars, `at most ${options.maxTextChars} characters`),
     threadId: z.string().min(1).max(100).optional(),
   });
 
-  const routes: Array<{
-    method: string;
-    path: RegExp;
-    run: (match: RegExpExecArray, request: IncomingMessage, response: ServerResponse) => Promise<void>;
-  }> = [
+  const routes: Route[] = [
     {
       method: 'GET',
       path: /^\/api\/info$/,
-      run: async (_m, _q, response) => sendJson(response, 200, { ...options.info, users: options.users }),
+      run: async (_match, _request, response) =>
+        sendJson(response, 200, { ...options.info, users: options.users }),
     },
     {
       method: 'GET',
       path: /^\/api\/users$/,
-      run: async (_m, _q, response) => sendJson(response, 200, { users: options.users }),
+      run: async (_match, _request, response) => sendJson(response, 200, { users: options.users }),
     },
     {
       method: 'GET',
       path: /^\/api\/channels$/,
-      run: async (_m, _q, response) => sendJson(response, 200, { channels: await store.channels() }),
+      run: async (_match, _request, response) =>
+        sendJson(response, 200, { channels: await store.channels() }),
     },
     {
       method: 'POST',
       path: /^\/api\/channels$/,
-      run: async (_m, request, response) => {
+      run: async (_match, request, response) => {
         const body = await readJson(request, CreateChannelBody);
         if (await store.channel(body.name)) throw new HttpError(409, `#${body.name} already exists.`);
         sendJson(response, 201, { channel: await store.createChannel(body.name, body.user) });
@@ -111,7 +115,7 @@ export function createPlaygroundHandler(options: PlaygroundApiOptions): RequestH
     {
       method: 'POST',
       path: /^\/api\/actions$/,
-      run: async (_m, request, response) => {
+      run: async (_match, request, response) => {
         await dispatcher.act(await readJson(request, ActionBody));
         sendJson(response, 202, { accepted: true });
       },
@@ -119,7 +123,7 @@ export function createPlaygroundHandler(options: PlaygroundApiOptions): RequestH
     {
       method: 'GET',
       path: /^\/api\/events$/,
-      run: async (_m, request, response) => {
+      run: async (_match, request, response) => {
         const url = new URL(request.url ?? '/', 'http://playground');
         const parsed = clientId.safeParse(url.searchParams.get('client'));
         if (!parsed.success) throw new HttpError(400, 'Open the stream with ?client=<browser id>.');
