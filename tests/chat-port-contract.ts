@@ -110,7 +110,7 @@ export function runChatPortContract(name: string, make: () => Promise<ChatPortHa
 
     it('delivers 6,000 characters of output whole, split to the platform limits', async () => {
       const lines = Array.from(
-        { length: 120 },
+        { length: 121 },
         (_, index) => `line ${String(index).padStart(3, '0')} ${'x'.repeat(40)}`,
       );
       const text = lines.join('\n');
@@ -121,7 +121,7 @@ export function runChatPortContract(name: string, make: () => Promise<ChatPortHa
       };
       await harness.port.post(thread, { kind: 'result', runId: 'run_1', ok: true, text });
       const shown = (await harness.messages(thread)).map((message) => message.text).join('\n');
-      for (const line of [lines[0]!, lines[59]!, lines[119]!]) expect(shown).toContain(line);
+      for (const line of [lines[0]!, lines[60]!, lines[120]!]) expect(shown).toContain(line);
     });
 
     it('renders table results as readable rows, not a JSON dump', async () => {
