@@ -1,6 +1,10 @@
-// `npm start`: runs opsbot. Until the chat adapters and the playground land, this is the CLI's interactive mode.
+// `npm start`: runs opsbot: the HTTP server with the playground, and the chat adapters whose tokens are set.
+import { errorMessage } from '../agent/errors.js';
+import { serve } from './serve.js';
 
-import { processIo } from './cli/cli-io.js';
-import { runCli } from './cli/main.js';
-
-process.exitCode = await runCli(process.argv.slice(2), processIo());
+try {
+  await serve({ env: process.env, argv: process.argv.slice(2) });
+} catch (error) {
+  process.stderr.write(`opsbot: ${errorMessage(error)}\n`);
+  process.exitCode = 2;
+}

@@ -2,7 +2,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { serve } from '../../../bot/playground/serve.js';
+import { serve } from '../../../bot/serve.js';
 import type { FakeOpenAIServer } from '../../fakes/openai-server.js';
 
 /**

@@ -1,7 +1,7 @@
 // One ChatPort for the kernel that forwards each message to the adapter of its conversation's platform.
-import type { ChatPort, MessageRef, OutboundMessage } from '../../agent/chat-port.js';
-import type { Conversation } from '../../agent/conversation.js';
-import type { Platform } from '../../agent/principal.js';
+import type { ChatPort, MessageRef, OutboundMessage } from '../agent/chat-port.js';
+import type { Conversation } from '../agent/conversation.js';
+import type { Platform } from '../agent/principal.js';
 
 /**
  * The kernel is built before the adapters that need it, so adapters register here once they exist: the

@@ -1,15 +1,17 @@
-// `npm start`: the whole bot in one process: kernel, router, the HTTP server and the playground on it.
-import { errorMessage } from '../../agent/errors.js';
-import { Redactor } from '../../agent/redaction.js';
-import { createOpsbot } from '../compose.js';
-import { modelConfigured, playgroundEnabled, readEnvironment } from '../config/environment.js';
-import { loadSettings, settingsLocation } from '../config/load-settings.js';
-import { HttpServer } from '../http/http-server.js';
-import { createLogger } from '../logger.js';
-import { Router } from '../router/router.js';
-import { installGracefulShutdown, type ShutdownStep } from '../shutdown.js';
+// `npm start`: the whole bot in one process: kernel, router, the HTTP server, the playground and the chat
+// adapters whose tokens are set.
+import { errorMessage } from '../agent/errors.js';
+import { Redactor } from '../agent/redaction.js';
 import { ChatPortByPlatform } from './chat-port-by-platform.js';
-import { startPlayground } from './start-playground.js';
+import { createOpsbot } from './compose.js';
+import { modelConfigured, playgroundEnabled, readEnvironment, slackMode } from './config/environment.js';
+import { loadSettings, settingsLocation } from './config/load-settings.js';
+import { HttpServer } from './http/http-server.js';
+import { createLogger } from './logger.js';
+import { startPlayground } from './playground/start-playground.js';
+import { Router } from './router/router.js';
+import { installGracefulShutdown, type ShutdownStep } from './shutdown.js';
+import { startSlack } from './slack/index.js';
 
 export interface ServeOptions {
   env: NodeJS.ProcessEnv;
@@ -56,12 +58,24 @@ export async function serve(options: ServeOptions): Promise<Serving> {
     ? await startPlayground({ opsbot, router, httpServer: http, settings, environment, logger })
     : undefined;
   if (playground) chat.register('playground', playground.port);
-  // Slack and Discord register here too once their adapters exist: chat.register(...) and http.mount(...).
+  const slack = slackMode(environment)
+    ? await startSlack({ opsbot, router, environment, settings, logger }).catch(async (error) => {
+        await playground?.stop();
+        await opsbot.close();
+        throw error;
+      })
+    : undefined;
+  if (slack) {
+    chat.register('slack', slack.port);
+    if (slack.mode === 'http')
+      http.mount('/slack/events', (request, response) => slack.requestListener(request, response));
+  }
 
   let url: string;
   try {
     url = await http.listen();
   } catch (error) {
+    await slack?.stop();
     await playground?.stop();
     await opsbot.close();
     throw new Error(`Cannot listen on ${environment.HOST}:${environment.PORT}: ${errorMessage(error)}`, {
@@ -79,6 +93,7 @@ export async function serve(options: ServeOptions): Promise<Serving> {
 
   const steps: ShutdownStep[] = [
     { name: 'HTTP server', stop: () => http.close() },
+    ...(slack ? [{ name: 'Slack', stop: () => slack.stop() }] : []),
     { name: 'expiry sweep', stop: async () => clearInterval(sweep) },
     // The kernel stops taking work before the playground waits for the events in progress to settle.
     { name: 'kernel', stop: () => opsbot.kernel.shutdown() },
@@ -93,6 +108,11 @@ export async function serve(options: ServeOptions): Promise<Serving> {
     `  http:      ${url} (/healthz, /readyz${playground ? ', playground at /' : ''})`,
     ...(environment.OPSBOT_PLAYGROUND_TOKEN && playground
       ? ['  token:     required; open it once as /?token=<OPSBOT_PLAYGROUND_TOKEN>']
+      : []),
+    ...(slack
+      ? [
+          `  slack:     ${slack.mode === 'socket' ? 'Socket Mode' : `HTTP events at ${url}/slack/events`} (${environment.SLACK_SLASH_COMMAND})`,
+        ]
       : []),
     `  settings:  ${loaded.source === 'file' ? loaded.path : 'built-in defaults (no opsbot.yaml found)'}`,
     `  store:     ${opsbot.store.description}`,
