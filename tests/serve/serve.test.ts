@@ -1,0 +1,80 @@
+// `npm start` as a whole: one HTTP server with health checks, the playground, and Slack when its tokens are set.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { type Serving, serve } from '../../bot/serve.js';
+import { type FakeSlackApi, startFakeSlackApi } from '../fakes/slack/fake-slack-api.js';
+import { eventCallback } from '../fakes/slack/slack-payload-builders.js';
+import { postSigned } from '../fakes/slack/slack-signing.js';
+
+let serving: Serving | undefined;
+let slack: FakeSlackApi | undefined;
+let dir: string;
+afterEach(async () => {
+  await serving?.stop();
+  await slack?.close();
+  serving = undefined;
+  slack = undefined;
+  rmSync(dir, { recursive: true, force: true });
+});
+
+function environment(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  dir = mkdtempSync(join(tmpdir(), 'opsbot-serve-'));
+  return {
+    PORT: '0',
+    HOST: '127.0.0.1',
+    OPSBOT_DATA_DIR: dir,
+    OPSBOT_STORE_URL: `sqlite://${join(dir, 'opsbot.sqlite')}`,
+    LOG_LEVEL: 'silent',
+    ...extra,
+  };
+}
+
+describe('serve', () => {
+  it('answers /healthz and /readyz, and serves the playground page', async () => {
+    serving = await serve({ env: environment(), argv: [] });
+    expect(await (await fetch(`${serving.url}/healthz`)).json()).toEqual({ ok: true });
+    const ready = (await (await fetch(`${serving.url}/readyz`)).json()) as {
+      ready: boolean;
+      checks: Record<string, { ok: boolean }>;
+    };
+    expect(ready.ready).toBe(true);
+    expect(ready.checks.store?.ok).toBe(true);
+    const page = await (await fetch(`${serving.url}/`)).text();
+    expect(page).toContain('<!doctype html>');
+  });
+
+  it('starts Slack over HTTP beside the playground when its tokens are set, and answers a mention in its thread', async () => {
+    slack = await startFakeSlackApi();
+    const secret = 'shh-signing-secret';
+    serving = await serve({
+      env: environment({
+        SLACK_BOT_TOKEN: 'xoxb-test-token',
+        SLACK_SIGNING_SECRET: secret,
+        SLACK_API_URL: slack.apiUrl,
+      }),
+      argv: [],
+    });
+    const event = eventCallback(
+      {
+        type: 'app_mention',
+        user: 'UALICE',
+        channel: 'C0OPS',
+        ts: '1700000000.000100',
+        text: '<@UBOT> disk_usage paths=/',
+      },
+      'Ev0001',
+      Date.now(),
+    );
+    const response = await postSigned(`${serving.url}/slack/events`, JSON.stringify(event), { secret });
+    expect(response.status).toBe(200);
+    const deadline = Date.now() + 15_000;
+    let reply: string | undefined;
+    while (Date.now() < deadline && !reply) {
+      reply = slack.thread('C0OPS', '1700000000.000100').find((message) => /% full/.test(message.text))?.text;
+      if (!reply) await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    expect(reply).toMatch(/\/ is [\d.]+% full/);
+  });
+});
