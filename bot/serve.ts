@@ -59,7 +59,14 @@ export async function serve(options: ServeOptions): Promise<Serving> {
     : undefined;
   if (playground) chat.register('playground', playground.port);
   const slack = slackMode(environment)
-    ? await startSlack({ opsbot, router, environment, settings, logger }).catch(async (error) => {
+    ? await startSlack({
+        opsbot,
+        router,
+        environment,
+        settings,
+        logger,
+        allowedBotIds: settings.slack.allowed_bot_ids,
+      }).catch(async (error) => {
         await playground?.stop();
         await opsbot.close();
         throw error;

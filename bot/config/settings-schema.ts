@@ -99,6 +99,15 @@ export const ToolSettingsSchema = z
 
 export const AliasSettingsSchema = z.record(z.string(), z.string());
 
+export const SlackSettingsSchema = z
+  .strictObject({
+    /** Other bots (B…) whose messages opsbot answers; every other bot is ignored, to prevent bot loops. */
+    allowed_bot_ids: z
+      .array(z.string().regex(/^B[A-Z0-9]+$/, 'a Slack bot id such as B0123ABCD'))
+      .default([]),
+  })
+  .prefault({});
+
 export const SettingsSchema = z.strictObject({
   /** The bot's name, as people mention it. */
   bot_name: z.string().default('opsbot'),
@@ -109,6 +118,7 @@ export const SettingsSchema = z.strictObject({
   tools: ToolSettingsSchema,
   /** Short names for commands in the command engine: `disk: disk_usage paths=/`. */
   aliases: AliasSettingsSchema.default({}),
+  slack: SlackSettingsSchema,
 });
 
 export type Settings = z.output<typeof SettingsSchema>;
