@@ -2,7 +2,6 @@
 
 import type { OutboundMessage } from './chat-port.js';
 import type { Clock } from './clock.js';
-import type { Logger } from './logger.js';
 import { type Approval, verifyBinding } from './policy/approval-record.js';
 import { type ApprovalBook, type DecideResult, decideResultMessage } from './policy/approvals.js';
 import { type ApproverSet, describeApprovers } from './policy/approver-set.js';
@@ -13,6 +12,7 @@ import type { Redactor } from './redaction.js';
 import type { PlannedCall, Run } from './run.js';
 import type { RunDriver } from './run-driver.js';
 import type { RunNotifier } from './run-notifier.js';
+import type { RunTransitions } from './run-transitions.js';
 import type { Tool } from './tool.js';
 import { refusedOutcome } from './tool-errors.js';
 import type { ToolRegistry } from './tool-registry.js';
@@ -35,15 +35,14 @@ interface FlowDeps {
   settings: ApprovalSettings;
   registry: ToolRegistry;
   driver: RunDriver;
+  transitions: RunTransitions;
   notifier: RunNotifier;
   redactor: Redactor;
   clock: Clock;
-  logger: Logger;
   /** Loads the run under its lease, changes it, saves it. */
   withRun<T>(runId: string, change: (run: Run) => Promise<T>): Promise<T>;
   /** Keeps stepping a run whose lease the caller holds. */
   continueHeld(run: Run): Promise<void>;
-  expire(run: Run, message: string): Promise<void>;
 }
 
 export class ApprovalFlow {
@@ -94,7 +93,7 @@ export class ApprovalFlow {
     const ref = await notifier.post(run, this.card(approval));
     if (ref) run.pending.cardMessageId = ref.messageId;
     await notifier.status(run, `Waiting for approval of ${tool.name}`, 'warning');
-    await this.deps.driver.traceStep(run, {
+    await this.deps.transitions.traceStep(run, {
       kind: 'approval',
       tool: tool.name,
       args: displayArgs,
@@ -135,7 +134,7 @@ export class ApprovalFlow {
           decision: 'expired',
           by: 'expiry',
         });
-        await this.deps.expire(
+        await this.deps.transitions.expire(
           run,
           `The approval for ${result.approval.tool} expired before anyone decided, so it was not run. Ask again if it is still needed.`,
         );
@@ -191,7 +190,7 @@ export class ApprovalFlow {
   private async execute(run: Run, call: PlannedCall, approval: Approval): Promise<void> {
     const tool = this.deps.registry.get(call.name);
     if (!tool || !(await this.deps.settings.book.claimExecution(approval))) {
-      await this.deps.driver.fail(
+      await this.deps.transitions.fail(
         run,
         'approval_execution',
         `${call.name} was approved, but it could not be run exactly once, so it was not run.`,
@@ -200,16 +199,16 @@ export class ApprovalFlow {
     }
     // runAlone saves `executing` first and audits the execution and its outcome.
     await this.deps.driver.runAlone(run, call, tool, call.args ?? {});
-    await this.deps.driver.save(run);
+    await this.deps.transitions.save(run);
     await this.deps.notifier.status(run, 'Working on it…', 'working');
     await this.deps.continueHeld(run);
   }
 
   private async refuse(run: Run, call: PlannedCall, message: string): Promise<void> {
-    this.deps.driver.record(run, call, refusedOutcome(call.name, 'permission_denied', message));
+    this.deps.transitions.record(run, call, refusedOutcome(call.name, 'permission_denied', message));
     run.queue = run.queue.filter((queued) => queued.id !== call.id);
     if (this.deps.settings.permissions.on_denial === 'stop') {
-      await this.deps.driver.fail(
+      await this.deps.transitions.fail(
         run,
         'denied',
         `${message} The run stopped (permissions.on_denial is stop).`,

@@ -1,15 +1,14 @@
 // The kernel: turns tasks into durable runs, steps them with an engine, and resumes them from the Store alone.
-
 import { randomBytes } from 'node:crypto';
+import { takeAnswer } from './answer-question.js';
 import { type ApprovalClickResult, ApprovalFlow } from './approval-flow.js';
 import { BUILTIN_TOOLS } from './builtin-tools.js';
 import { nullChatPort } from './chat-port.js';
 import { BreakerRegistry } from './circuit-breaker.js';
 import { type Clock, systemClock } from './clock.js';
 import type { Conversation } from './conversation.js';
-import { CommandEngine } from './engines/command-engine.js';
+import { createEngines } from './engines/create-engines.js';
 import type { Engine } from './engines/engine.js';
-import { ReactEngine } from './engines/react-engine.js';
 import { CallerError, ErrorCode, errorMessage } from './errors.js';
 import {
   DEFAULT_LIMITS,
@@ -18,19 +17,20 @@ import {
   type KernelOptions,
 } from './kernel-options.js';
 import { type Logger, silentLogger } from './logger.js';
-import { applyAnswer, missingFieldChoices, missingFieldsQuestion } from './missing-arguments.js';
-import type { ApproverSet } from './policy/approver-set.js';
+import { newRun, taskProblem } from './new-run.js';
 import { type AuditLog, auditActor } from './policy/audit-log.js';
 import { type Principal, principalKey, samePrincipal } from './principal.js';
 import { Redactor } from './redaction.js';
-import { type EngineKind, isTerminal, type PlannedCall, RUN_SCHEMA_VERSION, type Run } from './run.js';
-import { RunDriver } from './run-driver.js';
+import { type EngineKind, isTerminal, type Run } from './run.js';
+import { type ApprovalRequester, RunDriver } from './run-driver.js';
+import { RunLeases } from './run-leases.js';
 import { RunNotifier } from './run-notifier.js';
+import { RunRecovery } from './run-recovery.js';
 import { RunRepository } from './run-repository.js';
+import { questionExpired, RunTransitions } from './run-transitions.js';
 import { StepExecutor } from './step-executor.js';
 import type { Store } from './store/store.js';
 import { buildThreadSummary } from './thread-summary.js';
-import type { Tool } from './tool.js';
 import { refusedOutcome } from './tool-errors.js';
 import { allowAllPolicy, type ToolPolicy } from './tool-policy.js';
 import { ToolRegistry } from './tool-registry.js';
@@ -46,8 +46,6 @@ export interface TaskInput {
 
 export type RunListener = (run: Run) => void;
 
-const MAX_ANSWER_ATTEMPTS = 3;
-
 export class Kernel {
   readonly registry: ToolRegistry;
   readonly policy: ToolPolicy;
@@ -58,24 +56,27 @@ export class Kernel {
   private readonly logger: Logger;
   private readonly redactor: Redactor;
   private readonly notifier: RunNotifier;
+  private readonly transitions: RunTransitions;
   private readonly driver: RunDriver;
-  private readonly engines: Partial<Record<EngineKind, Engine>> = {};
+  private readonly leases: RunLeases;
+  private readonly engines: Partial<Record<EngineKind, Engine>>;
+  private readonly recovery: RunRecovery;
   private readonly listeners = new Set<RunListener>();
   private readonly active = new Set<Promise<unknown>>();
-  private readonly owner = `kernel_${randomBytes(6).toString('hex')}`;
   private readonly newId: () => string;
-  private readonly leaseMs: number;
-  private closing = false;
   private readonly approvalFlow: ApprovalFlow | undefined;
   private readonly audit: AuditLog | undefined;
+  private closing = false;
+
   constructor(options: KernelOptions) {
-    for (const tool of options.tools) {
-      if (BUILTIN_TOOLS.some((builtin) => builtin.name === tool.name)) {
-        throw new CallerError(
-          ErrorCode.InvalidTool,
-          `The tool name "${tool.name}" is reserved for the kernel's built-in tool`,
-        );
-      }
+    const reserved = options.tools.find((tool) =>
+      BUILTIN_TOOLS.some((builtin) => builtin.name === tool.name),
+    );
+    if (reserved) {
+      throw new CallerError(
+        ErrorCode.InvalidTool,
+        `The tool name "${reserved.name}" is reserved for the kernel's built-in tool`,
+      );
     }
     this.store = options.store;
     this.registry = new ToolRegistry(options.tools);
@@ -85,23 +86,18 @@ export class Kernel {
     this.redactor = options.redactor ?? new Redactor();
     this.limits = { ...DEFAULT_LIMITS, ...options.limits };
     this.newId = options.newId ?? (() => `run_${randomBytes(8).toString('hex')}`);
-    this.leaseMs = options.runLeaseMs ?? 5 * 60_000;
     this.runs = new RunRepository(options.store);
+    this.leases = new RunLeases(
+      options.store,
+      this.runs,
+      `kernel_${randomBytes(6).toString('hex')}`,
+      options.runLeaseMs ?? 5 * 60_000,
+    );
     this.notifier = new RunNotifier(options.chat ?? nullChatPort, this.redactor, this.clock, this.logger);
-    const executor = new StepExecutor({
-      registry: this.registry,
-      policy: this.policy,
-      breakers: new BreakerRegistry({ ...DEFAULT_TOOL_BREAKER, ...options.toolBreaker }, this.clock),
-      redactor: this.redactor,
-      clock: this.clock,
-      logger: this.logger,
-      toolTimeoutMs: this.limits.toolTimeoutMs,
-      toolOutputChars: this.limits.toolOutputChars,
-    });
-    this.driver = new RunDriver({
+    this.audit = options.approvals?.audit;
+    this.transitions = new RunTransitions({
       runs: this.runs,
       store: options.store,
-      executor,
       notifier: this.notifier,
       trace: options.trace ?? nullTraceSink,
       redactor: this.redactor,
@@ -109,56 +105,56 @@ export class Kernel {
       logger: this.logger,
       limits: this.limits,
       emit: (run) => this.emit(run),
-      requestApproval: (run, call, tool, args, approvers, ttlMs) =>
-        this.requestApproval(run, call, tool, args, approvers, ttlMs),
-      isClosing: () => this.closing,
-      ...(options.approvals ? { audit: options.approvals.audit } : {}),
+      ...(this.audit ? { audit: this.audit } : {}),
     });
-    this.audit = options.approvals?.audit;
+    this.driver = new RunDriver({
+      transitions: this.transitions,
+      store: options.store,
+      executor: new StepExecutor({
+        registry: this.registry,
+        policy: this.policy,
+        breakers: new BreakerRegistry({ ...DEFAULT_TOOL_BREAKER, ...options.toolBreaker }, this.clock),
+        redactor: this.redactor,
+        clock: this.clock,
+        logger: this.logger,
+        toolTimeoutMs: this.limits.toolTimeoutMs,
+        toolOutputChars: this.limits.toolOutputChars,
+      }),
+      redactor: this.redactor,
+      clock: this.clock,
+      limits: this.limits,
+      emit: (run) => this.emit(run),
+      requestApproval: (...request) => this.requestApproval(...request),
+      isClosing: () => this.closing,
+    });
     this.approvalFlow = options.approvals
       ? new ApprovalFlow({
           settings: options.approvals,
           registry: this.registry,
           driver: this.driver,
+          transitions: this.transitions,
           notifier: this.notifier,
           redactor: this.redactor,
           clock: this.clock,
-          logger: this.logger,
-          withRun: (runId, change) => this.withRun(runId, change),
+          withRun: (runId, change) => this.leases.withRun(runId, change),
           continueHeld: (run) => this.continue(run, { leaseHeld: true }),
-          expire: (run, message) => this.expire(run, message),
         })
       : undefined;
-    this.engines.command = new CommandEngine({
+    this.engines = createEngines({
+      ...options,
       registry: this.registry,
-      aliases: options.aliases ?? {},
-      availableCommands: (run) =>
-        this.policy
-          .visibleTools(run.principal, run.conversation, this.registry.all())
-          .map((tool) => tool.name),
-      modelConfigured: options.model !== undefined,
+      policy: this.policy,
+      redactor: this.redactor,
+      clock: this.clock,
     });
-    if (options.model) {
-      this.engines.react = new ReactEngine({
-        model: options.model,
-        registry: this.registry,
-        policy: this.policy,
-        redactor: this.redactor,
-        clock: this.clock,
-        botName: options.botName ?? 'opsbot',
-        contextWindow: options.contextWindow ?? 128_000,
-        compressAt: options.compressAt ?? 0.8,
-        onCompressed: (run, beforeTokens, afterTokens) => {
-          run.events.push({
-            type: 'context_compressed',
-            at: this.clock.now(),
-            step: run.step,
-            beforeTokens,
-            afterTokens,
-          });
-        },
-      });
-    }
+    this.recovery = new RunRecovery({
+      runs: this.runs,
+      leases: this.leases,
+      transitions: this.transitions,
+      clock: this.clock,
+      logger: this.logger,
+      continueRun: (run) => this.continue(run),
+    });
   }
 
   get modelConfigured(): boolean {
@@ -179,34 +175,18 @@ export class Kernel {
         'opsbot is shutting down and takes no new tasks; try again in a moment',
       );
     }
-    const engineKind = task.engine ?? (this.engines.react ? 'react' : 'command');
-    const now = this.clock.now();
-    const text = task.text.trim();
-    const run: Run = {
-      schemaVersion: RUN_SCHEMA_VERSION,
+    const engine = task.engine ?? (this.engines.react ? 'react' : 'command');
+    const run = newRun({
+      ...task,
       id: this.newId(),
-      status: 'running',
-      engine: engineKind,
-      principal: task.principal,
-      conversation: task.conversation,
-      task: this.redactor.redact(text.slice(0, this.limits.maxTaskChars)),
-      createdAt: now,
-      updatedAt: now,
-      step: 0,
-      usage: { promptTokens: 0, completionTokens: 0, modelCalls: 0, toolCalls: 0 },
-      messages: [],
-      queue: [],
-      pending: null,
-      completedCalls: {},
-      activeMs: 0,
-      askAttempts: 0,
-      events: [],
-    };
-    run.events.push({ type: 'task_received', at: now, step: 0, text: run.task, engine: engineKind });
-    const problem = this.taskProblem(text, engineKind);
+      now: this.clock.now(),
+      engine,
+      maxTaskChars: this.limits.maxTaskChars,
+      redactor: this.redactor,
+    });
+    const problem = taskProblem(task.text, engine, this.limits.maxTaskChars);
     if (problem) {
-      await this.runs.save(run);
-      await this.driver.fail(run, 'invalid_task', problem);
+      await this.transitions.fail(run, 'invalid_task', problem);
       await this.runs.save(run);
       return run;
     }
@@ -230,8 +210,9 @@ export class Kernel {
 
   /** Continues a run that waits for a person's answer, in this process or any other. */
   async resume(runId: string, answer: string, principal: Principal): Promise<Run> {
-    return this.withRun(runId, async (run) => {
-      if (run.status !== 'waiting_for_user' || run.pending?.kind !== 'question') {
+    return this.leases.withRun(runId, async (run) => {
+      const pending = run.pending;
+      if (run.status !== 'waiting_for_user' || pending?.kind !== 'question') {
         throw new CallerError(
           ErrorCode.RunNotWaiting,
           `Run ${runId} is not waiting for an answer (it is ${run.status.replaceAll('_', ' ')}).`,
@@ -243,12 +224,8 @@ export class Kernel {
           `Only ${run.principal.displayName} (who asked) or an admin can answer this question.`,
         );
       }
-      const pending = run.pending;
       if (this.clock.now() >= pending.expiresAt) {
-        await this.expire(
-          run,
-          `This question expired unanswered after ${formatHours(pending.expiresAt - pending.askedAt)}. Ask again to start a new run.`,
-        );
+        await this.transitions.expire(run, questionExpired(pending.expiresAt - pending.askedAt));
         return run;
       }
       const cleanAnswer = this.redactor.redact(answer.trim());
@@ -261,27 +238,10 @@ export class Kernel {
       });
       run.pending = null;
       run.status = 'running';
-      if (pending.missingFields.length > 0) {
-        const retry = this.applyMissingFields(run, pending.call, pending.missingFields, cleanAnswer);
-        if (retry) {
-          const spec = this.registry.spec(pending.call.name);
-          const choices = spec ? missingFieldChoices(spec, pending.missingFields) : [];
-          await this.driver.askUser(run, run.queue[0]!, retry, choices, pending.missingFields);
-          return run;
-        }
-      } else {
-        run.messages.push({
-          role: 'tool',
-          toolCallId: pending.call.id,
-          name: pending.call.name,
-          content: JSON.stringify({
-            tool: pending.call.name,
-            ok: true,
-            answer: cleanAnswer,
-            answered_by: principal.displayName,
-          }),
-        });
-        run.queue.shift();
+      const outcome = takeAnswer(run, pending, cleanAnswer, principal, this.registry);
+      if (outcome.kind === 'ask_again') {
+        await this.transitions.askUser(run, run.queue[0]!, outcome.question, outcome.choices, outcome.fields);
+        return run;
       }
       await this.notifier.status(run, 'Working on it…', 'working');
       await this.runs.save(run);
@@ -308,14 +268,12 @@ export class Kernel {
       conversation: run.conversation,
     });
     if (run.status === 'running') {
+      // The process stepping it, wherever it is, reads this at the next step boundary.
       await this.store.set(`cancel:${runId}`, by, 24 * 3_600_000);
       return run;
     }
-    return this.withRun(runId, async (current) => {
-      if (!isTerminal(current.status)) {
-        await this.driver.cancel(current, by);
-        await this.runs.save(current);
-      }
+    return this.leases.withRun(runId, async (current) => {
+      if (!isTerminal(current.status)) await this.transitions.cancel(current, by);
       return current;
     });
   }
@@ -327,9 +285,8 @@ export class Kernel {
     decision: 'approve' | 'deny',
     reason?: string,
   ): Promise<ApprovalClickResult> {
-    if (!this.approvalFlow) {
+    if (!this.approvalFlow)
       throw new CallerError(ErrorCode.NotAllowed, 'Approvals are not set up in this opsbot.');
-    }
     return this.approvalFlow.decide(approvalId, principal, decision, reason);
   }
 
@@ -337,53 +294,14 @@ export class Kernel {
     return this.runs.load(runId);
   }
 
-  /** Expires runs whose question or approval waited too long. Safe to call from every replica. */
-  async expireWaiting(): Promise<number> {
-    let expired = 0;
-    for (const runId of await this.runs.waitingRunIds()) {
-      const run = await this.runs.find(runId);
-      if (run?.pending?.kind !== 'question' || this.clock.now() < run.pending.expiresAt) continue;
-      await this.withRun(runId, async (current) => {
-        if (current.pending?.kind === 'question' && this.clock.now() >= current.pending.expiresAt) {
-          await this.expire(
-            current,
-            `This question expired unanswered after ${formatHours(current.pending.expiresAt - current.pending.askedAt)}. Ask again to start a new run.`,
-          );
-          expired += 1;
-        }
-        return current;
-      }).catch((error) => this.logger.warn({ runId, err: errorMessage(error) }, 'could not expire a run'));
-    }
-    return expired;
+  /** Expires runs whose question waited too long. Safe to call from every replica. */
+  expireWaiting(): Promise<number> {
+    return this.recovery.expireWaiting();
   }
 
-  /**
-   * After a restart: a run caught mid-action becomes outcome_unknown (never replayed), and a run caught
-   * between steps continues. Runs another live process holds are left alone.
-   */
-  async recover(): Promise<{ continued: number; outcomeUnknown: number }> {
-    const counts = { continued: 0, outcomeUnknown: 0 };
-    for (const runId of await this.runs.activeRunIds()) {
-      const holder = await this.store.holder(leaseKey(runId));
-      if (holder && holder !== this.owner) continue;
-      const run = await this.runs.find(runId).catch((error) => {
-        this.logger.error({ runId, err: errorMessage(error) }, 'a stored run could not be loaded');
-        return undefined;
-      });
-      if (!run || isTerminal(run.status)) continue;
-      if (run.pending?.kind === 'executing') {
-        await this.withRun(runId, async (current) => {
-          if (current.pending?.kind !== 'executing') return current;
-          await this.markOutcomeUnknown(current);
-          counts.outcomeUnknown += 1;
-          return current;
-        });
-      } else if (run.status === 'running') {
-        counts.continued += 1;
-        await this.continue(run);
-      }
-    }
-    return counts;
+  /** After a restart: continues runs caught between steps; a run caught mid-action becomes outcome_unknown. */
+  recover(): Promise<{ continued: number; outcomeUnknown: number }> {
+    return this.recovery.recover();
   }
 
   /** Stops taking work, lets the current steps finish and save, and waits for them. */
@@ -393,10 +311,10 @@ export class Kernel {
   }
 
   /** Steps a running run under this process's lease; another process holding it keeps it. */
-  async continue(run: Run, options: { leaseHeld?: boolean } = {}): Promise<void> {
+  private async continue(run: Run, options: { leaseHeld?: boolean } = {}): Promise<void> {
     const engine = this.engines[run.engine];
     if (!engine) {
-      await this.driver.fail(
+      await this.transitions.fail(
         run,
         'no_engine',
         'This run needs a model, and no model is configured now. Set OPENAI_BASE_URL or OPENAI_API_KEY and try again.',
@@ -404,9 +322,9 @@ export class Kernel {
       await this.runs.save(run);
       return;
     }
-    if (!options.leaseHeld && !(await this.store.claim(leaseKey(run.id), this.owner, this.leaseMs))) return;
+    if (!options.leaseHeld && !(await this.leases.claim(run.id))) return;
     const work = this.driver.drive(run, engine).finally(async () => {
-      if (!options.leaseHeld) await this.store.release(leaseKey(run.id), this.owner);
+      if (!options.leaseHeld) await this.leases.release(run.id);
     });
     this.active.add(work);
     try {
@@ -416,109 +334,13 @@ export class Kernel {
     }
   }
 
-  /** Loads a run under its lease, applies a change, and saves; the lease stops two processes changing it at once. */
-  async withRun<T>(runId: string, change: (run: Run) => Promise<T>): Promise<T> {
-    const key = leaseKey(runId);
-    if (!(await this.store.claim(key, this.owner, this.leaseMs))) {
-      throw new CallerError(
-        ErrorCode.RunNotWaiting,
-        `Run ${runId} is busy in another step; try again in a moment.`,
-      );
-    }
-    try {
-      const run = await this.runs.load(runId);
-      const result = await change(run);
-      await this.runs.save(run);
-      return result;
-    } finally {
-      await this.store.release(key, this.owner);
-    }
-  }
-
-  /** Takes the answer into the call's arguments; returns a follow-up question when the answer does not fit. */
-  private applyMissingFields(
-    run: Run,
-    call: PlannedCall,
-    fields: string[],
-    answer: string,
-  ): string | undefined {
-    const spec = this.registry.spec(call.name);
-    const tool = this.registry.get(call.name);
-    if (!spec || !tool) return undefined;
-    const args = applyAnswer(spec, fields, call.args ?? {}, answer);
-    run.queue[0] = { ...call, args, rawArguments: JSON.stringify(args) };
-    const check = tool.input.safeParse(args);
-    if (check.success || run.askAttempts + 1 >= MAX_ANSWER_ATTEMPTS) {
-      run.askAttempts = 0;
-      return undefined;
-    }
-    run.askAttempts += 1;
-    const problem = check.error.issues
-      .map((issue) => `${issue.path.join('.') || 'value'}: ${issue.message}`)
-      .join('; ');
-    return `That answer does not fit (${problem}). ${missingFieldsQuestion(spec, fields)}`;
-  }
-
-  private async requestApproval(
-    run: Run,
-    call: PlannedCall,
-    tool: Tool,
-    args: Record<string, unknown>,
-    approvers: ApproverSet,
-    ttlMs: number,
-  ): Promise<boolean> {
+  private requestApproval: ApprovalRequester = async (run, call, tool, args, approvers, ttlMs) => {
     if (this.approvalFlow) return this.approvalFlow.request(run, call, tool, args, approvers, ttlMs);
     const message = `${tool.name} needs approval, and approvals are not set up here.`;
-    this.driver.record(run, call, refusedOutcome(tool.name, 'permission_denied', message));
+    this.transitions.record(run, call, refusedOutcome(tool.name, 'permission_denied', message));
     run.queue.shift();
     return false;
-  }
-
-  private async markOutcomeUnknown(run: Run): Promise<void> {
-    if (run.pending?.kind !== 'executing') return;
-    const { call } = run.pending;
-    run.status = 'outcome_unknown';
-    run.events.push({
-      type: 'outcome_unknown',
-      at: this.clock.now(),
-      step: run.step,
-      callId: call.id,
-      tool: call.name,
-    });
-    run.pending = null;
-    run.queue = [];
-    this.emit(run);
-    const args = JSON.stringify(this.redactor.redactValue(call.args ?? {}));
-    await this.notifier.post(run, {
-      kind: 'result',
-      runId: run.id,
-      ok: false,
-      text: `opsbot stopped while running ${call.name} ${args}, before its result was saved. It may or may not have taken effect, and it was NOT run again. Check the system, and ask again if it is still needed.`,
-    });
-    await this.notifier.status(run, 'Outcome unknown', 'error');
-  }
-
-  private async expire(run: Run, message: string): Promise<void> {
-    run.status = 'expired';
-    run.pending = null;
-    run.queue = [];
-    run.events.push({ type: 'expired', at: this.clock.now(), step: run.step, message });
-    this.emit(run);
-    await this.notifier.post(run, { kind: 'text', text: message, tone: 'warning' });
-    await this.notifier.status(run, 'Expired', 'warning');
-  }
-
-  private taskProblem(text: string, engine: EngineKind): string | undefined {
-    if (text.length === 0) {
-      return engine === 'react'
-        ? 'The task is empty. Tell me what to check, for example: "is https://example.com up?"'
-        : 'The command is empty. Try `help` to list the commands.';
-    }
-    if (text.length > this.limits.maxTaskChars) {
-      return `The task is ${text.length.toLocaleString('en-US')} characters long; the limit is ${this.limits.maxTaskChars.toLocaleString('en-US')} (limits.max_task_chars). Shorten it, or attach logs by path instead of pasting them.`;
-    }
-    return undefined;
-  }
+  };
 
   private emit(run: Run): void {
     for (const listener of this.listeners) {
@@ -529,13 +351,4 @@ export class Kernel {
       }
     }
   }
-}
-
-function leaseKey(runId: string): string {
-  return `run-lease:${runId}`;
-}
-
-function formatHours(ms: number): string {
-  const hours = ms / 3_600_000;
-  return hours >= 1 ? `${Math.round(hours * 10) / 10} h` : `${Math.round(ms / 60_000)} min`;
 }

@@ -1,0 +1,53 @@
+// Builds the engines a kernel offers: the command engine always, the react engine when a model is configured.
+import type { Clock } from '../clock.js';
+import type { KernelOptions } from '../kernel-options.js';
+import type { Redactor } from '../redaction.js';
+import type { EngineKind } from '../run.js';
+import type { ToolPolicy } from '../tool-policy.js';
+import type { ToolRegistry } from '../tool-registry.js';
+import { CommandEngine } from './command-engine.js';
+import type { Engine } from './engine.js';
+import { ReactEngine } from './react-engine.js';
+
+export interface EngineDeps
+  extends Pick<KernelOptions, 'model' | 'aliases' | 'botName' | 'contextWindow' | 'compressAt'> {
+  registry: ToolRegistry;
+  policy: ToolPolicy;
+  redactor: Redactor;
+  clock: Clock;
+}
+
+export function createEngines(deps: EngineDeps): Partial<Record<EngineKind, Engine>> {
+  const { registry, policy, clock } = deps;
+  const engines: Partial<Record<EngineKind, Engine>> = {
+    command: new CommandEngine({
+      registry,
+      aliases: deps.aliases ?? {},
+      availableCommands: (run) =>
+        policy.visibleTools(run.principal, run.conversation, registry.all()).map((tool) => tool.name),
+      modelConfigured: deps.model !== undefined,
+    }),
+  };
+  if (deps.model) {
+    engines.react = new ReactEngine({
+      model: deps.model,
+      registry,
+      policy,
+      redactor: deps.redactor,
+      clock,
+      botName: deps.botName ?? 'opsbot',
+      contextWindow: deps.contextWindow ?? 128_000,
+      compressAt: deps.compressAt ?? 0.8,
+      onCompressed: (run, beforeTokens, afterTokens) => {
+        run.events.push({
+          type: 'context_compressed',
+          at: clock.now(),
+          step: run.step,
+          beforeTokens,
+          afterTokens,
+        });
+      },
+    });
+  }
+  return engines;
+}

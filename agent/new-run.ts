@@ -1,0 +1,54 @@
+// A new Run record for a task, and the checks a task must pass before any work starts.
+import type { Conversation } from './conversation.js';
+import type { Principal } from './principal.js';
+import type { Redactor } from './redaction.js';
+import { type EngineKind, RUN_SCHEMA_VERSION, type Run } from './run.js';
+
+export interface NewRunInput {
+  id: string;
+  now: number;
+  engine: EngineKind;
+  text: string;
+  principal: Principal;
+  conversation: Conversation;
+  maxTaskChars: number;
+  redactor: Redactor;
+}
+
+export function newRun(input: NewRunInput): Run {
+  const task = input.redactor.redact(input.text.trim().slice(0, input.maxTaskChars));
+  return {
+    schemaVersion: RUN_SCHEMA_VERSION,
+    id: input.id,
+    status: 'running',
+    engine: input.engine,
+    principal: input.principal,
+    conversation: input.conversation,
+    task,
+    createdAt: input.now,
+    updatedAt: input.now,
+    step: 0,
+    usage: { promptTokens: 0, completionTokens: 0, modelCalls: 0, toolCalls: 0 },
+    messages: [],
+    queue: [],
+    pending: null,
+    completedCalls: {},
+    activeMs: 0,
+    askAttempts: 0,
+    events: [{ type: 'task_received', at: input.now, step: 0, text: task, engine: input.engine }],
+  };
+}
+
+/** Why a task cannot start, in words for the person; undefined when it can. */
+export function taskProblem(text: string, engine: EngineKind, maxTaskChars: number): string | undefined {
+  const trimmed = text.trim();
+  if (trimmed.length === 0) {
+    return engine === 'react'
+      ? 'The task is empty. Tell me what to check, for example: "is https://example.com up?"'
+      : 'The command is empty. Try `help` to list the commands.';
+  }
+  if (trimmed.length > maxTaskChars) {
+    return `The task is ${trimmed.length.toLocaleString('en-US')} characters long; the limit is ${maxTaskChars.toLocaleString('en-US')} (limits.max_task_chars). Shorten it, or attach logs by path instead of pasting them.`;
+  }
+  return undefined;
+}
