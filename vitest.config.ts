@@ -6,6 +6,7 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 30_000,
     pool: 'forks',
-    reporters: ['default'],
+    // The JSON report lets CI print one plain closing line with the counts.
+    reporters: ['default', ['json', { outputFile: 'test-artifacts/vitest.json' }]],
   },
 });
