@@ -74,6 +74,11 @@ export async function serve(options: ServeOptions): Promise<Serving> {
     : undefined;
   if (slack) {
     chat.register('slack', slack.port);
+    // The token was proven by auth.test at start; readiness says which mode and bot user are in use.
+    http.addReadinessCheck('slack', async () => ({
+      ok: true,
+      detail: `${slack.mode} mode as ${slack.botUserId}`,
+    }));
     if (slack.mode === 'http')
       http.mount('/slack/events', (request, response) => slack.requestListener(request, response));
   }

@@ -67,6 +67,10 @@ describe('serve', () => {
       'Ev0001',
       Date.now(),
     );
+    const ready = (await (await fetch(`${serving.url}/readyz`)).json()) as {
+      checks: Record<string, { ok: boolean; detail?: string }>;
+    };
+    expect(ready.checks.slack).toEqual({ ok: true, detail: 'http mode as UBOT' });
     const response = await postSigned(`${serving.url}/slack/events`, JSON.stringify(event), { secret });
     expect(response.status).toBe(200);
     const deadline = Date.now() + 15_000;
