@@ -31,6 +31,7 @@ import { questionExpired, RunTransitions } from './run-transitions.js';
 import { StepExecutor } from './step-executor.js';
 import type { Store } from './store/store.js';
 import { buildThreadSummary } from './thread-summary.js';
+import type { Tool } from './tool.js';
 import { refusedOutcome } from './tool-errors.js';
 import { allowAllPolicy, type ToolPolicy } from './tool-policy.js';
 import { ToolRegistry } from './tool-registry.js';
@@ -91,7 +92,8 @@ export class Kernel {
       options.store,
       this.runs,
       `kernel_${randomBytes(6).toString('hex')}`,
-      options.runLeaseMs ?? 5 * 60_000,
+      options.runLeaseMs ?? defaultLeaseMs(options.tools, this.limits.toolTimeoutMs),
+      () => this.clock.now(),
     );
     this.notifier = new RunNotifier(options.chat ?? nullChatPort, this.redactor, this.clock, this.logger);
     this.audit = options.approvals?.audit;
@@ -126,6 +128,7 @@ export class Kernel {
       emit: (run) => this.emit(run),
       requestApproval: (...request) => this.requestApproval(...request),
       isClosing: () => this.closing,
+      renewLease: (runId) => this.leases.renew(runId),
     });
     this.approvalFlow = options.approvals
       ? new ApprovalFlow({
@@ -351,4 +354,13 @@ export class Kernel {
       }
     }
   }
+}
+
+/**
+ * A lease is renewed between steps, so it must outlast the longest single step: a tool call may take its whole
+ * time limit. Five minutes also covers a model call with its retries.
+ */
+function defaultLeaseMs(tools: readonly Tool[], toolTimeoutMs: number): number {
+  const longestTool = Math.max(toolTimeoutMs, ...tools.map((tool) => tool.timeoutMs ?? 0));
+  return Math.max(5 * 60_000, 2 * longestTool);
 }

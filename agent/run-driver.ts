@@ -23,6 +23,8 @@ export interface RunDriverDeps {
   /** Suspends the run for an approval; returns false when approvals cannot be requested. */
   requestApproval: ApprovalRequester;
   isClosing(): boolean;
+  /** Keeps this process's lease on the run alive while it works. */
+  renewLease?(runId: string): Promise<void>;
 }
 
 /** Suspends a run for an approval of one call; false when the call was refused instead. */
@@ -48,6 +50,7 @@ export class RunDriver {
         const now = clock.now();
         run.activeMs += now - segmentStart;
         segmentStart = now;
+        await this.deps.renewLease?.(run.id);
         if (this.deps.isClosing()) {
           await this.deps.transitions.save(run);
           return;

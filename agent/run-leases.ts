@@ -7,6 +7,9 @@ import type { Store } from './store/store.js';
 const leaseKey = (runId: string) => `run-lease:${runId}`;
 
 export class RunLeases {
+  /** Runs this process holds now, with when each lease was last taken or renewed. */
+  private readonly held = new Map<string, number>();
+
   constructor(
     private readonly store: Store,
     private readonly runs: RunRepository,
@@ -14,14 +17,30 @@ export class RunLeases {
     readonly owner: string,
     /** How long a lease lasts if its holder dies without releasing it. */
     private readonly leaseMs: number,
+    private readonly now: () => number = Date.now,
   ) {}
 
-  claim(runId: string): Promise<boolean> {
-    return this.store.claim(leaseKey(runId), this.owner, this.leaseMs);
+  async claim(runId: string): Promise<boolean> {
+    const claimed = await this.store.claim(leaseKey(runId), this.owner, this.leaseMs);
+    if (claimed) this.held.set(runId, this.now());
+    return claimed;
   }
 
   release(runId: string): Promise<boolean> {
+    this.held.delete(runId);
     return this.store.release(leaseKey(runId), this.owner);
+  }
+
+  /** Extends a held lease once a third of it has passed, so a long run is never taken over while it works. */
+  async renew(runId: string): Promise<void> {
+    const since = this.held.get(runId);
+    if (since === undefined || this.now() - since < this.leaseMs / 3) return;
+    await this.claim(runId);
+  }
+
+  /** True while this process holds the run (stepping it, or settling an answer or a click). */
+  heldHere(runId: string): boolean {
+    return this.held.has(runId);
   }
 
   /** True when another live process holds the run. */

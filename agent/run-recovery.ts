@@ -49,7 +49,7 @@ export class RunRecovery {
   async recover(): Promise<{ continued: number; outcomeUnknown: number }> {
     const counts = { continued: 0, outcomeUnknown: 0 };
     for (const runId of await this.deps.runs.activeRunIds()) {
-      if (await this.deps.leases.heldElsewhere(runId)) continue;
+      if (this.deps.leases.heldHere(runId) || (await this.deps.leases.heldElsewhere(runId))) continue;
       const run = await this.deps.runs.find(runId).catch((error) => {
         this.deps.logger.error({ runId, err: errorMessage(error) }, 'a stored run could not be loaded');
         return undefined;

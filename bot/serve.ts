@@ -26,7 +26,7 @@ export interface Serving {
   stop(): Promise<void>;
 }
 
-/** How often waiting runs are checked for expired questions; approvals expire at the click instead. */
+/** How often waiting runs are checked for expired questions (approvals expire at the click) and orphans. */
 const EXPIRY_SWEEP_MS = 60_000;
 
 export async function serve(options: ServeOptions): Promise<Serving> {
@@ -96,10 +96,15 @@ export async function serve(options: ServeOptions): Promise<Serving> {
   }
 
   const recovered = await opsbot.kernel.recover();
+  // Every minute: expire questions nobody answered, and take over runs whose process died (their lease ran
+  // out) or that stopped while the store was unreachable.
   const sweep = setInterval(() => {
     opsbot.kernel
       .expireWaiting()
-      .catch((error) => logger.warn({ err: errorMessage(error) }, 'could not expire waiting runs'));
+      .then(() => opsbot.kernel.recover())
+      .catch((error) =>
+        logger.warn({ err: errorMessage(error) }, 'could not sweep waiting and orphaned runs'),
+      );
   }, EXPIRY_SWEEP_MS);
   sweep.unref();
 

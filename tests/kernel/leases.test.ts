@@ -1,0 +1,65 @@
+// Run leases: one process steps a run at a time; recovery never doubles a live run, and takes over a dead one.
+import { afterEach, describe, expect, it } from 'vitest';
+import { text, toolCalls } from '../fakes/openai-server.js';
+import { alice, conversation, createHarness, type Harness } from './harness.js';
+
+let harness: Harness;
+afterEach(async () => harness?.close());
+
+const check = (n: number) => toolCalls([{ name: 'check_http', arguments: { url: `https://${n}.example` } }]);
+
+describe('run leases', () => {
+  it('recovery during a run in this process does not step it a second time', async () => {
+    harness = await createHarness({ store: 'sqlite' });
+    let recovered: { continued: number } | undefined;
+    harness.fake.respond(async (_request, index) => {
+      if (index === 0) {
+        recovered = await harness.kernel.recover();
+        return check(1);
+      }
+      return text('done');
+    });
+    const run = await harness.kernel.start({ text: 'check', principal: alice, conversation });
+    expect(run.status).toBe('finished');
+    expect(recovered?.continued).toBe(0);
+    expect(harness.fake.requests).toHaveLength(2);
+    expect(harness.probe.count('check_http')).toBe(1);
+  });
+
+  it('another process leaves a live run alone, renews keep it live, and a dead holder is taken over after its lease', async () => {
+    harness = await createHarness({ store: 'sqlite', kernel: { runLeaseMs: 60_000 } });
+    const other = harness.newKernel({ runLeaseMs: 60_000 });
+    let othersView: { continued: number } | undefined;
+    harness.fake.respond(async (_request, index) => {
+      // Each turn takes 30 s of (injected) time: past the first lease without renewals.
+      harness.clock.advance(30_000);
+      if (index === 3) othersView = await other.recover();
+      return index < 4 ? check(index) : text('done');
+    });
+    const run = await harness.kernel.start({ text: 'long task', principal: alice, conversation });
+    expect(run.status).toBe('finished');
+    expect(othersView?.continued).toBe(0);
+    expect(harness.fake.requests).toHaveLength(5);
+
+    // A process that died mid-run: its run is stored as running, and its lease is still held.
+    harness.fake.respond(undefined);
+    harness.fake.reply(check(9));
+    const stuck = await harness.kernel.start({
+      text: 'crashes',
+      principal: alice,
+      conversation: { ...conversation, threadId: 't-crash' },
+    });
+    await harness.store.claim(`run-lease:${stuck.id}`, 'kernel_dead', 60_000);
+    await harness.kernel.runs.save({
+      ...(await harness.kernel.get(stuck.id)),
+      status: 'running',
+      pending: null,
+      queue: [],
+    });
+    expect((await other.recover()).continued).toBe(0);
+    harness.clock.advance(60_001);
+    harness.fake.reply(text('recovered'));
+    expect((await other.recover()).continued).toBe(1);
+    expect((await other.get(stuck.id)).answer).toBe('recovered');
+  });
+});
