@@ -137,7 +137,7 @@ export class RunDriver {
       return;
     }
     if (outcome.kind === 'answer') {
-      await this.deps.transitions.finish(run, outcome.answer, outcome.details);
+      await this.deps.transitions.finish(run, outcome.answer, outcome.details, outcome.ok ?? true);
       return;
     }
     run.queue = outcome.calls;

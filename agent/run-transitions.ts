@@ -121,6 +121,7 @@ export class RunTransitions {
     run: Run,
     answer: string,
     details?: { tool: string; summary: string; data?: unknown }[],
+    ok = true,
   ): Promise<void> {
     const { clock, notifier, redactor } = this.deps;
     const text = redactor.redact(answer);
@@ -133,10 +134,10 @@ export class RunTransitions {
       kind: 'result',
       runId: run.id,
       text,
-      ok: true,
+      ok,
       ...(details ? { details } : {}),
     });
-    await notifier.status(run, 'Done', 'success');
+    await notifier.status(run, ok ? 'Done' : 'Done, with a problem', ok ? 'success' : 'warning');
     await this.traceStep(run, { kind: 'finished', summary: text.slice(0, 200), durationMs: 0 });
   }
 

@@ -86,9 +86,18 @@ function answerFromToolMessage(tool: string, content: string): PlanOutcome {
       error?: { message?: string; class?: string };
     };
     if (parsed.error)
-      return { kind: 'answer', answer: `${tool} did not run: ${parsed.error.message ?? 'unknown error'}` };
+      return {
+        kind: 'answer',
+        answer: `${tool} did not run: ${parsed.error.message ?? 'unknown error'}`,
+        ok: false,
+      };
     const summary = parsed.summary ?? `${tool} finished.`;
-    return { kind: 'answer', answer: summary, details: [{ tool, summary, data: parsed.data }] };
+    return {
+      kind: 'answer',
+      answer: summary,
+      details: [{ tool, summary, data: parsed.data }],
+      ok: parsed.ok !== false,
+    };
   } catch {
     return { kind: 'answer', answer: content };
   }

@@ -3,7 +3,13 @@ import type { EngineKind, PlannedCall, Run } from '../run.js';
 
 export type PlanOutcome =
   | { kind: 'calls'; calls: PlannedCall[] }
-  | { kind: 'answer'; answer: string; details?: { tool: string; summary: string; data?: unknown }[] };
+  | {
+      kind: 'answer';
+      answer: string;
+      details?: { tool: string; summary: string; data?: unknown }[];
+      /** False when the answer reports a failure (a command that did not run, or a check that failed). */
+      ok?: boolean;
+    };
 
 export interface Engine {
   readonly kind: EngineKind;

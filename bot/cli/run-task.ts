@@ -67,7 +67,7 @@ export async function runTask(context: CliContext, io: CliIo, options: RunTaskOp
     }
     write(
       dim(
-        `run ${run.id}: ${run.status} · ${run.step} steps · ${run.usage.toolCalls} tool calls · ${run.usage.promptTokens + run.usage.completionTokens} tokens`,
+        `run ${run.id}: ${run.status} · ${plural(run.step, 'step')} · ${plural(run.usage.toolCalls, 'tool call')} · ${plural(run.usage.promptTokens + run.usage.completionTokens, 'token')}`,
       ),
     );
     return run.status === 'finished' ? EXIT.ok : EXIT.failed;
@@ -102,4 +102,8 @@ async function askOnTerminal(run: Run, reader: LineReader, io: CliIo): Promise<s
   const index = Number(line.trim());
   if (Number.isInteger(index) && index >= 1 && index <= choices.length) return choices[index - 1];
   return line;
+}
+
+function plural(count: number, noun: string): string {
+  return `${count} ${noun}${count === 1 ? '' : 's'}`;
 }

@@ -73,3 +73,12 @@ describe('command engine', () => {
     expect(harness.probe.calls).toHaveLength(0);
   });
 });
+
+describe('command engine results', () => {
+  it('shows a command that did not run as a failed result, not a success', async () => {
+    harness = await createHarness({ model: false });
+    await harness.kernel.start({ text: 'restart_service service=database', principal: alice, conversation });
+    expect(harness.chat.ofKind('result')[0]).toMatchObject({ ok: false });
+    expect(harness.chat.ofKind('status').at(-1)).toMatchObject({ tone: 'warning' });
+  });
+});
