@@ -69,3 +69,12 @@ export interface KernelOptions {
   /** The approval book, audit log and permission settings; without them, calls needing approval are refused. */
   approvals?: ApprovalSettings;
 }
+
+/**
+ * A lease is renewed between steps, so it must outlast the longest single step: a tool call may take its whole
+ * time limit. Five minutes also covers a model call with its retries.
+ */
+export function defaultLeaseMs(tools: readonly Tool[], toolTimeoutMs: number): number {
+  const longestTool = Math.max(toolTimeoutMs, ...tools.map((tool) => tool.timeoutMs ?? 0));
+  return Math.max(5 * 60_000, 2 * longestTool);
+}

@@ -6,18 +6,19 @@ import { BUILTIN_TOOLS } from './builtin-tools.js';
 import { nullChatPort } from './chat-port.js';
 import { BreakerRegistry } from './circuit-breaker.js';
 import { type Clock, systemClock } from './clock.js';
-import type { Conversation } from './conversation.js';
 import { createEngines } from './engines/create-engines.js';
 import type { Engine } from './engines/engine.js';
 import { CallerError, ErrorCode, errorMessage } from './errors.js';
 import {
   DEFAULT_LIMITS,
   DEFAULT_TOOL_BREAKER,
+  defaultLeaseMs,
   type KernelLimits,
   type KernelOptions,
 } from './kernel-options.js';
 import { type Logger, silentLogger } from './logger.js';
-import { newRun, taskProblem } from './new-run.js';
+import { newRun, type TaskInput, taskProblem } from './new-run.js';
+
 import { type AuditLog, auditActor } from './policy/audit-log.js';
 import { type Principal, principalKey, samePrincipal } from './principal.js';
 import { Redactor } from './redaction.js';
@@ -31,19 +32,10 @@ import { questionExpired, RunTransitions } from './run-transitions.js';
 import { StepExecutor } from './step-executor.js';
 import type { Store } from './store/store.js';
 import { buildThreadSummary } from './thread-summary.js';
-import type { Tool } from './tool.js';
 import { refusedOutcome } from './tool-errors.js';
 import { allowAllPolicy, type ToolPolicy } from './tool-policy.js';
 import { ToolRegistry } from './tool-registry.js';
 import { nullTraceSink } from './trace.js';
-
-export interface TaskInput {
-  text: string;
-  principal: Principal;
-  conversation: Conversation;
-  /** Forces an engine; by default react when a model is configured, command otherwise. */
-  engine?: EngineKind;
-}
 
 export type RunListener = (run: Run) => void;
 
@@ -354,13 +346,4 @@ export class Kernel {
       }
     }
   }
-}
-
-/**
- * A lease is renewed between steps, so it must outlast the longest single step: a tool call may take its whole
- * time limit. Five minutes also covers a model call with its retries.
- */
-function defaultLeaseMs(tools: readonly Tool[], toolTimeoutMs: number): number {
-  const longestTool = Math.max(toolTimeoutMs, ...tools.map((tool) => tool.timeoutMs ?? 0));
-  return Math.max(5 * 60_000, 2 * longestTool);
 }

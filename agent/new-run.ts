@@ -4,6 +4,14 @@ import type { Principal } from './principal.js';
 import type { Redactor } from './redaction.js';
 import { type EngineKind, RUN_SCHEMA_VERSION, type Run } from './run.js';
 
+export interface TaskInput {
+  text: string;
+  principal: Principal;
+  conversation: Conversation;
+  /** Forces an engine; by default react when a model is configured, command otherwise. */
+  engine?: EngineKind;
+}
+
 export interface NewRunInput {
   id: string;
   now: number;

@@ -1,11 +1,11 @@
 // The Redis Store, shared by every replica: keyv (@keyv/redis) for values, Lua and plain commands for the rest.
 import { createHash } from 'node:crypto';
 import KeyvRedis, { createClient } from '@keyv/redis';
-import { Keyv, type KeyvStoreAdapter, type StoredData } from 'keyv';
+import type { KeyvStoreAdapter, StoredData } from 'keyv';
 import { CallerError, ErrorCode, errorMessage, SystemError } from '../errors.js';
 import type { Logger } from '../logger.js';
 import { silentLogger } from '../logger.js';
-import { jsonSerializer } from './json-serializer.js';
+import { KeyvValues } from './keyv-values.js';
 import type { Store } from './store.js';
 
 export interface RedisStoreOptions {
@@ -83,7 +83,7 @@ export class RedisStore implements Store {
   private readonly settings: typeof redisStoreDefaults;
   private readonly logger: Logger;
   private readonly client: RedisClient;
-  private readonly keyv: Keyv;
+  private readonly values: KeyvValues;
   private reachable = false;
   private lastError: unknown;
   private closed = false;
@@ -134,28 +134,19 @@ export class RedisStore implements Store {
     });
     // The client's own listener logs outages; this one only stops hookified from reporting them twice.
     values.on('error', () => {});
-    this.keyv = new Keyv(this.guardedValues(values), {
-      useKeyPrefix: false,
-      throwOnErrors: true,
-      ...jsonSerializer,
-    });
+    this.values = new KeyvValues(this.guardedValues(values));
   }
 
-  async get<T>(key: string): Promise<T | undefined> {
-    return this.keyv.get<T>(key);
+  get<T>(key: string): Promise<T | undefined> {
+    return this.values.get<T>(key);
   }
 
-  async set(key: string, value: unknown, ttlMs?: number): Promise<void> {
-    // keyv reads a TTL of 0 as "forever"; the Store contract means "already gone".
-    if (ttlMs !== undefined && ttlMs <= 0) {
-      await this.keyv.delete(key);
-      return;
-    }
-    await this.keyv.set(key, value, ttlMs === undefined ? undefined : Math.ceil(ttlMs));
+  set(key: string, value: unknown, ttlMs?: number): Promise<void> {
+    return this.values.set(key, value, ttlMs);
   }
 
-  async delete(key: string): Promise<boolean> {
-    return this.keyv.delete(key);
+  delete(key: string): Promise<boolean> {
+    return this.values.delete(key);
   }
 
   async claim(key: string, owner: string, ttlMs: number): Promise<boolean> {

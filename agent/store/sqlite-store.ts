@@ -2,11 +2,11 @@
 import { mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import Database from 'better-sqlite3';
-import { Keyv, type KeyvStoreAdapter, type StoredData } from 'keyv';
+import type { KeyvStoreAdapter, StoredData } from 'keyv';
 import type { Clock } from '../clock.js';
 import { systemClock } from '../clock.js';
 import { ErrorCode, errorMessage, OpsbotError, SystemError } from '../errors.js';
-import { jsonSerializer } from './json-serializer.js';
+import { KeyvValues } from './keyv-values.js';
 import type { Store } from './store.js';
 
 export const defaultSqlitePath = './data/opsbot.sqlite';
@@ -96,7 +96,7 @@ export class SqliteStore implements Store {
   readonly description: string;
   private readonly db: Database.Database;
   private readonly statements: Statements;
-  private readonly keyv: Keyv;
+  private readonly values: KeyvValues;
   private readonly clock: Clock;
   private writesSinceSweep = 0;
 
@@ -133,28 +133,19 @@ export class SqliteStore implements Store {
       remove: (key) => this.deleteValue(key),
       clear: () => this.run('clear values', () => this.statements.valueClear.run()),
     };
-    this.keyv = new Keyv(new SqliteKeyvAdapter(rows), {
-      useKeyPrefix: false,
-      throwOnErrors: true,
-      ...jsonSerializer,
-    });
+    this.values = new KeyvValues(new SqliteKeyvAdapter(rows));
   }
 
-  async get<T>(key: string): Promise<T | undefined> {
-    return this.keyv.get<T>(key);
+  get<T>(key: string): Promise<T | undefined> {
+    return this.values.get<T>(key);
   }
 
-  async set(key: string, value: unknown, ttlMs?: number): Promise<void> {
-    // keyv reads a TTL of 0 as "forever"; the Store contract means "already gone".
-    if (ttlMs !== undefined && ttlMs <= 0) {
-      await this.keyv.delete(key);
-      return;
-    }
-    await this.keyv.set(key, value, ttlMs);
+  set(key: string, value: unknown, ttlMs?: number): Promise<void> {
+    return this.values.set(key, value, ttlMs);
   }
 
-  async delete(key: string): Promise<boolean> {
-    return this.keyv.delete(key);
+  delete(key: string): Promise<boolean> {
+    return this.values.delete(key);
   }
 
   async claim(key: string, owner: string, ttlMs: number): Promise<boolean> {

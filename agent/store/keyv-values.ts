@@ -1,0 +1,33 @@
+// The value half of every Store: keyv over a backend adapter, with plain JSON and the Store's TTL rules.
+import { Keyv, type KeyvStoreAdapter } from 'keyv';
+
+export class KeyvValues {
+  private readonly keyv: Keyv;
+
+  constructor(adapter: KeyvStoreAdapter) {
+    this.keyv = new Keyv(adapter, {
+      useKeyPrefix: false,
+      throwOnErrors: true,
+      // keyv's default serializer is several times slower than JSON, and runs are saved on every step.
+      serialize: (data) => JSON.stringify(data),
+      deserialize: (text) => JSON.parse(text),
+    });
+  }
+
+  get<T>(key: string): Promise<T | undefined> {
+    return this.keyv.get<T>(key);
+  }
+
+  async set(key: string, value: unknown, ttlMs?: number): Promise<void> {
+    // keyv reads a TTL of 0 as "forever"; the Store contract means "already gone".
+    if (ttlMs !== undefined && ttlMs <= 0) {
+      await this.keyv.delete(key);
+      return;
+    }
+    await this.keyv.set(key, value, ttlMs === undefined ? undefined : Math.ceil(ttlMs));
+  }
+
+  delete(key: string): Promise<boolean> {
+    return this.keyv.delete(key);
+  }
+}
