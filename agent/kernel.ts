@@ -152,6 +152,11 @@ export class Kernel {
     });
   }
 
+  /** A fresh run id, for callers that must name a run before starting it (the router's thread lock). */
+  newRunId(): string {
+    return this.newId();
+  }
+
   get modelConfigured(): boolean {
     return this.engines.react !== undefined;
   }
@@ -173,7 +178,7 @@ export class Kernel {
     const engine = task.engine ?? (this.engines.react ? 'react' : 'command');
     const run = newRun({
       ...task,
-      id: this.newId(),
+      id: task.runId ?? this.newId(),
       now: this.clock.now(),
       engine,
       maxTaskChars: this.limits.maxTaskChars,

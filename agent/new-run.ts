@@ -10,6 +10,8 @@ export interface TaskInput {
   conversation: Conversation;
   /** Forces an engine; by default react when a model is configured, command otherwise. */
   engine?: EngineKind;
+  /** The run's id, when the caller needs it before the run starts (from Kernel.newRunId). */
+  runId?: string;
 }
 
 export interface NewRunInput {

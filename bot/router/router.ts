@@ -2,7 +2,7 @@
 import { randomBytes } from 'node:crypto';
 import type { ChatPort } from '../../agent/chat-port.js';
 import { type Clock, systemClock } from '../../agent/clock.js';
-import type { Conversation } from '../../agent/conversation.js';
+import { type Conversation, conversationKey } from '../../agent/conversation.js';
 import { errorMessage, OpsbotError } from '../../agent/errors.js';
 import type { Kernel } from '../../agent/kernel.js';
 import type { Logger } from '../../agent/logger.js';
@@ -49,6 +49,32 @@ export class Router {
     this.threads = new ThreadLock(store, this.kernel.limits.maxWallTimeMs + 60 * 60_000);
     this.queue = new ThreadQueue(store);
     this.audit = new AuditLog(store, { clock: this.clock });
+    // A run may end where this router is not waiting on it (continued after a restart, or by another
+    // replica's sweep): its thread is freed and the queue moves on all the same.
+    this.kernel.onRunChange((run) => {
+      if (this.awaiting.has(conversationKey(run.conversation)) || !threadIsFree(run)) return;
+      this.afterRun(run).catch((error) =>
+        options.logger.warn(
+          { runId: run.id, err: errorMessage(error) },
+          'could not start the next queued task',
+        ),
+      );
+    });
+  }
+
+  /** Threads where this router is awaiting the kernel, and so frees the thread itself when the call returns. */
+  private readonly awaiting = new Map<string, number>();
+
+  private async awaitKernel<T>(conversation: Conversation, call: () => Promise<T>): Promise<T> {
+    const key = conversationKey(conversation);
+    this.awaiting.set(key, (this.awaiting.get(key) ?? 0) + 1);
+    try {
+      return await call();
+    } finally {
+      const left = (this.awaiting.get(key) ?? 1) - 1;
+      if (left === 0) this.awaiting.delete(key);
+      else this.awaiting.set(key, left);
+    }
   }
 
   /** Handles one event to the end. Adapters ack first, then call this without holding the platform waiting. */
@@ -82,11 +108,16 @@ export class Router {
 
   private async onAction(event: Extract<ChatEvent, { kind: 'action' }>): Promise<RouterReply> {
     if (event.action === 'answer') {
-      const run = await this.kernel.resume(event.target, event.value ?? '', event.principal);
+      const run = await this.awaitKernel(event.conversation, () =>
+        this.kernel.resume(event.target, event.value ?? '', event.principal),
+      );
       await this.afterRun(run);
       return {};
     }
-    const click = await this.kernel.decideApproval(event.target, event.principal, event.action);
+    const decision = event.action;
+    const click = await this.awaitKernel(event.conversation, () =>
+      this.kernel.decideApproval(event.target, event.principal, decision),
+    );
     if (click.settled && 'approval' in click.result && click.result.approval) {
       const run = await this.kernel.runs.find(click.result.approval.runId);
       if (run) await this.afterRun(run);
@@ -115,7 +146,9 @@ export class Router {
     const { conversation, principal } = event;
     const waiting = await this.waitingForUser(conversation);
     if (waiting && (samePrincipal(waiting.principal, principal) || this.kernel.policy.isAdmin(principal))) {
-      const run = await this.kernel.resume(waiting.id, event.text, principal);
+      const run = await this.awaitKernel(conversation, () =>
+        this.kernel.resume(waiting.id, event.text, principal),
+      );
       await this.afterRun(run);
       return {};
     }
@@ -168,7 +201,9 @@ export class Router {
         return;
       }
     }
-    if (!(await this.threads.acquire(conversation, eventId))) {
+    // The thread is held under the run's own id, so only that run's end can free it.
+    const runId = this.kernel.newRunId();
+    if (!(await this.threads.acquire(conversation, runId))) {
       const position = await this.queue.push(conversation, { text, principal, eventId });
       await this.audit.record({
         kind: 'thread_busy',
@@ -183,15 +218,25 @@ export class Router {
       });
       return;
     }
-    const run = await this.kernel.start({ text, principal, conversation });
+    let run: Run;
+    try {
+      run = await this.awaitKernel(conversation, () =>
+        this.kernel.start({ text, principal, conversation, runId }),
+      );
+    } catch (error) {
+      // The run could not start (the store is down, or opsbot is stopping): the thread must not stay locked.
+      await this.threads.release(conversation, runId).catch(() => false);
+      throw error;
+    }
     await this.afterRun(run);
   }
 
   /** When a run no longer needs the thread, frees it and starts the next queued task there. */
   private async afterRun(run: Run): Promise<void> {
-    if (!isTerminal(run.status) && run.status !== 'waiting_for_user') return;
-    const holder = await this.threads.holder(run.conversation);
-    if (holder) await this.threads.release(run.conversation, holder);
+    if (!threadIsFree(run)) return;
+    // Compare-and-delete by run id: whoever frees the thread first (this call, or the run-change listener)
+    // moves the queue on; the other finds nothing to do.
+    if (!(await this.threads.release(run.conversation, run.id))) return;
     const next = await this.queue.shift(run.conversation);
     if (next) await this.startTask(next.text, next.principal, run.conversation, next.eventId, true);
   }
@@ -204,4 +249,9 @@ export class Router {
     }
     return undefined;
   }
+}
+
+/** A run stops needing its thread when it ends, or when it waits for a person (their reply answers it). */
+function threadIsFree(run: Run): boolean {
+  return isTerminal(run.status) || run.status === 'waiting_for_user';
 }

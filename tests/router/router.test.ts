@@ -1,6 +1,7 @@
 // The router: tasks, answers, clicks, commands, retries, rate limits and one run per thread.
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Conversation } from '../../agent/conversation.js';
+import { ErrorCode, SystemError } from '../../agent/errors.js';
 import type { Principal } from '../../agent/principal.js';
 import type { ChatEvent } from '../../bot/chat-event.js';
 import { SettingsSchema } from '../../bot/config/settings-schema.js';
@@ -220,5 +221,44 @@ describe('router', () => {
       text: `cancel ${runId}`,
     });
     expect(cancel.ephemeral).toBe(`Cancelled ${runId}.`);
+  });
+
+  it('frees the thread and runs the queued task when a run ends outside the router (an approval from the CLI)', async () => {
+    await setup();
+    harness.fake.reply(toolCalls([{ name: 'restart_service', arguments: { service: 'api' } }]));
+    await router.handle(message(harness.person('alice'), thread('t1'), 'restart api'));
+    await router.handle(message(harness.person('alice'), thread('t1'), 'then check the worker'));
+    const card = harness.chat.ofKind('approval')[0]!;
+    harness.fake.reply(text('restarted'), text('worker is fine'));
+    let queuedStarted: () => void = () => {};
+    const started = new Promise<void>((resolve) => {
+      queuedStarted = resolve;
+    });
+    harness.kernel.onRunChange((run) => {
+      if (run.task === 'then check the worker' && run.status === 'finished') queuedStarted();
+    });
+    await harness.kernel.decideApproval(card.approvalId, harness.person('bob'), 'approve');
+    await started;
+    expect(harness.chat.ofKind('result').map((result) => result.text)).toEqual([
+      'restarted',
+      'worker is fine',
+    ]);
+  });
+
+  it('does not leave the thread locked when a task cannot start', async () => {
+    await setup();
+    const store = harness.kernel.store;
+    const append = store.append.bind(store);
+    // As the real backends report a failed write.
+    store.append = async () => {
+      throw new SystemError(ErrorCode.StoreUnavailable, 'The SQLite store could not write: disk full');
+    };
+    const failed = await router.handle(message(harness.person('alice'), thread('t1'), 'check'));
+    expect(failed.ephemeral).toMatch(/disk full/);
+    store.append = append;
+    harness.fake.reply(text('checked'));
+    await router.handle(message(harness.person('alice'), thread('t1'), 'check again'));
+    expect(harness.chat.texts().some((line) => line.includes('queued'))).toBe(false);
+    expect(harness.chat.ofKind('result').at(-1)).toMatchObject({ text: 'checked' });
   });
 });
