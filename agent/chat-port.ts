@@ -14,6 +14,8 @@ export type OutboundMessage =
       choices: string[];
       /** Who may answer, for the adapter to show. */
       askedOf: string;
+      /** Set once answered: the question then shows the answer and loses its buttons. */
+      answered?: { by: string; answer: string; at: number };
     }
   | {
       kind: 'approval';

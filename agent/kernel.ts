@@ -238,6 +238,7 @@ export class Kernel {
       });
       run.pending = null;
       run.status = 'running';
+      await this.transitions.showAnswered(run, pending, cleanAnswer, principal.displayName);
       const outcome = takeAnswer(run, pending, cleanAnswer, principal, this.registry);
       if (outcome.kind === 'ask_again') {
         await this.transitions.askUser(run, run.queue[0]!, outcome.question, outcome.choices, outcome.fields);

@@ -106,15 +106,24 @@ export class RunTransitions {
     };
     run.events.push({ type: 'question_asked', at: now, step: run.step, question, choices });
     this.deps.emit(run);
-    await notifier.post(run, {
-      kind: 'question',
-      runId: run.id,
-      question,
-      choices,
-      askedOf: run.principal.displayName,
-    });
+    const ref = await notifier.post(run, this.questionMessage(run, question, choices));
+    if (ref && run.pending.kind === 'question') run.pending.messageId = ref.messageId;
     await notifier.status(run, 'Waiting for your answer', 'warning');
     await this.traceStep(run, { kind: 'question', summary: question, durationMs: 0 });
+  }
+
+  /** Shows the answer on the question's message, which loses its buttons: answered by a click or a reply. */
+  async showAnswered(run: Run, pending: Extract<Run['pending'], { kind: 'question' }>, answer: string, by: string) {
+    if (!pending.messageId) return;
+    const message = this.questionMessage(run, pending.question, pending.choices);
+    await this.deps.notifier.update(run, pending.messageId, {
+      ...message,
+      answered: { by, answer, at: this.deps.clock.now() },
+    });
+  }
+
+  private questionMessage(run: Run, question: string, choices: string[]) {
+    return { kind: 'question' as const, runId: run.id, question, choices, askedOf: run.principal.displayName };
   }
 
   async finish(

@@ -52,6 +52,8 @@ export const PendingSchema = z.discriminatedUnion('kind', [
     missingFields: z.array(z.string()).default([]),
     askedAt: z.number(),
     expiresAt: z.number(),
+    /** The question's message in the thread, updated with the answer. */
+    messageId: z.string().optional(),
   }),
   z.object({
     kind: z.literal('approval'),

@@ -69,6 +69,26 @@ export function runChatPortContract(name: string, make: () => Promise<ChatPortHa
       expect(shown.buttons).toEqual(['staging', 'prod']);
     });
 
+    it('shows the answer on a question once answered, without buttons', async () => {
+      const question = {
+        kind: 'question' as const,
+        runId: 'run_1',
+        question: 'Which environment?',
+        choices: ['staging', 'prod'],
+        askedOf: 'Alice',
+      };
+      const ref = await harness.port.post(harness.channel, question);
+      await harness.port.update(ref, {
+        ...question,
+        answered: { by: 'Alice', answer: 'prod', at: Date.UTC(2026, 0, 1, 12, 1) },
+      });
+      const shown = await harness.inspect(ref);
+      expect(shown.buttons).toEqual([]);
+      expect(shown.text).toContain('Which environment?');
+      expect(shown.text).toContain('prod');
+      expect(shown.text).toContain('Alice');
+    });
+
     it('shows an approval card with everything an approver needs, and removes its buttons once decided', async () => {
       const card = {
         kind: 'approval' as const,

@@ -113,7 +113,6 @@ export async function startSlack(options: StartSlackOptions): Promise<SlackAdapt
       const run = await options.opsbot.kernel.runs.find(runId).catch(() => undefined);
       return run?.pending?.kind === 'question' ? run.pending : undefined;
     },
-    showAnswered: (ref, question, answer, by) => port.showAnswered(ref, question, answer, by),
     background,
     logger,
   });

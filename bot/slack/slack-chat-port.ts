@@ -8,7 +8,6 @@ import { CallerError, ErrorCode, errorMessage } from '../../agent/errors.js';
 import type { Logger } from '../../agent/logger.js';
 import { type SlackDelivery, SlackDeliveryError } from './slack-delivery.js';
 import {
-  answeredQuestion,
   type RenderedOutbound,
   renderOutbound,
   type SlackFileSnippet,
@@ -71,16 +70,6 @@ export class SlackChatPort implements ChatPort {
     const threadTs = ref.conversation.threadId ?? ref.messageId;
     for (const part of rest) await this.postMessage(channel, threadTs, part, deadline);
     if (rendered.file) await this.upload(channel, threadTs, rendered.file, deadline);
-  }
-
-  /** A question answered by a click loses its buttons and shows the answer; Slack-only, so not on ChatPort. */
-  async showAnswered(ref: MessageRef, question: string, answer: string, by: string): Promise<void> {
-    const { text, blocks } = answeredQuestion(question, answer, by);
-    await this.options.delivery.call(
-      'chat.update',
-      { channel: slackChannel(ref.conversation), ts: ref.messageId, text, blocks },
-      this.options.clock.now() + DELIVERY_BUDGET_MS.interactive,
-    );
   }
 
   private render(message: OutboundMessage, now: number): RenderedOutbound {

@@ -1,7 +1,5 @@
 // Bolt listeners: ack at once, then normalize mentions, DMs, thread replies, /ops and buttons into ChatEvents.
 import type { App } from '@slack/bolt';
-import type { MessageRef } from '../../agent/chat-port.js';
-import { errorMessage } from '../../agent/errors.js';
 import type { Logger } from '../../agent/logger.js';
 import { type ChatEvent, ChatEventSchema, type RouterReply } from '../chat-event.js';
 import type { BackgroundWork } from './background-work.js';
@@ -27,8 +25,6 @@ export interface SlackListenerDeps {
   ephemeral: EphemeralReply;
   /** The question a run is waiting on, from the stored run; undefined once answered or expired. */
   openQuestion(runId: string): Promise<OpenQuestion | undefined>;
-  /** Replaces the question's buttons with the answer, so nobody clicks a settled question. */
-  showAnswered(ref: MessageRef, question: string, answer: string, by: string): Promise<void>;
   background: BackgroundWork;
   logger: Logger;
 }
@@ -99,23 +95,14 @@ export function registerSlackListeners(app: App, deps: SlackListenerDeps): void 
         await deps.ephemeral(target, 'This question is no longer open: it was answered, or it expired.');
         return;
       }
-      const reply = await dispatch(deps, target, {
+      // The kernel updates the question with the answer, for a click and for a thread reply alike.
+      await dispatch(deps, target, {
         ...base,
         kind: 'action',
         action: 'answer',
         target: click.intent.runId,
         value: choice,
       });
-      if (reply && !reply.ephemeral && !reply.duplicate) {
-        await deps
-          .showAnswered(
-            { conversation: click.conversation, messageId: click.messageTs },
-            question.question,
-            choice,
-            principal.displayName,
-          )
-          .catch((error) => logger.warn({ err: errorMessage(error) }, 'could not mark a question answered'));
-      }
     });
   });
 }

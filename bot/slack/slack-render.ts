@@ -50,11 +50,20 @@ export function renderOutbound(message: OutboundMessage, options: RenderOptions)
         section(`${TONE_EMOJI[message.tone]} ${safeMrkdwn(message.text)}`),
         runContext(message.runId),
       ]);
-    case 'question':
+    case 'question': {
+      if (message.answered) {
+        const { text, blocks } = answeredQuestion(
+          message.question,
+          message.answered.answer,
+          message.answered.by,
+        );
+        return single(text, blocks);
+      }
       return single(
         safeMrkdwn(`Question for ${message.askedOf}: ${message.question}`),
         questionBlocks(message),
       );
+    }
     case 'approval':
       return single(approvalCardText(message), approvalCardBlocks(message, options.now));
     case 'text':
@@ -144,7 +153,7 @@ function questionBlocks(message: Extract<OutboundMessage, { kind: 'question' }>)
   return blocks;
 }
 
-/** A question after a button answered it: the question, who answered what, and no buttons left to click. */
+/** A question once answered (by a button or a reply): the question, who answered what, and no buttons. */
 export function answeredQuestion(question: string, answer: string, by: string): SlackMessagePayload {
   const line = `:speech_balloon: ${safeMrkdwn(by)} answered *${safeMrkdwn(answer)}*`;
   return {

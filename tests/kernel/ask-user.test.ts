@@ -63,6 +63,7 @@ describe('asking the user', () => {
     expect(finished.status).toBe('finished');
     expect(harness.probe.calls).toEqual([{ tool: 'restart_service', args: { service: 'api' } }]);
     expect(harness.fake.requests).toHaveLength(2);
+    expect(harness.chat.ofKind('question')[0]).toMatchObject({ answered: { by: 'Alice', answer: 'api' } });
   });
 
   it('asks again when the answer does not fit the field', async () => {

@@ -86,7 +86,12 @@ export function renderContent(message, context) {
 }
 
 function question(message, content, markdown) {
-  const answered = message.answered;
+  // The kernel sends the answer with the question; older stored messages carry it on the record.
+  const answered =
+    message.answered ??
+    (content.answered
+      ? { by: content.answered.by, value: content.answered.answer, at: content.answered.at }
+      : undefined);
   const buttons = answered
     ? ''
     : content.choices
