@@ -113,7 +113,12 @@ export class RunTransitions {
   }
 
   /** Shows the answer on the question's message, which loses its buttons: answered by a click or a reply. */
-  async showAnswered(run: Run, pending: Extract<Run['pending'], { kind: 'question' }>, answer: string, by: string) {
+  async showAnswered(
+    run: Run,
+    pending: Extract<Run['pending'], { kind: 'question' }>,
+    answer: string,
+    by: string,
+  ) {
     if (!pending.messageId) return;
     const message = this.questionMessage(run, pending.question, pending.choices);
     await this.deps.notifier.update(run, pending.messageId, {
@@ -123,7 +128,13 @@ export class RunTransitions {
   }
 
   private questionMessage(run: Run, question: string, choices: string[]) {
-    return { kind: 'question' as const, runId: run.id, question, choices, askedOf: run.principal.displayName };
+    return {
+      kind: 'question' as const,
+      runId: run.id,
+      question,
+      choices,
+      askedOf: run.principal.displayName,
+    };
   }
 
   async finish(
