@@ -8,7 +8,7 @@ import { BreakerRegistry } from './circuit-breaker.js';
 import { type Clock, systemClock } from './clock.js';
 import { createEngines } from './engines/create-engines.js';
 import type { Engine } from './engines/engine.js';
-import { CallerError, ErrorCode, errorMessage } from './errors.js';
+import { CallerError, ErrorCode } from './errors.js';
 import {
   DEFAULT_LIMITS,
   DEFAULT_TOOL_BREAKER,
@@ -25,6 +25,7 @@ import { Redactor } from './redaction.js';
 import { type EngineKind, isTerminal, type Run } from './run.js';
 import { type ApprovalRequester, RunDriver } from './run-driver.js';
 import { RunLeases } from './run-leases.js';
+import { type RunListener, RunListeners } from './run-listeners.js';
 import { RunNotifier } from './run-notifier.js';
 import { RunRecovery } from './run-recovery.js';
 import { RunRepository } from './run-repository.js';
@@ -36,8 +37,6 @@ import { refusedOutcome } from './tool-errors.js';
 import { allowAllPolicy, type ToolPolicy } from './tool-policy.js';
 import { ToolRegistry } from './tool-registry.js';
 import { nullTraceSink } from './trace.js';
-
-export type RunListener = (run: Run) => void;
 
 export class Kernel {
   readonly registry: ToolRegistry;
@@ -54,7 +53,7 @@ export class Kernel {
   private readonly leases: RunLeases;
   private readonly engines: Partial<Record<EngineKind, Engine>>;
   private readonly recovery: RunRecovery;
-  private readonly listeners = new Set<RunListener>();
+  private readonly listeners: RunListeners;
   private readonly active = new Set<Promise<unknown>>();
   private readonly newId: () => string;
   private readonly approvalFlow: ApprovalFlow | undefined;
@@ -76,6 +75,7 @@ export class Kernel {
     this.policy = options.policy ? options.policy(this.registry) : allowAllPolicy(this.registry);
     this.clock = options.clock ?? systemClock;
     this.logger = options.logger ?? silentLogger;
+    this.listeners = new RunListeners(this.logger);
     this.redactor = options.redactor ?? new Redactor();
     this.limits = { ...DEFAULT_LIMITS, ...options.limits };
     this.newId = options.newId ?? (() => `run_${randomBytes(8).toString('hex')}`);
@@ -98,7 +98,7 @@ export class Kernel {
       clock: this.clock,
       logger: this.logger,
       limits: this.limits,
-      emit: (run) => this.emit(run),
+      emit: (run) => this.listeners.emit(run),
       ...(this.audit ? { audit: this.audit } : {}),
     });
     this.driver = new RunDriver({
@@ -117,7 +117,7 @@ export class Kernel {
       redactor: this.redactor,
       clock: this.clock,
       limits: this.limits,
-      emit: (run) => this.emit(run),
+      emit: (run) => this.listeners.emit(run),
       requestApproval: (...request) => this.requestApproval(...request),
       isClosing: () => this.closing,
       renewLease: (runId) => this.leases.renew(runId),
@@ -163,8 +163,7 @@ export class Kernel {
 
   /** Called with the run after every change: the CLI prints steps from it. */
   onRunChange(listener: RunListener): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
+    return this.listeners.add(listener);
   }
 
   /** Starts a task and steps it until it finishes or waits. Bad input ends in a failed run with a clear message. */
@@ -202,7 +201,7 @@ export class Kernel {
     if (earlier.length > 0) run.threadSummary = await buildThreadSummary(this.runs, earlier);
     await this.runs.addToThread(task.conversation, run.id);
     await this.runs.save(run);
-    this.emit(run);
+    this.listeners.emit(run);
     await this.notifier.status(run, 'Working on it…', 'working');
     await this.continue(run);
     return run;
@@ -342,14 +341,4 @@ export class Kernel {
     run.queue.shift();
     return false;
   };
-
-  private emit(run: Run): void {
-    for (const listener of this.listeners) {
-      try {
-        listener(run);
-      } catch (error) {
-        this.logger.warn({ err: errorMessage(error) }, 'a run listener threw');
-      }
-    }
-  }
 }
