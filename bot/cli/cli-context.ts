@@ -1,12 +1,13 @@
-// Loads settings and environment for a CLI command, and builds the local operator's principal.
-
+// Loads settings and environment for a CLI command, and builds the local operator's principal and opsbot.
 import { withResolvedRoles } from '../../agent/policy/resolve-roles.js';
 import type { Principal } from '../../agent/principal.js';
 import { Redactor } from '../../agent/redaction.js';
+import { createOpsbot, type Opsbot } from '../compose.js';
 import { type Environment, readEnvironment } from '../config/environment.js';
 import { type LoadedSettings, loadSettings, settingsLocation } from '../config/load-settings.js';
 import { createLogger } from '../logger.js';
 import type { CliIo } from './cli-io.js';
+import { TerminalChatPort } from './terminal-chat-port.js';
 
 export interface CliContext {
   environment: Environment;
@@ -43,5 +44,16 @@ export function localPrincipal(context: CliContext, name: string): Principal {
     displayName,
     roles: [],
     groups: [],
+  });
+}
+
+/** The opsbot a CLI command works with: settings and environment from the context, chat printed by `write`. */
+export function terminalOpsbot(context: CliContext, write: (line: string) => void): Promise<Opsbot> {
+  return createOpsbot({
+    environment: context.environment,
+    settings: context.loaded.settings,
+    chat: new TerminalChatPort(write),
+    logger: context.logger,
+    redactor: context.redactor,
   });
 }

@@ -9,11 +9,10 @@ import {
 } from '../../agent/policy/describe-permissions.js';
 import type { Principal } from '../../agent/principal.js';
 import { formatTrace, readTrace } from '../../agent/trace.js';
-import { createOpsbot, type Opsbot } from '../compose.js';
-import type { CliContext } from './cli-context.js';
+import type { Opsbot } from '../compose.js';
+import { type CliContext, terminalOpsbot } from './cli-context.js';
 import type { CliIo } from './cli-io.js';
 import { EXIT, followRuns } from './run-task.js';
-import { TerminalChatPort } from './terminal-chat-port.js';
 import { green } from './terminal-output.js';
 
 export async function traceCommand(context: CliContext, io: CliIo, runId: string): Promise<number> {
@@ -32,14 +31,9 @@ export async function traceCommand(context: CliContext, io: CliIo, runId: string
 
 /** Validates settings and environment, builds every tool, and says what would run. */
 export async function configCheckCommand(context: CliContext, io: CliIo): Promise<number> {
-  const { loaded, environment } = context;
-  const opsbot = await createOpsbot({
-    environment,
-    settings: loaded.settings,
-    chat: new TerminalChatPort(() => {}),
-    logger: context.logger,
-    redactor: context.redactor,
-  });
+  const { loaded } = context;
+  // Nothing is posted while checking; the terminal chat is a sink.
+  const opsbot = await terminalOpsbot(context, () => {});
   try {
     const settings = loaded.settings;
     const source = loaded.source === 'file' ? loaded.path : `built-in defaults (${loaded.path} not found)`;
@@ -66,13 +60,7 @@ async function withTerminalOpsbot(
   work: (opsbot: Opsbot) => Promise<number>,
 ): Promise<number> {
   const write = (line: string) => io.stdout.write(`${line}\n`);
-  const opsbot = await createOpsbot({
-    environment: context.environment,
-    settings: context.loaded.settings,
-    chat: new TerminalChatPort(write),
-    logger: context.logger,
-    redactor: context.redactor,
-  });
+  const opsbot = await terminalOpsbot(context, write);
   const stop = followRuns(opsbot.kernel, write);
   try {
     return await work(opsbot);

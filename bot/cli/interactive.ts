@@ -1,11 +1,9 @@
 // Interactive mode: a prompt where each line is a task, in one terminal thread, until EOF or "exit".
 import type { Principal } from '../../agent/principal.js';
-import { createOpsbot } from '../compose.js';
 import { installGracefulShutdown } from '../shutdown.js';
-import type { CliContext } from './cli-context.js';
+import { type CliContext, terminalOpsbot } from './cli-context.js';
 import { type CliIo, LineReader } from './cli-io.js';
 import { runTask } from './run-task.js';
-import { TerminalChatPort } from './terminal-chat-port.js';
 import { bold, dim } from './terminal-output.js';
 
 export async function interactive(
@@ -15,13 +13,7 @@ export async function interactive(
   engine?: 'react' | 'command',
 ): Promise<number> {
   const write = (line: string) => io.stdout.write(`${line}\n`);
-  const opsbot = await createOpsbot({
-    environment: context.environment,
-    settings: context.loaded.settings,
-    chat: new TerminalChatPort(write),
-    logger: context.logger,
-    redactor: context.redactor,
-  });
+  const opsbot = await terminalOpsbot(context, write);
   const reader = new LineReader(io);
   const uninstall = installGracefulShutdown({
     logger: context.logger,

@@ -4,10 +4,9 @@ import { errorMessage } from '../../agent/errors.js';
 import type { Kernel } from '../../agent/kernel.js';
 import type { Principal } from '../../agent/principal.js';
 import type { Run } from '../../agent/run.js';
-import { createOpsbot, type Opsbot } from '../compose.js';
-import type { CliContext } from './cli-context.js';
+import type { Opsbot } from '../compose.js';
+import { type CliContext, terminalOpsbot } from './cli-context.js';
 import { type CliIo, LineReader } from './cli-io.js';
-import { TerminalChatPort } from './terminal-chat-port.js';
 import { dim, formatEvent } from './terminal-output.js';
 
 export const EXIT = { ok: 0, failed: 1, usage: 2, waiting: 3 } as const;
@@ -22,15 +21,7 @@ export interface RunTaskOptions {
 
 export async function runTask(context: CliContext, io: CliIo, options: RunTaskOptions): Promise<number> {
   const write = (line: string) => io.stdout.write(`${line}\n`);
-  const opsbot =
-    options.opsbot ??
-    (await createOpsbot({
-      environment: context.environment,
-      settings: context.loaded.settings,
-      chat: new TerminalChatPort(write),
-      logger: context.logger,
-      redactor: context.redactor,
-    }));
+  const opsbot = options.opsbot ?? (await terminalOpsbot(context, write));
   const stop = followRuns(opsbot.kernel, write);
   const reader = options.reader ?? new LineReader(io);
   try {
