@@ -4,16 +4,15 @@ import type { OutboundMessage } from './chat-port.js';
 import type { Clock } from './clock.js';
 import { type Approval, verifyBinding } from './policy/approval-record.js';
 import { type ApprovalBook, type DecideResult, decideResultMessage } from './policy/approvals.js';
-import { type ApproverSet, describeApprovers } from './policy/approver-set.js';
+import { describeApprovers } from './policy/approver-set.js';
 import type { AuditLog } from './policy/audit-log.js';
 import type { PermissionSettings } from './policy/permission-settings.js';
 import { type Principal, principalKey } from './principal.js';
 import type { Redactor } from './redaction.js';
 import type { PlannedCall, Run } from './run.js';
-import type { RunDriver } from './run-driver.js';
+import type { ApprovalRequester, RunDriver } from './run-driver.js';
 import type { RunNotifier } from './run-notifier.js';
 import type { RunTransitions } from './run-transitions.js';
-import type { Tool } from './tool.js';
 import { refusedOutcome } from './tool-errors.js';
 import type { ToolRegistry } from './tool-registry.js';
 
@@ -49,14 +48,7 @@ export class ApprovalFlow {
   constructor(private readonly deps: FlowDeps) {}
 
   /** Creates the approval, suspends the run and posts the card. */
-  async request(
-    run: Run,
-    call: PlannedCall,
-    tool: Tool,
-    args: Record<string, unknown>,
-    approvers: ApproverSet,
-    ttlMs: number,
-  ): Promise<boolean> {
+  request: ApprovalRequester = async (run, call, tool, args, approvers, ttlMs) => {
     const { book } = this.deps.settings;
     const { clock, redactor, notifier } = this.deps;
     const displayArgs = redactor.redactValue(args);
@@ -101,7 +93,7 @@ export class ApprovalFlow {
       durationMs: 0,
     });
     return true;
-  }
+  };
 
   /** Handles an Approve or Deny click from any replica; the first valid click wins. */
   async decide(

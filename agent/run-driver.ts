@@ -37,6 +37,12 @@ export type ApprovalRequester = (
   ttlMs: number,
 ) => Promise<boolean>;
 
+interface ReadyCall {
+  call: PlannedCall;
+  tool: Tool;
+  args: Record<string, unknown>;
+}
+
 export class RunDriver {
   constructor(private readonly deps: RunDriverDeps) {}
 
@@ -186,7 +192,7 @@ export class RunDriver {
         case 'ready': {
           if (!(await this.withinCallBudget(run))) return;
           if (prepared.tool.risk === 'read') {
-            await this.runReadBatch(run);
+            await this.runReadBatch(run, { call, tool: prepared.tool, args: prepared.args });
           } else {
             await this.runAlone(run, call, prepared.tool, prepared.args);
           }
@@ -220,11 +226,12 @@ export class RunDriver {
     return outcome;
   }
 
-  private async runReadBatch(run: Run): Promise<void> {
+  /** Runs `first` (already prepared, at the head of the queue) together with the read calls right after it. */
+  private async runReadBatch(run: Run, first: ReadyCall): Promise<void> {
     const { executor, limits } = this.deps;
-    const batch: { call: PlannedCall; tool: Tool; args: Record<string, unknown> }[] = [];
-    const signatures = new Set<string>();
-    for (const call of run.queue) {
+    const batch: ReadyCall[] = [first];
+    const signatures = new Set([callSignature(first.tool.name, first.args)]);
+    for (const call of run.queue.slice(1)) {
       if (run.usage.toolCalls + batch.length >= limits.maxToolCalls && batch.length > 0) break;
       const prepared = executor.prepare(run, call);
       if (prepared.kind !== 'ready' || prepared.tool.risk !== 'read') break;

@@ -144,7 +144,11 @@ export class Router {
 
   private async onMessage(event: Extract<ChatEvent, { kind: 'message' }>): Promise<RouterReply> {
     const { conversation, principal } = event;
-    const waiting = await this.waitingForUser(conversation);
+    // One read of the thread's runs answers both questions: is a run waiting here, and has the bot worked here.
+    const threadRunIds = await this.kernel.runs.threadRunIds(conversation);
+    const history = threadRunIds.length > 0;
+    if (!event.mentioned && !event.direct && !history) return {};
+    const waiting = await this.waitingForUser(threadRunIds);
     if (waiting && (samePrincipal(waiting.principal, principal) || this.kernel.policy.isAdmin(principal))) {
       const run = await this.awaitKernel(conversation, () =>
         this.kernel.resume(waiting.id, event.text, principal),
@@ -152,8 +156,6 @@ export class Router {
       await this.afterRun(run);
       return {};
     }
-    const history = (await this.kernel.runs.threadRunIds(conversation)).length > 0;
-    if (!event.mentioned && !event.direct && !history) return {};
     const command = parseRouterCommand(event.text);
     if (command) {
       const text = await this.command(command, principal, conversation);
@@ -241,9 +243,9 @@ export class Router {
     if (next) await this.startTask(next.text, next.principal, run.conversation, next.eventId, true);
   }
 
-  private async waitingForUser(conversation: Conversation): Promise<Run | undefined> {
-    const runIds = await this.kernel.runs.threadRunIds(conversation);
-    for (const runId of runIds.slice(-3).reverse()) {
+  /** The latest of the thread's runs that waits for an answer, looking back three runs at most. */
+  private async waitingForUser(threadRunIds: string[]): Promise<Run | undefined> {
+    for (const runId of threadRunIds.slice(-3).reverse()) {
       const run = await this.kernel.runs.find(runId).catch(() => undefined);
       if (run?.status === 'waiting_for_user') return run;
     }
