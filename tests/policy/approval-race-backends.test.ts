@@ -10,12 +10,11 @@ import { createClient } from '@keyv/redis';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { DecideResult } from '../../agent/policy/approvals.js';
 import { ApprovalBook } from '../../agent/policy/approvals.js';
-import { approverSet } from '../../agent/policy/approver-set.js';
 import { openStore } from '../../agent/store/open-store.js';
 import { RedisStore } from '../../agent/store/redis-store.js';
 import type { Store } from '../../agent/store/store.js';
 import { approvalRaceCases } from './approval-race.case.js';
-import { people, places, settings } from './policy-fixtures.js';
+import { restartRequest } from './policy-fixtures.js';
 
 const redisUrl = 'redis://127.0.0.1:6379';
 const redisPrefix = `opsbot-test:policy-race:${process.pid}:${randomUUID().slice(0, 8)}:`;
@@ -54,18 +53,7 @@ async function raceTwoProcesses(
 }
 
 function requestOn(store: Store) {
-  return new ApprovalBook(store).request({
-    runId: `run_${randomUUID()}`,
-    step: 1,
-    callId: 'call_1',
-    tool: 'restart_service',
-    args: { target: 'prod-db' },
-    requester: people.operator,
-    reason: 'the database is stuck',
-    approvers: approverSet(settings, 'restart_service', places.ops),
-    ttlMs: 15 * 60_000,
-    conversation: places.ops.conversation,
-  });
+  return new ApprovalBook(store).request(restartRequest());
 }
 
 function expectOneDecision(results: DecideResult[]) {

@@ -2,9 +2,8 @@
 import { expect, it } from 'vitest';
 import type { Clock } from '../../agent/clock.js';
 import { ApprovalBook } from '../../agent/policy/approvals.js';
-import { approverSet } from '../../agent/policy/approver-set.js';
 import type { Store } from '../../agent/store/store.js';
-import { people, places, settings } from './policy-fixtures.js';
+import { people, restartRequest, settings } from './policy-fixtures.js';
 
 export interface TwoReplicas {
   /** Two Store instances over the same backend, as two processes would have. */
@@ -20,20 +19,7 @@ export function approvalRaceCases(replicas: () => TwoReplicas) {
     return [new ApprovalBook(first, options), new ApprovalBook(second, options)] as const;
   };
 
-  const requestOn = (book: ApprovalBook) =>
-    book.request({
-      runId: `run_${Math.random().toString(36).slice(2)}`,
-      step: 1,
-      callId: 'call_1',
-      tool: 'restart_service',
-      args: { target: 'prod-db' },
-      requester: people.operator,
-      reason: 'the database is stuck',
-      approvers: approverSet(settings, 'restart_service', places.ops),
-      ttlMs: 15 * 60_000,
-      conversation: places.ops.conversation,
-      channelName: 'ops',
-    });
+  const requestOn = (book: ApprovalBook) => book.request(restartRequest());
 
   it('two approve clicks on two replicas make exactly one decision, and the loser names the winner', async () => {
     const [one, two] = books();

@@ -1,6 +1,9 @@
 // Shared settings, tools, people and places for the policy tests: a small team with viewer, operator and admin.
+import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import type { Conversation } from '../../agent/conversation.js';
+import type { ApprovalRequest } from '../../agent/policy/approvals.js';
+import { approverSet } from '../../agent/policy/approver-set.js';
 import {
   type PermissionSettingsInput,
   PermissionSettingsSchema,
@@ -99,3 +102,20 @@ export const places = {
   deploys: { conversation: slackChannel('C_DEP'), channelName: 'deploys' },
   dm: { conversation: slackChannel('D_DM') },
 } satisfies Record<string, { conversation: Conversation; channelName?: string }>;
+
+/** The approval request the race tests fight over: the operator's restart of prod-db in #ops. */
+export function restartRequest(): ApprovalRequest {
+  return {
+    runId: `run_${randomUUID()}`,
+    step: 1,
+    callId: 'call_1',
+    tool: 'restart_service',
+    args: { target: 'prod-db' },
+    requester: people.operator,
+    reason: 'the database is stuck',
+    approvers: approverSet(settings, 'restart_service', places.ops),
+    ttlMs: 15 * 60_000,
+    conversation: places.ops.conversation,
+    channelName: 'ops',
+  };
+}
