@@ -29,7 +29,13 @@ export type OutboundMessage =
       approvers: string[];
       expiresAt: number;
       /** Set once decided: the card then shows the outcome and loses its buttons. */
-      decision?: { outcome: 'approved' | 'denied' | 'expired'; by: string; at: number; reason?: string };
+      decision?: {
+        /** withdrawn: the run was cancelled while it waited; `by` is who cancelled it. */
+        outcome: 'approved' | 'denied' | 'expired' | 'withdrawn';
+        by: string;
+        at: number;
+        reason?: string;
+      };
     }
   | {
       kind: 'result';

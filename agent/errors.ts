@@ -6,6 +6,9 @@ export const ErrorCode = {
   InvalidTask: 'opsbot_invalid_task',
   RunNotFound: 'opsbot_run_not_found',
   RunNotWaiting: 'opsbot_run_not_waiting',
+  RunBusy: 'opsbot_run_busy',
+  /** The run is in a state where this cannot happen to it (cancelled, finished, waiting for something else). */
+  RunWrongState: 'opsbot_run_wrong_state',
   NotAllowed: 'opsbot_not_allowed',
   RunSchema: 'opsbot_run_schema',
   ModelUnavailable: 'opsbot_model_unavailable',

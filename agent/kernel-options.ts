@@ -1,10 +1,11 @@
 // The kernel's dependencies and limits, with defaults, so the world (clock, store, model, chat) is injected.
-import type { ApprovalSettings } from './approval-flow.js';
+import type { ApprovalSettings } from './approval-settings.js';
 import type { ChatPort } from './chat-port.js';
 import type { Clock } from './clock.js';
 import type { Logger } from './logger.js';
 import type { ModelClient } from './model/model-client.js';
 import type { Redactor } from './redaction.js';
+import type { RunQueue } from './run-queue.js';
 import type { Store } from './store/store.js';
 import type { Tool } from './tool.js';
 import type { ToolPolicy } from './tool-policy.js';
@@ -18,6 +19,8 @@ export interface KernelLimits {
   maxWallTimeMs: number;
   toolTimeoutMs: number;
   questionTtlMs: number;
+  /** The expiry sweep's longest sleep. */
+  expirySweepMs: number;
   maxTaskChars: number;
   toolOutputChars: number;
 }
@@ -29,6 +32,7 @@ export const DEFAULT_LIMITS = {
   maxWallTimeMs: 10 * 60_000,
   toolTimeoutMs: 30_000,
   questionTtlMs: 24 * 3_600_000,
+  expirySweepMs: 10_000,
   maxTaskChars: 20_000,
   toolOutputChars: 16_000,
 } as const satisfies KernelLimits;
@@ -68,6 +72,20 @@ export interface KernelOptions {
   runLeaseMs?: number;
   /** The approval book, audit log and permission settings; without them, calls needing approval are refused. */
   approvals?: ApprovalSettings;
+  /** Where runs wait for a worker; in-process by default. */
+  queue?: RunQueue;
+  /** False for a process that only takes events (a gateway): it enqueues runs and steps none. */
+  worker?: boolean;
+  /** How many runs this process steps at once. */
+  concurrency?: number;
+}
+
+export function kernelLimits(limits: Partial<KernelLimits> = {}): KernelLimits {
+  return { ...DEFAULT_LIMITS, ...limits };
+}
+
+export function toolBreakerOptions(options: Partial<BreakerOptions> = {}): BreakerOptions {
+  return { ...DEFAULT_TOOL_BREAKER, ...options };
 }
 
 /**

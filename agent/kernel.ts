@@ -1,42 +1,65 @@
-// The kernel: turns tasks into durable runs, steps them with an engine, and resumes them from the Store alone.
+// The kernel: turns tasks into durable runs and hands them to the RunQueue. Every command — start, answer,
+// decide, cancel, expire, recover — is the same sequence: take the lease, apply the run machine, apply its
+// effects, hand the run to the queue. A RunWorker steps the runs; nothing here waits for a run to finish.
 import { randomBytes } from 'node:crypto';
-import { takeAnswer } from './answer-question.js';
-import { type ApprovalClickResult, ApprovalFlow } from './approval-flow.js';
+import { interpretAnswer } from './answer-question.js';
+import { type ApprovalGate, approvalCard, BookApprovalGate, noApprovals } from './approval-gate.js';
+import type { ApprovalSettings } from './approval-settings.js';
 import { BUILTIN_TOOLS } from './builtin-tools.js';
-import { nullChatPort } from './chat-port.js';
+import { type MessageRef, nullChatPort, type OutboundMessage } from './chat-port.js';
 import { BreakerRegistry } from './circuit-breaker.js';
 import { type Clock, systemClock } from './clock.js';
+import type { Conversation } from './conversation.js';
+import { ConversationScheduler } from './conversation-scheduler.js';
 import { createEngines } from './engines/create-engines.js';
 import type { Engine } from './engines/engine.js';
 import { CallerError, ErrorCode } from './errors.js';
-import {
-  DEFAULT_LIMITS,
-  DEFAULT_TOOL_BREAKER,
-  defaultLeaseMs,
-  type KernelLimits,
-  type KernelOptions,
-} from './kernel-options.js';
+import { ExpirySweep } from './expiry-sweep.js';
+import { InProcessRunQueue } from './in-process-run-queue.js';
+import { defaultLeaseMs, type KernelLimits, type KernelOptions, kernelLimits, toolBreakerOptions } from './kernel-options.js';
 import { type Logger, silentLogger } from './logger.js';
 import { newRun, type TaskInput, taskProblem } from './new-run.js';
-
+import { verifyBinding } from './policy/approval-record.js';
+import { type DecideResult, decideResultMessage } from './policy/approvals.js';
 import { type AuditLog, auditActor } from './policy/audit-log.js';
-import { type Principal, principalKey, samePrincipal } from './principal.js';
+import type { Principal } from './principal.js';
 import { Redactor } from './redaction.js';
 import { type EngineKind, isTerminal, type Run } from './run.js';
-import { type ApprovalRequester, RunDriver } from './run-driver.js';
+import { RunCancels } from './run-cancels.js';
+import { RunEffects } from './run-effects.js';
 import { RunLeases } from './run-leases.js';
 import { type RunListener, RunListeners } from './run-listeners.js';
-import { RunNotifier } from './run-notifier.js';
-import { RunRecovery } from './run-recovery.js';
+import { actorOf, type RunMachineEvent, transition } from './run-machine.js';
+import type { RunQueue } from './run-queue.js';
 import { RunRepository } from './run-repository.js';
-import { questionExpired, RunTransitions } from './run-transitions.js';
+import { describeRunState } from './run-state-words.js';
+import { RunWorker } from './run-worker.js';
 import { StepExecutor } from './step-executor.js';
+import { systemTimers, type Timers } from './timers.js';
 import type { Store } from './store/store.js';
 import { buildThreadSummary } from './thread-summary.js';
-import { refusedOutcome } from './tool-errors.js';
 import { allowAllPolicy, type ToolPolicy } from './tool-policy.js';
 import { ToolRegistry } from './tool-registry.js';
 import { nullTraceSink } from './trace.js';
+
+export interface ApprovalClickResult {
+  /** What to tell the person who clicked (an ephemeral reply on chat platforms). */
+  message: string;
+  /** False when the click changed nothing: refused, late, unknown. */
+  settled: boolean;
+  result: DecideResult;
+}
+
+export interface CancelResult {
+  run: Run;
+  /** What to tell the person who asked: cancelled now, or at the run's next step. */
+  message: string;
+}
+
+/** An answer or a click waits this long for a step in progress on the same run to reach its boundary. */
+const PERSON_WAITS_MS = 5_000;
+/** A cancel of a run stepped in this process waits this long for the worker to stop it. */
+const CANCEL_WAITS_MS = 3_000;
 
 export class Kernel {
   readonly registry: ToolRegistry;
@@ -47,23 +70,22 @@ export class Kernel {
   private readonly clock: Clock;
   private readonly logger: Logger;
   private readonly redactor: Redactor;
-  private readonly notifier: RunNotifier;
-  private readonly transitions: RunTransitions;
-  private readonly driver: RunDriver;
   private readonly leases: RunLeases;
   private readonly engines: Partial<Record<EngineKind, Engine>>;
-  private readonly recovery: RunRecovery;
   private readonly listeners: RunListeners;
-  private readonly active = new Set<Promise<unknown>>();
+  private readonly effects: RunEffects;
+  private readonly queue: RunQueue;
+  private readonly worker: RunWorker;
+  private readonly scheduler: ConversationScheduler;
+  private readonly cancels: RunCancels;
+  private readonly gate: ApprovalGate;
   private readonly newId: () => string;
-  private readonly approvalFlow: ApprovalFlow | undefined;
+  private readonly approvals: ApprovalSettings | undefined;
   private readonly audit: AuditLog | undefined;
   private closing = false;
 
   constructor(options: KernelOptions) {
-    const reserved = options.tools.find((tool) =>
-      BUILTIN_TOOLS.some((builtin) => builtin.name === tool.name),
-    );
+    const reserved = options.tools.find((tool) => BUILTIN_TOOLS.some((builtin) => builtin.name === tool.name));
     if (reserved) {
       throw new CallerError(
         ErrorCode.InvalidTool,
@@ -77,64 +99,38 @@ export class Kernel {
     this.logger = options.logger ?? silentLogger;
     this.listeners = new RunListeners(this.logger);
     this.redactor = options.redactor ?? new Redactor();
-    this.limits = { ...DEFAULT_LIMITS, ...options.limits };
+    this.limits = kernelLimits(options.limits);
     this.newId = options.newId ?? (() => `run_${randomBytes(8).toString('hex')}`);
     this.runs = new RunRepository(options.store);
     this.leases = new RunLeases(
       options.store,
-      this.runs,
       `kernel_${randomBytes(6).toString('hex')}`,
       options.runLeaseMs ?? defaultLeaseMs(options.tools, this.limits.toolTimeoutMs),
       () => this.clock.now(),
     );
-    this.notifier = new RunNotifier(options.chat ?? nullChatPort, this.redactor, this.clock, this.logger);
+    this.approvals = options.approvals;
     this.audit = options.approvals?.audit;
-    this.transitions = new RunTransitions({
-      runs: this.runs,
+    this.cancels = new RunCancels(options.store);
+    this.queue = options.queue ?? new InProcessRunQueue(this.logger);
+    this.scheduler = new ConversationScheduler({
       store: options.store,
-      notifier: this.notifier,
-      trace: options.trace ?? nullTraceSink,
+      queue: this.queue,
+      lockTtlMs: this.limits.maxWallTimeMs + 60 * 60_000,
+      stillQueued: async (runId) => (await this.runs.find(runId))?.status === 'queued',
+    });
+    this.effects = new RunEffects({
+      runs: this.runs,
+      chat: options.chat ?? nullChatPort,
       redactor: this.redactor,
+      trace: options.trace ?? nullTraceSink,
       clock: this.clock,
       logger: this.logger,
-      limits: this.limits,
-      emit: (run) => this.listeners.emit(run),
+      listeners: this.listeners,
+      scheduler: this.scheduler,
+      queue: this.queue,
+      cancels: this.cancels,
       ...(this.audit ? { audit: this.audit } : {}),
     });
-    this.driver = new RunDriver({
-      transitions: this.transitions,
-      store: options.store,
-      executor: new StepExecutor({
-        registry: this.registry,
-        policy: this.policy,
-        breakers: new BreakerRegistry({ ...DEFAULT_TOOL_BREAKER, ...options.toolBreaker }, this.clock),
-        redactor: this.redactor,
-        clock: this.clock,
-        logger: this.logger,
-        toolTimeoutMs: this.limits.toolTimeoutMs,
-        toolOutputChars: this.limits.toolOutputChars,
-      }),
-      redactor: this.redactor,
-      clock: this.clock,
-      limits: this.limits,
-      emit: (run) => this.listeners.emit(run),
-      requestApproval: (...request) => this.requestApproval(...request),
-      isClosing: () => this.closing,
-      renewLease: (runId) => this.leases.renew(runId),
-    });
-    this.approvalFlow = options.approvals
-      ? new ApprovalFlow({
-          settings: options.approvals,
-          registry: this.registry,
-          driver: this.driver,
-          transitions: this.transitions,
-          notifier: this.notifier,
-          redactor: this.redactor,
-          clock: this.clock,
-          withRun: (runId, change) => this.leases.withRun(runId, change),
-          continueHeld: (run) => this.continue(run, { leaseHeld: true }),
-        })
-      : undefined;
     this.engines = createEngines({
       ...options,
       registry: this.registry,
@@ -142,17 +138,35 @@ export class Kernel {
       redactor: this.redactor,
       clock: this.clock,
     });
-    this.recovery = new RunRecovery({
+    this.gate = options.approvals
+      ? new BookApprovalGate(options.approvals.book, this.redactor, this.clock)
+      : noApprovals;
+    this.worker = new RunWorker({
       runs: this.runs,
       leases: this.leases,
-      transitions: this.transitions,
+      effects: this.effects,
+      cancels: this.cancels,
+      executor: new StepExecutor({
+        registry: this.registry,
+        policy: this.policy,
+        breakers: new BreakerRegistry(toolBreakerOptions(options.toolBreaker), this.clock),
+        redactor: this.redactor,
+        clock: this.clock,
+        logger: this.logger,
+        toolTimeoutMs: this.limits.toolTimeoutMs,
+        toolOutputChars: this.limits.toolOutputChars,
+      }),
+      engines: this.engines,
+      approvals: this.gate,
+      redactor: this.redactor,
       clock: this.clock,
+      limits: this.limits,
       logger: this.logger,
-      continueRun: (run) => this.continue(run),
     });
+    if (options.worker !== false) this.queue.process(this.worker.advance, { concurrency: options.concurrency ?? 32 });
   }
 
-  /** A fresh run id, for callers that must name a run before starting it (the router's thread lock). */
+  /** A fresh run id, for callers that must name a run before starting it. */
   newRunId(): string {
     return this.newId();
   }
@@ -161,18 +175,18 @@ export class Kernel {
     return this.engines.react !== undefined;
   }
 
-  /** Called with the run after every change: the CLI prints steps from it. */
+  /** Called with the run after every change made in this process: the CLI prints steps from it. */
   onRunChange(listener: RunListener): () => void {
     return this.listeners.add(listener);
   }
 
-  /** Starts a task and steps it until it finishes or waits. Bad input ends in a failed run with a clear message. */
-  async start(task: TaskInput): Promise<Run> {
+  /**
+   * Saves a new run and hands it to the queue — or, when its thread is busy, puts it in line there — and
+   * returns its id at once. Bad input ends in a failed run with a clear message.
+   */
+  async start(task: TaskInput): Promise<string> {
     if (this.closing) {
-      throw new CallerError(
-        ErrorCode.InvalidTask,
-        'opsbot is shutting down and takes no new tasks; try again in a moment',
-      );
+      throw new CallerError(ErrorCode.InvalidTask, 'opsbot is shutting down and takes no new tasks; try again in a moment');
     }
     const engine = task.engine ?? (this.engines.react ? 'react' : 'command');
     const run = newRun({
@@ -185,9 +199,8 @@ export class Kernel {
     });
     const problem = taskProblem(task.text, engine, this.limits.maxTaskChars);
     if (problem) {
-      await this.transitions.fail(run, 'invalid_task', problem);
-      await this.runs.save(run);
-      return run;
+      await this.apply(run, { type: 'failed', at: this.clock.now(), code: 'invalid_task', message: problem });
+      return run.id;
     }
     run.messages.push({ role: 'user', content: run.task });
     await this.audit?.record({
@@ -200,145 +213,274 @@ export class Kernel {
     const earlier = await this.runs.threadRunIds(task.conversation);
     if (earlier.length > 0) run.threadSummary = await buildThreadSummary(this.runs, earlier);
     await this.runs.addToThread(task.conversation, run.id);
-    await this.runs.save(run);
-    this.listeners.emit(run);
-    await this.notifier.status(run, 'Working on it…', 'working');
-    await this.continue(run);
-    return run;
+    const saved = await this.effects.apply(run, [{ kind: 'save' }]);
+    const position = await this.scheduler.admit(saved.conversation, saved.id);
+    if (position > 0) await this.apply(saved, { type: 'thread_busy', at: this.clock.now(), position });
+    return saved.id;
   }
 
-  /** Continues a run that waits for a person's answer, in this process or any other. */
-  async resume(runId: string, answer: string, principal: Principal): Promise<Run> {
-    return this.leases.withRun(runId, async (run) => {
-      const pending = run.pending;
-      if (run.status !== 'waiting_for_user' || pending?.kind !== 'question') {
-        throw new CallerError(
-          ErrorCode.RunNotWaiting,
-          `Run ${runId} is not waiting for an answer (it is ${run.status.replaceAll('_', ' ')}).`,
-        );
-      }
-      if (!samePrincipal(principal, run.principal) && !this.policy.isAdmin(principal)) {
-        throw new CallerError(
-          ErrorCode.NotAllowed,
-          `Only ${run.principal.displayName} (who asked) or an admin can answer this question.`,
-        );
-      }
-      if (this.clock.now() >= pending.expiresAt) {
-        await this.transitions.expire(run, questionExpired(pending.expiresAt - pending.askedAt));
-        return run;
-      }
-      const cleanAnswer = this.redactor.redact(answer.trim());
-      run.events.push({
-        type: 'answer_received',
-        at: this.clock.now(),
-        step: run.step,
-        answer: cleanAnswer,
-        by: principalKey(principal),
-      });
-      run.pending = null;
-      run.status = 'running';
-      await this.transitions.showAnswered(run, pending, cleanAnswer, principal.displayName);
-      const outcome = takeAnswer(run, pending, cleanAnswer, principal, this.registry);
-      if (outcome.kind === 'ask_again') {
-        await this.transitions.askUser(run, run.queue[0]!, outcome.question, outcome.choices, outcome.fields);
-        return run;
-      }
-      await this.notifier.status(run, 'Working on it…', 'working');
-      await this.runs.save(run);
-      await this.continue(run, { leaseHeld: true });
-      return run;
-    });
-  }
-
-  /** Stops a run at its next step boundary; a waiting run stops at once. */
-  async cancel(runId: string, principal: Principal): Promise<Run> {
-    const run = await this.runs.load(runId);
-    if (!samePrincipal(principal, run.principal) && !this.policy.isAdmin(principal)) {
-      throw new CallerError(
-        ErrorCode.NotAllowed,
-        `Only ${run.principal.displayName} (who asked) or an admin can cancel run ${runId}.`,
-      );
-    }
-    if (isTerminal(run.status)) return run;
-    const by = principal.displayName || principalKey(principal);
-    await this.audit?.record({
-      kind: 'cancel',
-      actor: auditActor(principal),
+  /** A person's answer to the question a run waits on, from any process; the run then goes back to the queue. */
+  async answer(runId: string, text: string, principal: Principal): Promise<Run> {
+    return this.leases.hold(
       runId,
-      conversation: run.conversation,
-    });
-    if (run.status === 'running') {
-      // The process stepping it, wherever it is, reads this at the next step boundary.
-      await this.store.set(`cancel:${runId}`, by, 24 * 3_600_000);
-      return run;
-    }
-    return this.leases.withRun(runId, async (current) => {
-      if (!isTerminal(current.status)) await this.transitions.cancel(current, by);
-      return current;
-    });
+      async () => {
+        const run = await this.runs.load(runId);
+        if (run.status !== 'waiting_for_user') {
+          throw new CallerError(ErrorCode.RunNotWaiting, `There is no question to answer: ${describeRunState(run)}.`);
+        }
+        this.authorize(principal, run, { kind: 'answer' });
+        const now = this.clock.now();
+        if (now >= run.question.expiresAt) return this.apply(run, { type: 'question_expired', at: now });
+        const answer = this.redactor.redact(text.trim());
+        return this.apply(run, {
+          type: 'answer_received',
+          at: now,
+          answer,
+          by: actorOf(principal),
+          take: interpretAnswer(run, answer, principal, this.registry),
+          expiresAt: now + this.limits.questionTtlMs,
+        });
+      },
+      { waitMs: PERSON_WAITS_MS },
+    );
   }
 
-  /** An Approve or Deny click, from any replica: checked, claimed once, and the run resumed from the Store. */
+  /** An Approve or Deny click, from any replica: checked, claimed once, and the run handed back to the queue. */
   async decideApproval(
     approvalId: string,
     principal: Principal,
     decision: 'approve' | 'deny',
     reason?: string,
   ): Promise<ApprovalClickResult> {
-    if (!this.approvalFlow)
-      throw new CallerError(ErrorCode.NotAllowed, 'Approvals are not set up in this opsbot.');
-    return this.approvalFlow.decide(approvalId, principal, decision, reason);
+    const approvals = this.approvals;
+    if (!approvals) throw new CallerError(ErrorCode.NotAllowed, 'Approvals are not set up in this opsbot.');
+    const result = await approvals.book.decide({
+      approvalId,
+      decider: principal,
+      decision,
+      settings: approvals.permissions,
+      ...(reason ? { reason } : {}),
+    });
+    const message = decideResultMessage(result);
+    if (result.kind === 'expired' && result.recorded) {
+      await this.expire(result.approval.runId);
+      return { message, settled: true, result };
+    }
+    if (result.kind !== 'decided') return { message, settled: false, result };
+    const { approval } = result;
+    const refusal = await this.leases.hold(
+      approval.runId,
+      async () => {
+        const run = await this.runs.load(approval.runId);
+        const bound =
+          run.status === 'waiting_for_approval' &&
+          verifyBinding(approval, {
+            runId: run.id,
+            step: approval.step,
+            tool: run.approval.call.name,
+            args: run.approval.call.args,
+            requester: run.principal,
+          });
+        const decided = transition(run, {
+          type: 'approval_decided',
+          at: result.at,
+          approvalId: approval.id,
+          decision,
+          by: actorOf(principal),
+          ...(reason ? { reason } : {}),
+          bound,
+          stopOnDenial: approvals.permissions.on_denial === 'stop',
+          card: approvalCard(approval),
+        });
+        if (!decided.ok) return decided.refusal.message;
+        await this.effects.apply(decided.run, decided.effects);
+        return undefined;
+      },
+      { waitMs: PERSON_WAITS_MS },
+    );
+    if (refusal) return { message: `${message} Nothing was run: ${refusal}.`, settled: false, result };
+    return { message, settled: true, result };
+  }
+
+  /**
+   * Cancels a run. A waiting or queued run is cancelled at once, its card or question closed. A run a worker
+   * is stepping stops at its next step boundary; in this process that is at once, unless it is mid-action.
+   */
+  async cancel(runId: string, principal: Principal): Promise<CancelResult> {
+    const run = await this.runs.load(runId);
+    this.authorize(principal, run, { kind: 'cancel' });
+    if (isTerminal(run.status)) {
+      throw new CallerError(ErrorCode.RunWrongState, `Nothing to cancel: ${describeRunState(run)}.`);
+    }
+    const by = actorOf(principal);
+    if (!(await this.leases.claim(runId))) {
+      await this.cancels.request(runId, by);
+      if (this.worker.isStepping(runId)) await this.within(CANCEL_WAITS_MS, this.worker.stopped(runId));
+      const now = await this.runs.load(runId);
+      if (now.status === 'cancelled') return { run: now, message: `Cancelled ${runId}.` };
+      return { run: now, message: `${runId} will stop at its next step (${describeRunState(now)}).` };
+    }
+    try {
+      const current = await this.runs.load(runId);
+      if (isTerminal(current.status)) {
+        throw new CallerError(ErrorCode.RunWrongState, `Nothing to cancel: ${describeRunState(current)}.`);
+      }
+      if (current.status === 'executing') {
+        // Nobody holds a run that is mid-action: its process died, and the action may or may not have happened.
+        const interrupted = await this.apply(current, { type: 'action_interrupted', at: this.clock.now() });
+        return { run: interrupted, message: `Nothing to cancel: ${describeRunState(interrupted)}.` };
+      }
+      let card: ReturnType<typeof approvalCard> | undefined;
+      if (current.status === 'waiting_for_approval' && this.approvals) {
+        const { book } = this.approvals;
+        await book.close(current.approval.approvalId, { kind: 'withdrawn', by });
+        const approval = await book.get(current.approval.approvalId);
+        if (approval) card = approvalCard(approval);
+      }
+      const cancelled = await this.apply(current, {
+        type: 'cancelled',
+        at: this.clock.now(),
+        by,
+        ...(card ? { card } : {}),
+      });
+      return { run: cancelled, message: `Cancelled ${runId}.` };
+    } finally {
+      await this.leases.release(runId);
+    }
+  }
+
+  /** Expires the run's question or approval if it is due; false when there was nothing to expire. */
+  async expire(runId: string): Promise<boolean> {
+    const due = (run: Run | undefined): run is Extract<Run, { status: 'waiting_for_user' | 'waiting_for_approval' }> =>
+      (run?.status === 'waiting_for_user' && this.clock.now() >= run.question.expiresAt) ||
+      (run?.status === 'waiting_for_approval' && this.clock.now() >= run.approval.expiresAt);
+    if (!due(await this.runs.find(runId))) return false;
+    return this.leases.hold(runId, async () => {
+      const run = await this.runs.find(runId);
+      if (!due(run)) return false;
+      if (run.status === 'waiting_for_user') {
+        await this.apply(run, { type: 'question_expired', at: this.clock.now() });
+        return true;
+      }
+      return this.expireApproval(run);
+    });
+  }
+
+  /** After a restart and on a timer: a run caught mid-action becomes outcome_unknown; the rest go on. */
+  async recover(): Promise<{ continued: number; outcomeUnknown: number }> {
+    const counts = { continued: 0, outcomeUnknown: 0 };
+    for (const runId of await this.runs.activeRunIds()) {
+      if (this.leases.heldHere(runId) || (await this.leases.heldElsewhere(runId))) continue;
+      const run = await this.runs.find(runId).catch((error) => {
+        this.logger.error({ runId, err: String(error) }, 'a stored run could not be loaded');
+        return undefined;
+      });
+      if (!run) continue;
+      if (run.status === 'executing') {
+        const marked = await this.leases
+          .hold(runId, async () => {
+            const current = await this.runs.load(runId);
+            if (current.status !== 'executing') return false;
+            await this.apply(current, { type: 'action_interrupted', at: this.clock.now() });
+            return true;
+          })
+          .catch(() => false);
+        if (marked) counts.outcomeUnknown += 1;
+      } else if (run.status === 'running') {
+        await this.queue.enqueue(runId);
+        counts.continued += 1;
+      } else if (run.status === 'queued') {
+        if (await this.scheduler.holds(run.conversation, runId)) await this.queue.enqueue(runId);
+        else await this.scheduler.admit(run.conversation, runId);
+        counts.continued += 1;
+      }
+    }
+    return counts;
+  }
+
+  /** The sweep that expires questions and approvals nobody answered; `serve` starts it as a service. */
+  expirySweep(timers: Timers = systemTimers): ExpirySweep {
+    return new ExpirySweep({
+      waitingRunIds: () => this.runs.waitingRunIds(),
+      find: (runId) => this.runs.find(runId),
+      expire: (runId) => this.expire(runId),
+      clock: this.clock,
+      timers,
+      logger: this.logger,
+      intervalMs: this.limits.expirySweepMs,
+    });
+  }
+
+  /** Posts a message that belongs to no run through the same redacting notifier as every run message. */
+  notify(conversation: Conversation, message: OutboundMessage): Promise<MessageRef> {
+    return this.effects.notify(conversation, message);
   }
 
   async get(runId: string): Promise<Run> {
     return this.runs.load(runId);
   }
 
-  /** Expires runs whose question waited too long. Safe to call from every replica. */
-  expireWaiting(): Promise<number> {
-    return this.recovery.expireWaiting();
+  /** Waits until this process has no run left to step, then returns the run as stored: for the CLI and tests. */
+  async settled(runId: string): Promise<Run> {
+    await this.queue.idle();
+    return this.runs.load(runId);
   }
 
-  /** After a restart: continues runs caught between steps; a run caught mid-action becomes outcome_unknown. */
-  recover(): Promise<{ continued: number; outcomeUnknown: number }> {
-    return this.recovery.recover();
-  }
-
-  /** Stops taking work, lets the current steps finish and save, and waits for them. */
+  /** Stops taking work; the runs being stepped save at their next step boundary. */
   async shutdown(): Promise<void> {
     this.closing = true;
-    await Promise.allSettled([...this.active]);
+    await this.worker.close();
+    await this.queue.close();
+    await this.effects.flush();
   }
 
-  /** Steps a running run under this process's lease; another process holding it keeps it. */
-  private async continue(run: Run, options: { leaseHeld?: boolean } = {}): Promise<void> {
-    const engine = this.engines[run.engine];
-    if (!engine) {
-      await this.transitions.fail(
-        run,
-        'no_engine',
-        'This run needs a model, and no model is configured now. Set OPENAI_BASE_URL or OPENAI_API_KEY and try again.',
-      );
-      await this.runs.save(run);
-      return;
-    }
-    if (!options.leaseHeld && !(await this.leases.claim(run.id))) return;
-    const work = this.driver.drive(run, engine).finally(async () => {
-      if (!options.leaseHeld) await this.leases.release(run.id);
+  private authorize(principal: Principal, run: Run, action: Parameters<ToolPolicy['mayActOnRun']>[2]): void {
+    const authority = this.policy.mayActOnRun(principal, run, action);
+    if (!authority.allowed) throw new CallerError(ErrorCode.NotAllowed, authority.reason);
+  }
+
+  private async apply(run: Run, event: RunMachineEvent): Promise<Run> {
+    const result = transition(run, event);
+    if (!result.ok) throw new CallerError(ErrorCode.RunWrongState, `Cannot do that: ${result.refusal.message}.`);
+    return this.effects.apply(result.run, result.effects);
+  }
+
+  private async expireApproval(run: Extract<Run, { status: 'waiting_for_approval' }>): Promise<boolean> {
+    const approvals = this.approvals;
+    if (!approvals) return false;
+    const closed = await approvals.book.close(run.approval.approvalId, { kind: 'expired' });
+    const approval = 'approval' in closed ? closed.approval : undefined;
+    if (!approval) return false;
+    const stopOnDenial = approvals.permissions.on_denial === 'stop';
+    const card = approvalCard(approval);
+    // A click may have won just before the expiry: then the run takes that decision instead.
+    const event: RunMachineEvent =
+      closed.kind === 'already_decided'
+        ? {
+            type: 'approval_decided',
+            at: this.clock.now(),
+            approvalId: approval.id,
+            decision: closed.decision,
+            by: closed.by,
+            bound: true,
+            stopOnDenial,
+            card,
+          }
+        : { type: 'approval_expired', at: this.clock.now(), approvalId: approval.id, stopOnDenial, card };
+    const result = transition(run, event);
+    if (!result.ok) return false;
+    await this.effects.apply(result.run, result.effects);
+    return true;
+  }
+
+  private within(ms: number, work: Promise<void>): Promise<void> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(resolve, ms);
+      timer.unref();
+      void work.finally(() => {
+        clearTimeout(timer);
+        resolve();
+      });
     });
-    this.active.add(work);
-    try {
-      await work;
-    } finally {
-      this.active.delete(work);
-    }
   }
-
-  private requestApproval: ApprovalRequester = async (run, call, tool, args, approvers, ttlMs) => {
-    if (this.approvalFlow) return this.approvalFlow.request(run, call, tool, args, approvers, ttlMs);
-    const message = `${tool.name} needs approval, and approvals are not set up here.`;
-    this.transitions.record(run, call, refusedOutcome(tool.name, 'permission_denied', message));
-    run.queue.shift();
-    return false;
-  };
 }

@@ -2,7 +2,7 @@
 import type { Conversation } from './conversation.js';
 import type { Principal } from './principal.js';
 import type { Redactor } from './redaction.js';
-import { type EngineKind, RUN_SCHEMA_VERSION, type Run } from './run.js';
+import { type EngineKind, RUN_SCHEMA_VERSION, type RunIn } from './run.js';
 
 export interface TaskInput {
   text: string;
@@ -10,7 +10,7 @@ export interface TaskInput {
   conversation: Conversation;
   /** Forces an engine; by default react when a model is configured, command otherwise. */
   engine?: EngineKind;
-  /** The run's id, when the caller needs it before the run starts (from Kernel.newRunId). */
+  /** The run's id, when the caller needs it before the run starts. */
   runId?: string;
 }
 
@@ -25,12 +25,12 @@ export interface NewRunInput {
   redactor: Redactor;
 }
 
-export function newRun(input: NewRunInput): Run {
+export function newRun(input: NewRunInput): RunIn<'queued'> {
   const task = input.redactor.redact(input.text.trim().slice(0, input.maxTaskChars));
   return {
     schemaVersion: RUN_SCHEMA_VERSION,
     id: input.id,
-    status: 'running',
+    status: 'queued',
     engine: input.engine,
     principal: input.principal,
     conversation: input.conversation,
@@ -41,7 +41,6 @@ export function newRun(input: NewRunInput): Run {
     usage: { promptTokens: 0, completionTokens: 0, modelCalls: 0, toolCalls: 0 },
     messages: [],
     queue: [],
-    pending: null,
     completedCalls: {},
     activeMs: 0,
     askAttempts: 0,

@@ -1,10 +1,7 @@
 // Which process may change a run right now: a claim with a TTL per run, so two replicas never step it at once.
 import { CallerError, ErrorCode } from './errors.js';
-import type { Run } from './run.js';
-import type { RunRepository } from './run-repository.js';
 import type { Store } from './store/store.js';
-
-const leaseKey = (runId: string) => `run-lease:${runId}`;
+import { storeKeys } from './store/store-keys.js';
 
 export class RunLeases {
   /** Runs this process holds now, with when each lease was last taken or renewed. */
@@ -12,30 +9,31 @@ export class RunLeases {
 
   constructor(
     private readonly store: Store,
-    private readonly runs: RunRepository,
     /** This process. */
     readonly owner: string,
     /** How long a lease lasts if its holder dies without releasing it. */
     private readonly leaseMs: number,
     private readonly now: () => number = Date.now,
+    private readonly sleep: (ms: number) => Promise<void> = (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
   ) {}
 
   async claim(runId: string): Promise<boolean> {
-    const claimed = await this.store.claim(leaseKey(runId), this.owner, this.leaseMs);
+    const claimed = await this.store.claim(storeKeys.runLease(runId), this.owner, this.leaseMs);
     if (claimed) this.held.set(runId, this.now());
     return claimed;
   }
 
   release(runId: string): Promise<boolean> {
     this.held.delete(runId);
-    return this.store.release(leaseKey(runId), this.owner);
+    return this.store.release(storeKeys.runLease(runId), this.owner);
   }
 
   /** Extends a held lease once a third of it has passed, so a long run is never taken over while it works. */
-  async renew(runId: string): Promise<void> {
+  async renew(runId: string): Promise<boolean> {
     const since = this.held.get(runId);
-    if (since === undefined || this.now() - since < this.leaseMs / 3) return;
+    if (since === undefined || this.now() - since < this.leaseMs / 3) return false;
     await this.claim(runId);
+    return true;
   }
 
   /** True while this process holds the run (stepping it, or settling an answer or a click). */
@@ -45,23 +43,24 @@ export class RunLeases {
 
   /** True when another live process holds the run. */
   async heldElsewhere(runId: string): Promise<boolean> {
-    const holder = await this.store.holder(leaseKey(runId));
+    const holder = await this.store.holder(storeKeys.runLease(runId));
     return holder !== undefined && holder !== this.owner;
   }
 
-  /** Loads a run under its lease, applies a change, and saves it. */
-  async withRun<T>(runId: string, change: (run: Run) => Promise<T>): Promise<T> {
-    if (!(await this.claim(runId))) {
-      throw new CallerError(
-        ErrorCode.RunNotWaiting,
-        `Run ${runId} is busy in another step; try again in a moment.`,
-      );
+  /**
+   * Runs `work` under the run's lease. A person's answer or click waits briefly for a step in progress to
+   * end (waitMs), and otherwise is told to try again: nothing is half-applied.
+   */
+  async hold<T>(runId: string, work: () => Promise<T>, options: { waitMs?: number } = {}): Promise<T> {
+    const deadline = this.now() + (options.waitMs ?? 0);
+    while (!(await this.claim(runId))) {
+      if (this.now() >= deadline) {
+        throw new CallerError(ErrorCode.RunBusy, `Run ${runId} is busy in another step; try again in a moment.`);
+      }
+      await this.sleep(25);
     }
     try {
-      const run = await this.runs.load(runId);
-      const result = await change(run);
-      await this.runs.save(run);
-      return result;
+      return await work();
     } finally {
       await this.release(runId);
     }

@@ -1,13 +1,13 @@
 // Loads and saves runs in the Store, validated on the way in, with indexes for active and waiting runs.
 import type { Conversation } from './conversation.js';
-import { conversationKey } from './conversation.js';
 import { CallerError, ErrorCode, errorMessage, SystemError } from './errors.js';
 import { isTerminal, type Run } from './run.js';
 import { loadRunRecord } from './run-migrations.js';
 import type { Store } from './store/store.js';
+import { storeKeys } from './store/store-keys.js';
 
-const ACTIVE = 'runs:active';
-const WAITING = 'runs:waiting';
+const ACTIVE = storeKeys.activeRuns;
+const WAITING = storeKeys.waitingRuns;
 
 export class RunRepository {
   /** Status each non-terminal run was last indexed under by this process. */
@@ -80,10 +80,5 @@ export class RunRepository {
   }
 }
 
-function runKey(runId: string): string {
-  return `run:${runId}`;
-}
-
-function threadLog(conversation: Conversation): string {
-  return `thread:${conversationKey(conversation)}`;
-}
+const runKey = storeKeys.run;
+const threadLog = storeKeys.threadRuns;

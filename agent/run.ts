@@ -1,14 +1,20 @@
-// A Run: one task being carried out, as a versioned, serializable record with an append-only event list.
+// A Run: one task being carried out, as a versioned record that is a union on its status, plus an event list.
 import { z } from 'zod';
 import { ConversationSchema } from './conversation.js';
 import { ModelMessageSchema, UsageSchema } from './model-message.js';
 import { PrincipalSchema } from './principal.js';
+import { EngineKindSchema } from './run-engine-kind.js';
+import { RunEventSchema } from './run-events.js';
+
+export { type RunEvent, RunEventSchema, type RunEventType } from './run-events.js';
 
 /** Bump when the stored shape changes, and add a migration in run-migrations.ts. */
-export const RUN_SCHEMA_VERSION = 1;
+export const RUN_SCHEMA_VERSION = 2;
 
-export const RunStatusSchema = z.enum([
+export const RUN_STATUSES = [
+  'queued',
   'running',
+  'executing',
   'waiting_for_user',
   'waiting_for_approval',
   'finished',
@@ -16,7 +22,8 @@ export const RunStatusSchema = z.enum([
   'cancelled',
   'expired',
   'outcome_unknown',
-]);
+] as const;
+export const RunStatusSchema = z.enum(RUN_STATUSES);
 export type RunStatus = z.infer<typeof RunStatusSchema>;
 
 export const TERMINAL_STATUSES: ReadonlySet<RunStatus> = new Set([
@@ -27,8 +34,7 @@ export const TERMINAL_STATUSES: ReadonlySet<RunStatus> = new Set([
   'outcome_unknown',
 ]);
 
-export const EngineKindSchema = z.enum(['react', 'command']);
-export type EngineKind = z.infer<typeof EngineKindSchema>;
+export { type EngineKind, EngineKindSchema } from './run-engine-kind.js';
 
 /** A tool call the run intends to make, with its arguments parsed (or the reason they could not be). */
 export const PlannedCallSchema = z.object({
@@ -39,113 +45,39 @@ export const PlannedCallSchema = z.object({
   parseError: z.string().optional(),
   /** What the model said alongside the call: its stated reason. */
   reason: z.string().optional(),
+  /** Set once an approver approved exactly this call: the worker then runs it, once. */
+  approved: z.object({ approvalId: z.string(), by: z.string() }).optional(),
 });
 export type PlannedCall = z.infer<typeof PlannedCallSchema>;
 
-export const PendingSchema = z.discriminatedUnion('kind', [
-  z.object({
-    kind: z.literal('question'),
-    question: z.string(),
-    choices: z.array(z.string()).default([]),
-    /** The call that asked: the built-in ask_user, or a call missing required arguments. */
-    call: PlannedCallSchema,
-    missingFields: z.array(z.string()).default([]),
-    askedAt: z.number(),
-    expiresAt: z.number(),
-    /** The question's message in the thread, updated with the answer. */
-    messageId: z.string().optional(),
-  }),
-  z.object({
-    kind: z.literal('approval'),
-    approvalId: z.string(),
-    call: PlannedCallSchema,
-    requestedAt: z.number(),
-    expiresAt: z.number(),
-    /** The approval card in the thread, updated when the approval is decided. */
-    cardMessageId: z.string().optional(),
-  }),
-  z.object({
-    kind: z.literal('executing'),
-    call: PlannedCallSchema,
-    startedAt: z.number(),
-  }),
-]);
-export type Pending = z.infer<typeof PendingSchema>;
+export const QuestionSchema = z.object({
+  question: z.string(),
+  choices: z.array(z.string()).default([]),
+  /** The call that asked: the built-in ask_user, or a call missing required arguments. */
+  call: PlannedCallSchema,
+  missingFields: z.array(z.string()).default([]),
+  askedAt: z.number(),
+  expiresAt: z.number(),
+  /** The question's message in the thread, updated with the answer. */
+  messageId: z.string().optional(),
+});
+export type Question = z.infer<typeof QuestionSchema>;
 
-const eventBase = { at: z.number(), step: z.number().int().nonnegative() };
+export const PendingApprovalSchema = z.object({
+  approvalId: z.string(),
+  call: PlannedCallSchema,
+  requestedAt: z.number(),
+  expiresAt: z.number(),
+  /** The approval card in the thread, updated when the approval is decided, expires or is withdrawn. */
+  cardMessageId: z.string().optional(),
+});
+export type PendingApproval = z.infer<typeof PendingApprovalSchema>;
 
-export const RunEventSchema = z.discriminatedUnion('type', [
-  z.object({ ...eventBase, type: z.literal('task_received'), text: z.string(), engine: EngineKindSchema }),
-  z.object({
-    ...eventBase,
-    type: z.literal('model_turn'),
-    content: z.string().nullable(),
-    toolCalls: z.array(z.object({ id: z.string(), name: z.string() })),
-    promptTokens: z.number(),
-    completionTokens: z.number(),
-    durationMs: z.number(),
-  }),
-  z.object({
-    ...eventBase,
-    type: z.literal('tool_call'),
-    callId: z.string(),
-    tool: z.string(),
-    args: z.unknown(),
-  }),
-  z.object({
-    ...eventBase,
-    type: z.literal('tool_result'),
-    callId: z.string(),
-    tool: z.string(),
-    ok: z.boolean(),
-    errorClass: z.string().optional(),
-    summary: z.string(),
-    durationMs: z.number(),
-    repeated: z.boolean().default(false),
-  }),
-  z.object({
-    ...eventBase,
-    type: z.literal('question_asked'),
-    question: z.string(),
-    choices: z.array(z.string()),
-  }),
-  z.object({ ...eventBase, type: z.literal('answer_received'), answer: z.string(), by: z.string() }),
-  z.object({
-    ...eventBase,
-    type: z.literal('approval_requested'),
-    approvalId: z.string(),
-    tool: z.string(),
-  }),
-  z.object({
-    ...eventBase,
-    type: z.literal('approval_decided'),
-    approvalId: z.string(),
-    decision: z.enum(['approved', 'denied', 'expired']),
-    by: z.string(),
-    reason: z.string().optional(),
-  }),
-  z.object({ ...eventBase, type: z.literal('executing'), callId: z.string(), tool: z.string() }),
-  z.object({
-    ...eventBase,
-    type: z.literal('context_compressed'),
-    beforeTokens: z.number(),
-    afterTokens: z.number(),
-  }),
-  z.object({ ...eventBase, type: z.literal('post_failed'), message: z.string() }),
-  z.object({ ...eventBase, type: z.literal('resumed'), by: z.string() }),
-  z.object({ ...eventBase, type: z.literal('finished'), answer: z.string() }),
-  z.object({ ...eventBase, type: z.literal('failed'), code: z.string(), message: z.string() }),
-  z.object({ ...eventBase, type: z.literal('cancelled'), by: z.string() }),
-  z.object({ ...eventBase, type: z.literal('expired'), message: z.string() }),
-  z.object({ ...eventBase, type: z.literal('outcome_unknown'), callId: z.string(), tool: z.string() }),
-]);
-export type RunEvent = z.infer<typeof RunEventSchema>;
-export type RunEventType = RunEvent['type'];
+export const ExecutingSchema = z.object({ call: PlannedCallSchema, startedAt: z.number() });
 
-export const RunSchema = z.object({
+const base = {
   schemaVersion: z.literal(RUN_SCHEMA_VERSION),
   id: z.string(),
-  status: RunStatusSchema,
   engine: EngineKindSchema,
   principal: PrincipalSchema,
   conversation: ConversationSchema,
@@ -161,22 +93,51 @@ export const RunSchema = z.object({
   threadSummary: z.string().optional(),
   /** Calls from the latest model turn still to be made. */
   queue: z.array(PlannedCallSchema),
-  pending: PendingSchema.nullable(),
   /** Results of calls made earlier in this run, by call signature, for duplicate detection. */
   completedCalls: z.record(z.string(), z.object({ callId: z.string(), content: z.string() })),
-  cancelRequestedBy: z.string().optional(),
   /** Time spent working (not waiting for people), for the wall-time budget. */
   activeMs: z.number().nonnegative(),
-  /** The chat message that shows the run's progress, updated at the end. */
+  /** The chat message that shows the run's progress. */
   statusMessageId: z.string().optional(),
   /** How many times the current missing-argument question was asked, to stop asking in circles. */
   askAttempts: z.number().int().nonnegative().default(0),
-  answer: z.string().optional(),
-  error: z.object({ code: z.string(), message: z.string() }).optional(),
   events: z.array(RunEventSchema),
-});
+};
+
+export const RunSchema = z.discriminatedUnion('status', [
+  z.object({ ...base, status: z.literal('queued') }),
+  z.object({ ...base, status: z.literal('running') }),
+  z.object({ ...base, status: z.literal('executing'), executing: ExecutingSchema }),
+  z.object({ ...base, status: z.literal('waiting_for_user'), question: QuestionSchema }),
+  z.object({ ...base, status: z.literal('waiting_for_approval'), approval: PendingApprovalSchema }),
+  /** ok is false for "done, with a problem": a failed check, or an approved action that failed. */
+  z.object({ ...base, status: z.literal('finished'), answer: z.string(), ok: z.boolean().default(true) }),
+  z.object({
+    ...base,
+    status: z.literal('failed'),
+    error: z.object({ code: z.string(), message: z.string() }),
+  }),
+  z.object({ ...base, status: z.literal('cancelled'), cancelled: z.object({ by: z.string(), at: z.number() }) }),
+  z.object({ ...base, status: z.literal('expired'), expired: z.object({ message: z.string(), at: z.number() }) }),
+  z.object({ ...base, status: z.literal('outcome_unknown'), unknownCall: PlannedCallSchema }),
+]);
 export type Run = z.infer<typeof RunSchema>;
+export type RunIn<S extends RunStatus> = Extract<Run, { status: S }>;
+/** The fields every run has, whatever its status. */
+export type RunBase = Omit<RunIn<'running'>, 'status'>;
 
 export function isTerminal(status: RunStatus): boolean {
   return TERMINAL_STATUSES.has(status);
+}
+
+/** A run needs its thread while it works or waits for an approver; a question is answered by a reply there. */
+export function holdsThread(status: RunStatus): boolean {
+  return !isTerminal(status) && status !== 'waiting_for_user';
+}
+
+/** What the run is waiting for, for people and indexes: a person's answer, an approval, or nothing. */
+export function waitingUntil(run: Run): number | undefined {
+  if (run.status === 'waiting_for_user') return run.question.expiresAt;
+  if (run.status === 'waiting_for_approval') return run.approval.expiresAt;
+  return undefined;
 }

@@ -9,7 +9,7 @@ import { findMissingFields, missingFieldChoices, missingFieldsQuestion } from '.
 import type { ApproverSet } from './policy/approver-set.js';
 import type { Redactor } from './redaction.js';
 import type { PlannedCall, Run } from './run.js';
-import { stableJson } from './stable-json.js';
+import { callSignature } from './call-signature.js';
 import { type Tool, ToolResultSchema } from './tool.js';
 import { type ToolError, type ToolErrorClass, toolErrorContent } from './tool-errors.js';
 import type { ToolPolicy } from './tool-policy.js';
@@ -247,9 +247,7 @@ export class StepExecutor {
   }
 }
 
-export function callSignature(name: string, args: unknown): string {
-  return `${name}:${stableJson(args)}`;
-}
+export { callSignature } from './call-signature.js';
 
 function issuesText(issues: readonly { path: PropertyKey[]; message: string }[]): string {
   return issues

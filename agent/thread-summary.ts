@@ -16,7 +16,24 @@ export async function buildThreadSummary(runs: RunRepository, runIds: string[]):
 }
 
 function describeRun(run: Run): string {
-  const outcome = run.answer ?? run.error?.message ?? run.pending?.kind ?? '';
+  const outcome = outcomeOf(run);
   const line = `- ${run.principal.displayName} asked: "${run.task}" → ${run.status.replaceAll('_', ' ')}${outcome ? `: ${outcome}` : ''}`;
   return line.length > MAX_CHARS_PER_RUN ? `${line.slice(0, MAX_CHARS_PER_RUN - 1)}…` : line;
+}
+
+function outcomeOf(run: Run): string {
+  switch (run.status) {
+    case 'finished':
+      return run.answer;
+    case 'failed':
+      return run.error.message;
+    case 'waiting_for_user':
+      return 'question';
+    case 'waiting_for_approval':
+      return 'approval';
+    case 'executing':
+      return 'executing';
+    default:
+      return '';
+  }
 }

@@ -1,6 +1,7 @@
 // What the kernel asks of the permission layer: a decision for every call, and which tools to offer.
 import type { Conversation } from './conversation.js';
 import type { Decision } from './policy/decide-tool-call.js';
+import type { Authority, RunAction, RunOwner } from './policy/run-authority.js';
 import type { Principal } from './principal.js';
 import type { Tool } from './tool.js';
 
@@ -12,8 +13,10 @@ export interface ToolPolicy {
   decide(principal: Principal, conversation: Conversation, toolName: string): Decision;
   /** The tools the model may be offered for this person in this place. */
   visibleTools(principal: Principal, conversation: Conversation, tools: readonly Tool[]): Tool[];
-  /** May this person answer, cancel or inspect a run they did not start? */
+  /** Admins may answer, cancel and inspect any run. */
   isAdmin(principal: Principal): boolean;
+  /** The one rule for acting on a run: answer, cancel, status, or deciding its approval. */
+  mayActOnRun(principal: Principal, run: RunOwner, action: RunAction): Authority;
 }
 
 /** Everything allowed without approval: for tests and the single-user CLI when no settings restrict it. */
@@ -26,5 +29,6 @@ export function allowAllPolicy(registry: { get(name: string): Tool | undefined }
     },
     visibleTools: (_principal, _conversation, tools) => [...tools],
     isAdmin: () => true,
+    mayActOnRun: () => ({ allowed: true }),
   };
 }

@@ -90,6 +90,7 @@ export async function createOpsbot(options: ComposeOptions): Promise<Opsbot> {
       maxWallTimeMs: limits.max_wall_time,
       toolTimeoutMs: limits.tool_timeout,
       questionTtlMs: limits.question_ttl,
+      expirySweepMs: limits.expiry_sweep,
       maxTaskChars: limits.max_task_chars,
       toolOutputChars: limits.tool_output_chars,
     },

@@ -26,8 +26,8 @@ export interface Serving {
   stop(): Promise<void>;
 }
 
-/** How often waiting runs are checked for expired questions (approvals expire at the click) and orphans. */
-const EXPIRY_SWEEP_MS = 60_000;
+/** How often runs whose process died are looked for (their lease ran out) and taken over. */
+const RECOVERY_SWEEP_MS = 60_000;
 
 export async function serve(options: ServeOptions): Promise<Serving> {
   const environment = readEnvironment(options.env);
@@ -45,7 +45,6 @@ export async function serve(options: ServeOptions): Promise<Serving> {
   const router = new Router({
     kernel: opsbot.kernel,
     settings,
-    chat,
     logger,
     slashCommand: environment.SLACK_SLASH_COMMAND,
   });
@@ -96,22 +95,23 @@ export async function serve(options: ServeOptions): Promise<Serving> {
   }
 
   const recovered = await opsbot.kernel.recover();
-  // Every minute: expire questions nobody answered, and take over runs whose process died (their lease ran
-  // out) or that stopped while the store was unreachable.
+  // Questions and approvals nobody answered expire on time; the sweep wakes for the next one.
+  const expiry = opsbot.kernel.expirySweep();
+  expiry.start();
+  // Every minute: take over runs whose process died (their lease ran out) or that stopped while the store was
+  // unreachable.
   const sweep = setInterval(() => {
     opsbot.kernel
-      .expireWaiting()
-      .then(() => opsbot.kernel.recover())
-      .catch((error) =>
-        logger.warn({ err: errorMessage(error) }, 'could not sweep waiting and orphaned runs'),
-      );
-  }, EXPIRY_SWEEP_MS);
+      .recover()
+      .catch((error) => logger.warn({ err: errorMessage(error) }, 'could not sweep orphaned runs'));
+  }, RECOVERY_SWEEP_MS);
   sweep.unref();
 
   const steps: ShutdownStep[] = [
     { name: 'HTTP server', stop: () => http.close() },
     ...(slack ? [{ name: 'Slack', stop: () => slack.stop() }] : []),
-    { name: 'expiry sweep', stop: async () => clearInterval(sweep) },
+    { name: 'expiry sweep', stop: () => expiry.stop() },
+    { name: 'recovery sweep', stop: async () => clearInterval(sweep) },
     // The kernel stops taking work before the playground waits for the events in progress to settle.
     { name: 'kernel', stop: () => opsbot.kernel.shutdown() },
     ...(playground ? [{ name: 'playground', stop: () => playground.stop() }] : []),

@@ -13,10 +13,16 @@ export type DecideResult =
   | { kind: 'refused'; reason: string }
   /** `recorded` is true only for the click that moved the approval to expired, so one caller ends the wait. */
   | { kind: 'expired'; approval: Approval; recorded: boolean }
+  /** The run was cancelled while the approval waited: nothing may run any more. */
+  | { kind: 'withdrawn'; approval: Approval; by: AuditActor; at: number }
   | { kind: 'not_found' };
 
 export function settled(approval: Approval): DecideResult {
   if (approval.status === 'expired') return { kind: 'expired', approval, recorded: false };
+  if (approval.status === 'withdrawn') {
+    const by = approval.decidedBy ?? { key: '?', displayName: 'someone' };
+    return { kind: 'withdrawn', approval, by, at: approval.decidedAt ?? approval.createdAt };
+  }
   return {
     kind: 'already_decided',
     decision: approval.status === 'approved' ? 'approve' : 'deny',
@@ -59,6 +65,8 @@ export function decideResultMessage(result: DecideResult): string {
       return result.reason;
     case 'expired':
       return `This approval expired at ${formatTime(result.approval.expiresAt)}; ask again if it is still needed.`;
+    case 'withdrawn':
+      return `This request was withdrawn: the run was cancelled by ${result.by.displayName} at ${formatTime(result.at)}, so nothing was run.`;
     case 'not_found':
       return 'This approval no longer exists.';
   }

@@ -19,7 +19,8 @@ export function newApprovalId(): string {
 export const ApprovalDecisionSchema = z.enum(['approve', 'deny']);
 export type ApprovalDecision = z.infer<typeof ApprovalDecisionSchema>;
 
-export const ApprovalStatusSchema = z.enum(['pending', 'approved', 'denied', 'expired']);
+/** withdrawn: the run was cancelled while the approval waited; decidedBy is who cancelled it. */
+export const ApprovalStatusSchema = z.enum(['pending', 'approved', 'denied', 'expired', 'withdrawn']);
 export type ApprovalStatus = z.infer<typeof ApprovalStatusSchema>;
 
 export const ApprovalSchema = z.object({

@@ -5,6 +5,7 @@ import type { Conversation } from '../conversation.js';
 import { ErrorCode, SystemError } from '../errors.js';
 import { type Principal, principalKey } from '../principal.js';
 import type { Store } from '../store/store.js';
+import { storeKeys } from '../store/store-keys.js';
 import { type DecideResult, refusalReason, settled } from './approval-outcomes.js';
 import {
   APPROVAL_ID_PATTERN,
@@ -61,12 +62,12 @@ export interface ApprovalBookOptions {
   sleep?: (ms: number) => Promise<void>;
 }
 
-const PENDING_SET = 'approvals:pending';
-const recordKey = (id: string) => `approval:${id}`;
-const decisionKey = (id: string) => `approval-decision:${id}`;
-const executionKey = (id: string) => `approval-execution:${id}`;
+const PENDING_SET = storeKeys.pendingApprovals;
+const recordKey = storeKeys.approval;
+const decisionKey = storeKeys.approvalDecision;
+const executionKey = storeKeys.approvalExecution;
 
-type ClaimOutcome = ApprovalDecision | 'expired';
+type ClaimOutcome = ApprovalDecision | 'expired' | 'withdrawn';
 
 /** The claim owner carries the decision, time and decider, so a loser can answer before the record is saved. */
 function encodeOwner(outcome: ClaimOutcome, at: number, key: string): string {
@@ -75,7 +76,8 @@ function encodeOwner(outcome: ClaimOutcome, at: number, key: string): string {
 
 function decodeOwner(owner: string): { outcome: ClaimOutcome; at: number; key: string } | undefined {
   const [outcome, at, , ...key] = owner.split('|');
-  if (outcome !== 'approve' && outcome !== 'deny' && outcome !== 'expired') return undefined;
+  if (outcome !== 'approve' && outcome !== 'deny' && outcome !== 'expired' && outcome !== 'withdrawn')
+    return undefined;
   return { outcome, at: Number(at), key: key.join('|') };
 }
 
@@ -191,15 +193,55 @@ export class ApprovalBook {
     return { kind: 'decided', approval: decided, decision: input.decision, by, at: now };
   }
 
+  /**
+   * Settles an approval nobody clicked: at its expiry (the sweep), or withdrawn when its run is cancelled.
+   * The same claim as a click, so exactly one of them wins; the result says which.
+   */
+  async close(
+    approvalId: string,
+    how: { kind: 'expired' } | { kind: 'withdrawn'; by: AuditActor },
+  ): Promise<DecideResult> {
+    for (let attempt = 0; attempt < 3; attempt++) {
+      const approval = await this.get(approvalId);
+      if (!approval) return { kind: 'not_found' };
+      if (approval.status !== 'pending') return settled(approval);
+      const now = this.clock.now();
+      const result =
+        how.kind === 'expired'
+          ? now >= approval.expiresAt
+            ? await this.expire(approval, undefined, now)
+            : ({ kind: 'refused', reason: 'This approval has not expired yet.' } as const)
+          : await this.withdraw(approval, how.by, now);
+      if (result !== 'retry') return result;
+    }
+    throw new SystemError(ErrorCode.StoreUnavailable, `approval ${approvalId} could not be settled`);
+  }
+
+  private async withdraw(approval: Approval, by: AuditActor, now: number): Promise<DecideResult | 'retry'> {
+    const key = decisionKey(approval.id);
+    const owner = encodeOwner('withdrawn', now, by.displayName);
+    if (!(await this.store.claim(key, owner, this.keepFor(approval, now)))) return this.readWinner(approval);
+    const withdrawn: Approval = { ...approval, status: 'withdrawn', decidedBy: by, decidedAt: now };
+    await this.saveOrRelease(withdrawn, now, key, owner);
+    await this.store.removeFromSet(PENDING_SET, approval.id);
+    await this.audit('approval_decided', by, withdrawn, { outcome: 'withdrawn', reason: 'the run was cancelled' });
+    return { kind: 'withdrawn', approval: withdrawn, by, at: now };
+  }
+
   /** Expiry is checked at the click: the first click after it moves the approval to expired, once. */
-  private async expire(approval: Approval, clicker: Principal, now: number): Promise<DecideResult | 'retry'> {
+  private async expire(
+    approval: Approval,
+    clicker: Principal | undefined,
+    now: number,
+  ): Promise<DecideResult | 'retry'> {
     const key = decisionKey(approval.id);
     const owner = encodeOwner('expired', approval.expiresAt, 'system:expiry');
     if (!(await this.store.claim(key, owner, this.keepFor(approval, now)))) return this.readWinner(approval);
     const expired: Approval = { ...approval, status: 'expired', decidedAt: now };
     await this.saveOrRelease(expired, now, key, owner);
     await this.store.removeFromSet(PENDING_SET, approval.id);
-    await this.audit('approval_expired', auditActor(clicker), expired, {
+    const actor = clicker ? auditActor(clicker) : { key: 'system:expiry', displayName: 'expiry' };
+    await this.audit('approval_expired', actor, expired, {
       outcome: 'expired',
       reason: `expired at ${formatTime(approval.expiresAt)}`,
     });
@@ -217,6 +259,9 @@ export class ApprovalBook {
     const winner = holder === undefined ? undefined : decodeOwner(holder);
     if (!winner) return 'retry';
     if (winner.outcome === 'expired') return { kind: 'expired', approval, recorded: false };
+    if (winner.outcome === 'withdrawn') {
+      return { kind: 'withdrawn', approval, by: { key: winner.key, displayName: winner.key }, at: winner.at };
+    }
     return {
       kind: 'already_decided',
       decision: winner.outcome,

@@ -45,15 +45,3 @@ export function identityDisplayName(settings: PermissionSettings, identity: Iden
   if (own === undefined || !Object.hasOwn(settings.identities, own)) return undefined;
   return settings.identities[own]!.display_name;
 }
-
-/** The requester or an admin may cancel a run. */
-export function canCancelRun(
-  settings: PermissionSettings,
-  principal: Identity,
-  requester: Pick<Principal, 'platform' | 'userId'>,
-): boolean {
-  if (principal.platform === requester.platform && principal.userId === requester.userId) return true;
-  return resolveRoles(settings, principal).some(
-    (role) => Object.hasOwn(settings.roles, role) && settings.roles[role]!.admin,
-  );
-}

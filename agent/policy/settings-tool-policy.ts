@@ -4,13 +4,19 @@ import type { Principal } from '../principal.js';
 import type { Tool } from '../tool.js';
 import type { ToolPolicy } from '../tool-policy.js';
 import type { ToolRegistry } from '../tool-registry.js';
+import { refusalReason } from './approval-outcomes.js';
 import { decideToolCall, visibleTools } from './decide-tool-call.js';
 import type { PermissionSettings } from './permission-settings.js';
 import { resolveRoles } from './resolve-roles.js';
+import { requesterOrAdmin } from './run-authority.js';
 
 export function settingsToolPolicy(settings: PermissionSettings, registry: ToolRegistry): ToolPolicy {
   const place = (conversation: Conversation) =>
     conversation.channelName === undefined ? {} : { channelName: conversation.channelName };
+  const isAdmin = (principal: Principal) =>
+    resolveRoles(settings, principal).some(
+      (role) => Object.hasOwn(settings.roles, role) && settings.roles[role]!.admin,
+    );
   return {
     decide(principal: Principal, conversation: Conversation, toolName: string) {
       return decideToolCall({
@@ -27,10 +33,11 @@ export function settingsToolPolicy(settings: PermissionSettings, registry: ToolR
       for (const tool of tools) record[tool.name] = tool;
       return visibleTools({ settings, principal, conversation, tools: record, ...place(conversation) });
     },
-    isAdmin(principal: Principal) {
-      return resolveRoles(settings, principal).some(
-        (role) => Object.hasOwn(settings.roles, role) && settings.roles[role]!.admin,
-      );
+    isAdmin,
+    mayActOnRun(principal, run, action) {
+      if (action.kind !== 'decide') return requesterOrAdmin(isAdmin(principal), principal, run, action.kind);
+      const reason = refusalReason(action.approval, principal, action.decision, settings);
+      return reason ? { allowed: false, reason } : { allowed: true };
     },
   };
 }

@@ -2,6 +2,7 @@
 import { randomBytes } from 'node:crypto';
 import { type Clock, systemClock } from '../clock.js';
 import type { Store } from '../store/store.js';
+import { storeKeys } from '../store/store-keys.js';
 
 export type RateLimitResult = { allowed: true } | { allowed: false; retryAfterMs: number; message: string };
 
@@ -37,7 +38,7 @@ export class TaskRateLimiter {
     // A unique owner per task: the same owner re-claiming a slot would refresh it and count twice.
     const owner = randomBytes(9).toString('base64url');
     for (let slot = 0; slot < limit; slot++) {
-      if (await this.store.claim(`rate:${personKey}:${window}:${slot}`, owner, windowEnd - now)) {
+      if (await this.store.claim(storeKeys.rateSlot(personKey, window, slot), owner, windowEnd - now)) {
         return { allowed: true };
       }
     }

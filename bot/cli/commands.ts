@@ -81,7 +81,8 @@ export function answerCommand(
   principal: Principal,
 ): Promise<number> {
   return withTerminalOpsbot(context, io, async (opsbot) => {
-    const run = await opsbot.kernel.resume(runId, answer, principal);
+    await opsbot.kernel.answer(runId, answer, principal);
+    const run = await opsbot.kernel.settled(runId);
     if (run.status === 'finished') return EXIT.ok;
     return run.status.startsWith('waiting') ? EXIT.waiting : EXIT.failed;
   });
@@ -98,6 +99,9 @@ export function decideCommand(
   return withTerminalOpsbot(context, io, async (opsbot) => {
     const click = await opsbot.kernel.decideApproval(approvalId, principal, decision, reason);
     io.stdout.write(`${click.message}\n`);
+    // The approved call runs in this process's worker: wait for it, so its steps print before the CLI exits.
+    if (click.settled && 'approval' in click.result && click.result.approval)
+      await opsbot.kernel.settled(click.result.approval.runId);
     return click.settled ? EXIT.ok : EXIT.usage;
   });
 }

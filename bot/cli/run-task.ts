@@ -25,7 +25,7 @@ export async function runTask(context: CliContext, io: CliIo, options: RunTaskOp
   const stop = followRuns(opsbot.kernel, write);
   const reader = options.reader ?? new LineReader(io);
   try {
-    let run = await opsbot.kernel.start({
+    const runId = await opsbot.kernel.start({
       text: options.task,
       principal: options.principal,
       conversation: {
@@ -35,6 +35,7 @@ export async function runTask(context: CliContext, io: CliIo, options: RunTaskOp
       },
       ...(options.engine ? { engine: options.engine } : {}),
     });
+    let run = await opsbot.kernel.settled(runId);
     while (run.status === 'waiting_for_user') {
       const answer = await askOnTerminal(run, reader, io);
       if (answer === undefined) {
@@ -45,13 +46,13 @@ export async function runTask(context: CliContext, io: CliIo, options: RunTaskOp
         );
         return EXIT.waiting;
       }
-      run = await opsbot.kernel.resume(run.id, answer, options.principal);
+      await opsbot.kernel.answer(run.id, answer, options.principal);
+      run = await opsbot.kernel.settled(run.id);
     }
     if (run.status === 'waiting_for_approval') {
-      const approvalId = run.pending?.kind === 'approval' ? run.pending.approvalId : '<approval id>';
       write(
         dim(
-          `Run ${run.id} is waiting for approval. An approver can run: opsbot approve ${approvalId} --as <name>`,
+          `Run ${run.id} is waiting for approval. An approver can run: opsbot approve ${run.approval.approvalId} --as <name>`,
         ),
       );
       return EXIT.waiting;
@@ -85,9 +86,12 @@ export function followRuns(kernel: Kernel, write: (line: string) => void): () =>
   });
 }
 
-async function askOnTerminal(run: Run, reader: LineReader, io: CliIo): Promise<string | undefined> {
-  if (run.pending?.kind !== 'question') return undefined;
-  const { choices } = run.pending;
+async function askOnTerminal(
+  run: Extract<Run, { status: 'waiting_for_user' }>,
+  reader: LineReader,
+  io: CliIo,
+): Promise<string | undefined> {
+  const { choices } = run.question;
   const line = await reader.next('> ', io);
   if (line === undefined) return undefined;
   const index = Number(line.trim());

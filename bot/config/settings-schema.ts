@@ -17,6 +17,10 @@ export const LimitsSettingsSchema = z
     model_timeout: duration.default(60_000),
     model_retries: z.number().int().min(0).max(10).default(2),
     question_ttl: duration.default(24 * 3_600_000),
+    /** How long the expiry sweep sleeps at most between passes; it also wakes at the next known expiry. */
+    expiry_sweep: duration
+      .refine((ms) => ms >= 1000 && ms <= 10_000, 'between 1s and 10s: waits must close promptly')
+      .default(10_000),
     max_task_chars: z.number().int().min(100).default(20_000),
     tool_output_chars: z.number().int().min(1000).default(16_000),
   })

@@ -7,7 +7,7 @@ import {
   formatPermissions,
   formatWhoami,
 } from '../../agent/policy/describe-permissions.js';
-import { type Principal, samePrincipal } from '../../agent/principal.js';
+import type { Principal } from '../../agent/principal.js';
 import type { Run, RunEvent } from '../../agent/run.js';
 import type { Settings } from '../config/settings-schema.js';
 
@@ -54,10 +54,8 @@ export async function runRouterCommand(command: RouterCommand, context: CommandC
       return formatPermissions(describe(context));
     case 'status':
       return command.runId ? runStatus(context, command.runId) : activeRuns(context);
-    case 'cancel': {
-      const run = await kernel.cancel(command.runId, principal);
-      return run.status === 'cancelled' ? `Cancelled ${run.id}.` : `${run.id} will stop at its next step.`;
-    }
+    case 'cancel':
+      return (await kernel.cancel(command.runId, principal)).message;
     case 'patrol':
       return 'Patrols are not available in this version of opsbot yet.';
   }
@@ -99,7 +97,7 @@ async function activeRuns(context: CommandContext): Promise<string> {
   const runs: Run[] = [];
   for (const runId of await kernel.runs.activeRunIds()) {
     const run = await kernel.runs.find(runId).catch(() => undefined);
-    if (run && (isAdmin || samePrincipal(run.principal, principal))) runs.push(run);
+    if (run && kernel.policy.mayActOnRun(principal, run, { kind: 'status' }).allowed) runs.push(run);
   }
   if (runs.length === 0) return isAdmin ? 'No active runs.' : 'You have no active runs.';
   runs.sort((a, b) => b.createdAt - a.createdAt);
@@ -115,7 +113,7 @@ async function activeRuns(context: CommandContext): Promise<string> {
 async function runStatus(context: CommandContext, runId: string): Promise<string> {
   const { kernel, principal } = context;
   const run = await kernel.runs.find(runId);
-  if (!run || (!kernel.policy.isAdmin(principal) && !samePrincipal(run.principal, principal)))
+  if (!run || !kernel.policy.mayActOnRun(principal, run, { kind: 'status' }).allowed)
     return `There is no run ${runId} that you can see.`;
   const steps = run.events.slice(-6).map((event) => `• ${describeEvent(event)}`);
   const usage = `${run.step} steps, ${run.usage.toolCalls} tool calls, ${run.usage.promptTokens + run.usage.completionTokens} tokens`;

@@ -1,25 +1,22 @@
 // Routes each ChatEvent: a new task, an answer to a waiting run, an approval click, or a router command.
 import { randomBytes } from 'node:crypto';
-import type { ChatPort } from '../../agent/chat-port.js';
 import { type Clock, systemClock } from '../../agent/clock.js';
-import { type Conversation, conversationKey } from '../../agent/conversation.js';
+import type { Conversation } from '../../agent/conversation.js';
 import { errorMessage, OpsbotError } from '../../agent/errors.js';
 import type { Kernel } from '../../agent/kernel.js';
 import type { Logger } from '../../agent/logger.js';
 import { AuditLog, auditActor } from '../../agent/policy/audit-log.js';
 import { TaskRateLimiter } from '../../agent/policy/task-rate-limiter.js';
-import { ThreadLock } from '../../agent/policy/thread-lock.js';
-import { type Principal, principalKey, samePrincipal } from '../../agent/principal.js';
-import { isTerminal, type Run } from '../../agent/run.js';
+import { type Principal, principalKey } from '../../agent/principal.js';
+import type { Run } from '../../agent/run.js';
+import { storeKeys } from '../../agent/store/store-keys.js';
 import type { ChatEvent, RouterReply } from '../chat-event.js';
 import type { Settings } from '../config/settings-schema.js';
 import { parseRouterCommand, runRouterCommand } from './router-commands.js';
-import { ThreadQueue } from './thread-queue.js';
 
 export interface RouterOptions {
   kernel: Kernel;
   settings: Settings;
-  chat: ChatPort;
   logger: Logger;
   clock?: Clock;
   /** The slash command people type, for help text. */
@@ -33,8 +30,6 @@ export class Router {
   private readonly kernel: Kernel;
   private readonly clock: Clock;
   private readonly limiter: TaskRateLimiter;
-  private readonly threads: ThreadLock;
-  private readonly queue: ThreadQueue;
   private readonly audit: AuditLog;
   private readonly owner = `router_${randomBytes(6).toString('hex')}`;
 
@@ -46,42 +41,17 @@ export class Router {
       limit: options.settings.permissions.tasks_per_minute,
       clock: this.clock,
     });
-    this.threads = new ThreadLock(store, this.kernel.limits.maxWallTimeMs + 60 * 60_000);
-    this.queue = new ThreadQueue(store);
     this.audit = new AuditLog(store, { clock: this.clock });
-    // A run may end where this router is not waiting on it (continued after a restart, or by another
-    // replica's sweep): its thread is freed and the queue moves on all the same.
-    this.kernel.onRunChange((run) => {
-      if (this.awaiting.has(conversationKey(run.conversation)) || !threadIsFree(run)) return;
-      this.afterRun(run).catch((error) =>
-        options.logger.warn(
-          { runId: run.id, err: errorMessage(error) },
-          'could not start the next queued task',
-        ),
-      );
-    });
   }
 
-  /** Threads where this router is awaiting the kernel, and so frees the thread itself when the call returns. */
-  private readonly awaiting = new Map<string, number>();
-
-  private async awaitKernel<T>(conversation: Conversation, call: () => Promise<T>): Promise<T> {
-    const key = conversationKey(conversation);
-    this.awaiting.set(key, (this.awaiting.get(key) ?? 0) + 1);
-    try {
-      return await call();
-    } finally {
-      const left = (this.awaiting.get(key) ?? 1) - 1;
-      if (left === 0) this.awaiting.delete(key);
-      else this.awaiting.set(key, left);
-    }
-  }
-
-  /** Handles one event to the end. Adapters ack first, then call this without holding the platform waiting. */
+  /**
+   * Handles one event: starts, answers, decides or cancels, and returns at once with the ack's ephemeral text.
+   * Runs are stepped by the kernel's worker, never here.
+   */
   async handle(event: ChatEvent): Promise<RouterReply> {
     // A fresh owner per delivery: a claim by the same owner would count as a refresh, not a duplicate.
     const delivery = `${this.owner}:${randomBytes(6).toString('hex')}`;
-    const key = `event:${event.conversation.platform}:${event.eventId}`;
+    const key = storeKeys.chatEvent(event.conversation.platform, event.eventId);
     const fresh = await this.kernel.store.claim(key, delivery, DEDUPE_MS);
     if (!fresh) return { duplicate: true };
     try {
@@ -108,20 +78,10 @@ export class Router {
 
   private async onAction(event: Extract<ChatEvent, { kind: 'action' }>): Promise<RouterReply> {
     if (event.action === 'answer') {
-      const run = await this.awaitKernel(event.conversation, () =>
-        this.kernel.resume(event.target, event.value ?? '', event.principal),
-      );
-      await this.afterRun(run);
+      await this.kernel.answer(event.target, event.value ?? '', event.principal);
       return {};
     }
-    const decision = event.action;
-    const click = await this.awaitKernel(event.conversation, () =>
-      this.kernel.decideApproval(event.target, event.principal, decision),
-    );
-    if (click.settled && 'approval' in click.result && click.result.approval) {
-      const run = await this.kernel.runs.find(click.result.approval.runId);
-      if (run) await this.afterRun(run);
-    }
+    const click = await this.kernel.decideApproval(event.target, event.principal, event.action);
     return click.settled ? {} : { ephemeral: click.message };
   }
 
@@ -133,12 +93,12 @@ export class Router {
       };
     }
     // `/ops <task>`: show the task in the channel, and work in that message's thread.
-    const ref = await this.options.chat.post(
+    const ref = await this.kernel.notify(
       { ...event.conversation, threadId: undefined },
       { kind: 'text', text: `${event.principal.displayName} asked: ${event.text}` },
     );
     const conversation = { ...event.conversation, threadId: ref.messageId };
-    await this.startTask(event.text, event.principal, conversation, event.eventId);
+    await this.startTask(event.text, event.principal, conversation);
     return {};
   }
 
@@ -149,20 +109,17 @@ export class Router {
     const history = threadRunIds.length > 0;
     if (!event.mentioned && !event.direct && !history) return {};
     const waiting = await this.waitingForUser(threadRunIds);
-    if (waiting && (samePrincipal(waiting.principal, principal) || this.kernel.policy.isAdmin(principal))) {
-      const run = await this.awaitKernel(conversation, () =>
-        this.kernel.resume(waiting.id, event.text, principal),
-      );
-      await this.afterRun(run);
+    if (waiting && this.kernel.policy.mayActOnRun(principal, waiting, { kind: 'answer' }).allowed) {
+      await this.kernel.answer(waiting.id, event.text, principal);
       return {};
     }
     const command = parseRouterCommand(event.text);
     if (command) {
       const text = await this.command(command, principal, conversation);
-      await this.options.chat.post(conversation, { kind: 'text', text });
+      await this.kernel.notify(conversation, { kind: 'text', text });
       return {};
     }
-    await this.startTask(event.text, principal, conversation, event.eventId);
+    await this.startTask(event.text, principal, conversation);
     return {};
   }
 
@@ -181,66 +138,20 @@ export class Router {
     });
   }
 
-  /** Starts a task unless the person is over their rate or the thread is busy (then it queues). */
-  private async startTask(
-    text: string,
-    principal: Principal,
-    conversation: Conversation,
-    eventId: string,
-    queued = false,
-  ): Promise<void> {
-    const chat = this.options.chat;
-    if (!queued) {
-      const rate = await this.limiter.take(principalKey(principal));
-      if (!rate.allowed) {
-        await this.audit.record({
-          kind: 'rate_limited',
-          actor: auditActor(principal),
-          conversation,
-          reason: rate.message,
-        });
-        await chat.post(conversation, { kind: 'text', text: rate.message, tone: 'warning' });
-        return;
-      }
-    }
-    // The thread is held under the run's own id, so only that run's end can free it.
-    const runId = this.kernel.newRunId();
-    if (!(await this.threads.acquire(conversation, runId))) {
-      const position = await this.queue.push(conversation, { text, principal, eventId });
+  /** Starts a task unless the person is over their rate; a busy thread queues it (the kernel says so there). */
+  private async startTask(text: string, principal: Principal, conversation: Conversation): Promise<void> {
+    const rate = await this.limiter.take(principalKey(principal));
+    if (!rate.allowed) {
       await this.audit.record({
-        kind: 'thread_busy',
+        kind: 'rate_limited',
         actor: auditActor(principal),
         conversation,
-        reason: `queued at position ${position}`,
+        reason: rate.message,
       });
-      await chat.post(conversation, {
-        kind: 'text',
-        tone: 'info',
-        text: `I'm still working on the earlier request in this thread. Yours is queued (position ${position}) and will start when it is done.`,
-      });
+      await this.kernel.notify(conversation, { kind: 'text', text: rate.message, tone: 'warning' });
       return;
     }
-    let run: Run;
-    try {
-      run = await this.awaitKernel(conversation, () =>
-        this.kernel.start({ text, principal, conversation, runId }),
-      );
-    } catch (error) {
-      // The run could not start (the store is down, or opsbot is stopping): the thread must not stay locked.
-      await this.threads.release(conversation, runId).catch(() => false);
-      throw error;
-    }
-    await this.afterRun(run);
-  }
-
-  /** When a run no longer needs the thread, frees it and starts the next queued task there. */
-  private async afterRun(run: Run): Promise<void> {
-    if (!threadIsFree(run)) return;
-    // Compare-and-delete by run id: whoever frees the thread first (this call, or the run-change listener)
-    // moves the queue on; the other finds nothing to do.
-    if (!(await this.threads.release(run.conversation, run.id))) return;
-    const next = await this.queue.shift(run.conversation);
-    if (next) await this.startTask(next.text, next.principal, run.conversation, next.eventId, true);
+    await this.kernel.start({ text, principal, conversation });
   }
 
   /** The latest of the thread's runs that waits for an answer, looking back three runs at most. */
@@ -251,9 +162,4 @@ export class Router {
     }
     return undefined;
   }
-}
-
-/** A run stops needing its thread when it ends, or when it waits for a person (their reply answers it). */
-function threadIsFree(run: Run): boolean {
-  return isTerminal(run.status) || run.status === 'waiting_for_user';
 }

@@ -111,7 +111,7 @@ export async function startSlack(options: StartSlackOptions): Promise<SlackAdapt
     ephemeral: ephemeralReplier(delivery, clock, logger),
     openQuestion: async (runId) => {
       const run = await options.opsbot.kernel.runs.find(runId).catch(() => undefined);
-      return run?.pending?.kind === 'question' ? run.pending : undefined;
+      return run?.status === 'waiting_for_user' ? run.question : undefined;
     },
     background,
     logger,

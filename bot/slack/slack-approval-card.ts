@@ -15,6 +15,7 @@ const OUTCOME_LABELS = {
   approved: { emoji: ':white_check_mark:', word: 'Approved' },
   denied: { emoji: ':no_entry:', word: 'Denied' },
   expired: { emoji: ':hourglass:', word: 'Expired' },
+  withdrawn: { emoji: ':no_entry_sign:', word: 'Cancelled' },
 } as const;
 
 export function approvalCardText(card: ApprovalMessage): string {
@@ -95,13 +96,14 @@ function buttons(approvalId: string): types.KnownBlock {
 function decisionBlock(decision: NonNullable<ApprovalMessage['decision']>): types.KnownBlock {
   const label = OUTCOME_LABELS[decision.outcome];
   const by = decision.outcome === 'expired' ? '' : ` by ${safeMrkdwn(decision.by)}`;
+  const after = decision.outcome === 'expired' ? ', nobody approved' : '';
   const reason = decision.reason ? `: ${markdownToMrkdwn(decision.reason)}` : '';
   return {
     type: 'section',
     text: {
       type: 'mrkdwn',
       text: clip(
-        `${label.emoji} *${label.word}*${by} at ${slackDate(decision.at)} (${readableUtc(decision.at)})${reason}`,
+        `${label.emoji} *${label.word}*${by} at ${slackDate(decision.at)} (${readableUtc(decision.at)})${after}${reason}`,
         3000,
       ),
     },

@@ -141,7 +141,7 @@ function approval(content, context) {
       )}">${ICONS.check}Approve</button><button type="button" class="btn btn--deny" data-action="deny" data-target="${escapeHtml(
         content.approvalId,
       )}">${ICONS.cross}Deny</button></div>`;
-  const title = { pending: 'Approval needed', approved: 'Approved', denied: 'Denied', expired: 'Expired' }[
+  const title = { pending: 'Approval needed', approved: 'Approved', denied: 'Denied', expired: 'Expired', withdrawn: 'Cancelled' }[
     state
   ];
   return `<div class="card card--approval card--${escapeHtml(state)}"><div class="card__head">${
@@ -154,14 +154,15 @@ function approval(content, context) {
 }
 
 function decisionLine(decision) {
-  const words = { approved: 'Approved', denied: 'Denied', expired: 'Expired' };
+  const words = { approved: 'Approved', denied: 'Denied', expired: 'Expired', withdrawn: 'Cancelled' };
   const icon =
     decision.outcome === 'approved' ? ICONS.check : decision.outcome === 'denied' ? ICONS.cross : ICONS.clock;
   const by = decision.outcome === 'expired' ? '' : ` by <strong>${escapeHtml(decision.by)}</strong>`;
+  const after = decision.outcome === 'expired' ? ', nobody approved' : '';
   const reason = decision.reason ? ` · ${escapeHtml(decision.reason)}` : '';
   return `<div class="card__outcome outcome--${escapeHtml(decision.outcome)}">${icon}<span>${
     words[decision.outcome] ?? escapeHtml(decision.outcome)
-  }${by} at ${escapeHtml(formatClock(decision.at))}${reason}</span></div>`;
+  }${by} at ${escapeHtml(formatClock(decision.at))}${after}${reason}</span></div>`;
 }
 
 /** An answer from the bot that only the person who acted sees; it is not stored, so a reload drops it. */

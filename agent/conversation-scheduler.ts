@@ -1,0 +1,107 @@
+// One active run per thread, across every replica: a run takes the thread's lock or waits in the thread's list,
+// and whichever process ends a run moves the thread on to the next one.
+import { z } from 'zod';
+import type { Conversation } from './conversation.js';
+import { SystemError, ErrorCode } from './errors.js';
+import type { RunQueue } from './run-queue.js';
+import type { Store } from './store/store.js';
+import { storeKeys } from './store/store-keys.js';
+
+export interface ConversationSchedulerOptions {
+  store: Store;
+  queue: RunQueue;
+  /** Whether a run waiting for the thread still wants to start (it may have been cancelled meanwhile). */
+  stillQueued(runId: string): Promise<boolean>;
+  /** Long enough to outlast a run's work, so a crashed holder frees the thread eventually. */
+  lockTtlMs: number;
+  sleep?: (ms: number) => Promise<void>;
+}
+
+const WAITING_TTL_MS = 24 * 3_600_000;
+const LIST_LOCK_MS = 5_000;
+
+export class ConversationScheduler {
+  private readonly sleep: (ms: number) => Promise<void>;
+
+  constructor(private readonly options: ConversationSchedulerOptions) {
+    this.sleep = options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms)));
+  }
+
+  /** Starts the run now if its thread is free (0), or puts it in line and returns its position (1 = next). */
+  async admit(conversation: Conversation, runId: string): Promise<number> {
+    if (await this.take(conversation, runId)) {
+      await this.options.queue.enqueue(runId);
+      return 0;
+    }
+    const position = await this.withList(conversation, async (list) => {
+      list.push(runId);
+      await this.writeList(conversation, list);
+      // The holder may have let go between the first try and the push: try once more, now that we are listed.
+      if (!(await this.take(conversation, runId))) return list.length;
+      list.pop();
+      await this.writeList(conversation, list);
+      return 0;
+    });
+    if (position === 0) await this.options.queue.enqueue(runId);
+    return position;
+  }
+
+  /** True when this run holds its thread. */
+  async holds(conversation: Conversation, runId: string): Promise<boolean> {
+    return (await this.options.store.holder(storeKeys.threadLock(conversation))) === runId;
+  }
+
+  /** Frees the thread if this run holds it, and starts the next run waiting there. */
+  async release(conversation: Conversation, runId: string): Promise<void> {
+    const { store } = this.options;
+    if (!(await store.release(storeKeys.threadLock(conversation), runId))) return;
+    if ((await this.readList(conversation)).length === 0) return;
+    const next = await this.withList(conversation, async (list) => {
+      while (list.length > 0) {
+        const candidate = list.shift()!;
+        if (!(await this.options.stillQueued(candidate))) continue;
+        if (await this.take(conversation, candidate)) {
+          await this.writeList(conversation, list);
+          return candidate;
+        }
+        // Someone else took the thread meanwhile: the candidate stays first in line.
+        list.unshift(candidate);
+        break;
+      }
+      await this.writeList(conversation, list);
+      return undefined;
+    });
+    if (next) await this.options.queue.enqueue(next);
+  }
+
+  private take(conversation: Conversation, runId: string): Promise<boolean> {
+    return this.options.store.claim(storeKeys.threadLock(conversation), runId, this.options.lockTtlMs);
+  }
+
+  private async readList(conversation: Conversation): Promise<string[]> {
+    const parsed = z.array(z.string()).safeParse(await this.options.store.get(storeKeys.threadWaiting(conversation)));
+    return parsed.success ? parsed.data : [];
+  }
+
+  private async writeList(conversation: Conversation, list: string[]): Promise<void> {
+    const key = storeKeys.threadWaiting(conversation);
+    if (list.length === 0) await this.options.store.delete(key);
+    else await this.options.store.set(key, list, WAITING_TTL_MS);
+  }
+
+  /** Changes the waiting list under a short lock, so two replicas never overwrite each other's change. */
+  private async withList<T>(conversation: Conversation, change: (list: string[]) => Promise<T>): Promise<T> {
+    const { store } = this.options;
+    const lock = storeKeys.threadWaitingLock(conversation);
+    const owner = `${process.pid}:${Math.random().toString(36).slice(2)}`;
+    for (let attempt = 0; !(await store.claim(lock, owner, LIST_LOCK_MS)); attempt++) {
+      if (attempt >= 200) throw new SystemError(ErrorCode.StoreUnavailable, 'The thread queue stayed busy for 2 s');
+      await this.sleep(10);
+    }
+    try {
+      return await change(await this.readList(conversation));
+    } finally {
+      await store.release(lock, owner);
+    }
+  }
+}

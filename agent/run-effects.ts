@@ -1,0 +1,171 @@
+// Carries out what run transitions cause: saves, chat posts through the redacting notifier, traces, audit
+// entries, freeing the thread and handing the run to the queue. The only place a transition touches the world.
+import type { ChatPort, MessageRef, OutboundMessage } from './chat-port.js';
+import type { Clock } from './clock.js';
+import type { Conversation } from './conversation.js';
+import type { ConversationScheduler } from './conversation-scheduler.js';
+import { errorMessage } from './errors.js';
+import type { Logger } from './logger.js';
+import { type AuditLog, auditActor } from './policy/audit-log.js';
+import type { Redactor } from './redaction.js';
+import type { Run } from './run.js';
+import type { RunCancels } from './run-cancels.js';
+import type { RunEffect } from './run-effect.js';
+import type { RunListeners } from './run-listeners.js';
+import { transition } from './run-machine.js';
+import type { RunQueue } from './run-queue.js';
+import type { RunRepository } from './run-repository.js';
+import { hashState, nullTraceSink, type TraceRecord, type TraceSink } from './trace.js';
+
+export interface RunEffectsDeps {
+  runs: RunRepository;
+  chat: ChatPort;
+  redactor: Redactor;
+  trace: TraceSink;
+  clock: Clock;
+  logger: Logger;
+  listeners: RunListeners;
+  scheduler: ConversationScheduler;
+  queue: RunQueue;
+  cancels: RunCancels;
+  audit?: AuditLog;
+}
+
+export class RunEffects {
+  /** Audit writes started by earlier effects, awaited at the next save so none is lost. */
+  private readonly auditWrites: Promise<unknown>[] = [];
+
+  constructor(private readonly deps: RunEffectsDeps) {}
+
+  /** Applies the effects in order and returns the run as it is afterwards (with any new message ids). */
+  async apply(start: Run, effects: readonly RunEffect[]): Promise<Run> {
+    let run = start;
+    for (const effect of effects) run = await this.applyOne(run, effect);
+    this.deps.listeners.emit(run);
+    return run;
+  }
+
+  private async applyOne(run: Run, effect: RunEffect): Promise<Run> {
+    switch (effect.kind) {
+      case 'save':
+        return this.save(run);
+      case 'post': {
+        const posted = await this.post(run, effect.message);
+        if (posted.kind === 'failed') return posted.run;
+        if (!effect.slot) return run;
+        const remembered = transition(run, { type: 'message_posted', slot: effect.slot, messageId: posted.ref.messageId });
+        return remembered.ok ? remembered.run : run;
+      }
+      case 'update':
+        return this.update(run, effect.messageId, effect.message);
+      case 'status':
+        return this.status(run, effect.text, effect.tone);
+      case 'trace':
+        await this.trace(run, effect.record);
+        return run;
+      case 'audit':
+        if (this.deps.audit) {
+          const { actor, ...entry } = effect.entry;
+          this.auditWrites.push(
+            this.deps.audit.record({
+              ...entry,
+              actor: actor ?? auditActor(run.principal),
+              runId: run.id,
+              conversation: run.conversation,
+            }),
+          );
+        }
+        return run;
+      case 'free_thread':
+        await this.deps.scheduler.release(run.conversation, run.id);
+        return run;
+      case 'enqueue':
+        await this.deps.queue.enqueue(run.id);
+        return run;
+      case 'forget_cancel_request':
+        await this.deps.cancels.forget(run.id);
+        return run;
+    }
+  }
+
+  async save(run: Run): Promise<Run> {
+    const saved = { ...run, updatedAt: this.deps.clock.now() };
+    if (this.auditWrites.length > 0) await Promise.all(this.auditWrites.splice(0));
+    await this.deps.runs.save(saved);
+    return saved;
+  }
+
+  /** Writes one trace record; a trace that cannot be written is logged, never fatal to the run. */
+  async trace(run: Run, record: Omit<TraceRecord, 'at' | 'runId' | 'step' | 'stateHash'>): Promise<void> {
+    if (this.deps.trace === nullTraceSink) return;
+    try {
+      await this.deps.trace.append({
+        at: this.deps.clock.now(),
+        runId: run.id,
+        step: run.step,
+        stateHash: hashState({
+          status: run.status,
+          step: run.step,
+          usage: run.usage,
+          queue: run.queue.map((call) => call.id),
+          messages: run.messages.length,
+          events: run.events.length,
+        }),
+        ...record,
+      } as TraceRecord);
+    } catch (error) {
+      this.deps.logger.warn({ runId: run.id, err: errorMessage(error) }, 'could not write the trace');
+    }
+  }
+
+  /** Posts a message that belongs to no run (a router reply, an echo of a task), redacted like every other. */
+  notify(conversation: Conversation, message: OutboundMessage): Promise<MessageRef> {
+    return this.deps.chat.post(conversation, this.deps.redactor.redactValue(message));
+  }
+
+  /** Waits for audit entries still being written. */
+  async flush(): Promise<void> {
+    await Promise.all(this.auditWrites.splice(0));
+  }
+
+  private async post(
+    run: Run,
+    message: OutboundMessage,
+  ): Promise<{ kind: 'posted'; ref: MessageRef } | { kind: 'failed'; run: Run }> {
+    try {
+      const ref = await this.deps.chat.post(run.conversation, this.deps.redactor.redactValue(message));
+      return { kind: 'posted', ref };
+    } catch (error) {
+      return { kind: 'failed', run: this.postFailed(run, 'post', error) };
+    }
+  }
+
+  private async update(run: Run, messageId: string, message: OutboundMessage): Promise<Run> {
+    try {
+      await this.deps.chat.update(
+        { conversation: run.conversation, messageId },
+        this.deps.redactor.redactValue(message),
+      );
+      return run;
+    } catch (error) {
+      return this.postFailed(run, 'update', error);
+    }
+  }
+
+  private async status(run: Run, text: string, tone: Extract<RunEffect, { kind: 'status' }>['tone']): Promise<Run> {
+    const message: OutboundMessage = { kind: 'status', runId: run.id, text, tone };
+    if (run.statusMessageId) return this.update(run, run.statusMessageId, message);
+    const posted = await this.post(run, message);
+    return posted.kind === 'posted' ? { ...run, statusMessageId: posted.ref.messageId } : posted.run;
+  }
+
+  /** A message that could not be posted is logged and recorded on the run; it is never retried as an action. */
+  private postFailed(run: Run, action: string, error: unknown): Run {
+    const text = this.deps.redactor.redact(errorMessage(error));
+    this.deps.logger.warn({ runId: run.id, err: text }, `could not ${action} a chat message`);
+    return {
+      ...run,
+      events: [...run.events, { type: 'post_failed', at: this.deps.clock.now(), step: run.step, message: `${action}: ${text}` }],
+    };
+  }
+}

@@ -1,0 +1,73 @@
+// The append-only events of a run: what happened, in order, for status, traces and the CLI's step printer.
+import { z } from 'zod';
+import { EngineKindSchema } from './run-engine-kind.js';
+
+const eventBase = { at: z.number(), step: z.number().int().nonnegative() };
+
+export const RunEventSchema = z.discriminatedUnion('type', [
+  z.object({ ...eventBase, type: z.literal('task_received'), text: z.string(), engine: EngineKindSchema }),
+  z.object({
+    ...eventBase,
+    type: z.literal('model_turn'),
+    content: z.string().nullable(),
+    toolCalls: z.array(z.object({ id: z.string(), name: z.string() })),
+    promptTokens: z.number(),
+    completionTokens: z.number(),
+    durationMs: z.number(),
+  }),
+  z.object({
+    ...eventBase,
+    type: z.literal('tool_call'),
+    callId: z.string(),
+    tool: z.string(),
+    args: z.unknown(),
+  }),
+  z.object({
+    ...eventBase,
+    type: z.literal('tool_result'),
+    callId: z.string(),
+    tool: z.string(),
+    ok: z.boolean(),
+    errorClass: z.string().optional(),
+    summary: z.string(),
+    durationMs: z.number(),
+    repeated: z.boolean().default(false),
+  }),
+  z.object({
+    ...eventBase,
+    type: z.literal('question_asked'),
+    question: z.string(),
+    choices: z.array(z.string()),
+  }),
+  z.object({ ...eventBase, type: z.literal('answer_received'), answer: z.string(), by: z.string() }),
+  z.object({
+    ...eventBase,
+    type: z.literal('approval_requested'),
+    approvalId: z.string(),
+    tool: z.string(),
+  }),
+  z.object({
+    ...eventBase,
+    type: z.literal('approval_decided'),
+    approvalId: z.string(),
+    decision: z.enum(['approved', 'denied', 'expired', 'withdrawn']),
+    by: z.string(),
+    reason: z.string().optional(),
+  }),
+  z.object({ ...eventBase, type: z.literal('executing'), callId: z.string(), tool: z.string() }),
+  z.object({
+    ...eventBase,
+    type: z.literal('context_compressed'),
+    beforeTokens: z.number(),
+    afterTokens: z.number(),
+  }),
+  z.object({ ...eventBase, type: z.literal('post_failed'), message: z.string() }),
+  z.object({ ...eventBase, type: z.literal('resumed'), by: z.string() }),
+  z.object({ ...eventBase, type: z.literal('finished'), answer: z.string() }),
+  z.object({ ...eventBase, type: z.literal('failed'), code: z.string(), message: z.string() }),
+  z.object({ ...eventBase, type: z.literal('cancelled'), by: z.string() }),
+  z.object({ ...eventBase, type: z.literal('expired'), message: z.string() }),
+  z.object({ ...eventBase, type: z.literal('outcome_unknown'), callId: z.string(), tool: z.string() }),
+]);
+export type RunEvent = z.infer<typeof RunEventSchema>;
+export type RunEventType = RunEvent['type'];

@@ -1,0 +1,15 @@
+// The RunQueue: between the chat side and the workers. It carries only "advance this run now", never state:
+// the Store is the source of truth. In-process for SQLite and memory stores; BullMQ on Redis.
+
+export type AdvanceRun = (runId: string) => Promise<void>;
+
+export interface RunQueue {
+  /** Asks a worker to advance the run. A job for the same run that has not started yet is not added twice. */
+  enqueue(runId: string): Promise<void>;
+  /** Starts handing jobs to `advance`, at most `concurrency` at once. Called once, by the worker. */
+  process(advance: AdvanceRun, options: { concurrency: number }): void;
+  /** Resolves once no job waits or runs here. */
+  idle(): Promise<void>;
+  /** Stops handing out jobs and waits for the ones running. Jobs left waiting are dropped: recovery finds them. */
+  close(): Promise<void>;
+}

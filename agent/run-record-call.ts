@@ -1,0 +1,75 @@
+// Records a call's outcome in a run — transcript, events, usage, duplicate memory — and says what to audit.
+import type { PlannedCall, RunBase } from './run.js';
+import type { RunEffect } from './run-effect.js';
+import { callSignature } from './call-signature.js';
+import type { ToolErrorClass } from './tool-errors.js';
+
+/** What a call produced, with its arguments as people may see them (redacted). */
+export interface RecordedOutcome {
+  /** The tool message content for the model. */
+  content: string;
+  ok: boolean;
+  /** For people and the trace. */
+  summary: string;
+  data?: unknown;
+  errorClass?: ToolErrorClass;
+  repeated: boolean;
+  durationMs: number;
+  /** The call ran (and so counts against the tool's budget and circuit breaker). */
+  executed: boolean;
+  displayArgs: unknown;
+}
+
+export function recordOutcome(
+  run: RunBase,
+  call: PlannedCall,
+  outcome: RecordedOutcome,
+  at: number,
+): { run: RunBase; effects: RunEffect[] } {
+  const args = outcome.displayArgs ?? call.args ?? call.rawArguments;
+  const counted = outcome.executed || outcome.errorClass !== undefined;
+  const next: RunBase = {
+    ...run,
+    usage: counted ? { ...run.usage, toolCalls: run.usage.toolCalls + 1 } : run.usage,
+    messages: [...run.messages, { role: 'tool', toolCallId: call.id, name: call.name, content: outcome.content }],
+    events: [
+      ...run.events,
+      { type: 'tool_call', at, step: run.step, callId: call.id, tool: call.name, args },
+      {
+        type: 'tool_result',
+        at,
+        step: run.step,
+        callId: call.id,
+        tool: call.name,
+        ok: outcome.ok,
+        ...(outcome.errorClass ? { errorClass: outcome.errorClass } : {}),
+        summary: outcome.summary,
+        durationMs: outcome.durationMs,
+        repeated: outcome.repeated,
+      },
+    ],
+  };
+  if (outcome.executed && outcome.ok && call.args) {
+    next.completedCalls = {
+      ...run.completedCalls,
+      [callSignature(call.name, call.args)]: { callId: call.id, content: outcome.content },
+    };
+  }
+  const effects: RunEffect[] = [];
+  if (outcome.errorClass === 'permission_denied' || outcome.errorClass === 'refused_by_policy') {
+    effects.push({
+      kind: 'audit',
+      entry: { kind: 'refusal', tool: call.name, args, outcome: outcome.errorClass, reason: outcome.summary },
+    });
+  } else if (outcome.executed) {
+    effects.push({
+      kind: 'audit',
+      entry: { kind: 'outcome', tool: call.name, args, outcome: outcome.ok ? 'ok' : 'failed', reason: outcome.summary },
+    });
+  }
+  effects.push({
+    kind: 'trace',
+    record: { kind: 'tool_call', tool: call.name, args, ok: outcome.ok, summary: outcome.summary, durationMs: outcome.durationMs },
+  });
+  return { run: next, effects };
+}

@@ -1,0 +1,32 @@
+// A run's state in words a person can read: "this run was cancelled by Alice at 12:03 UTC".
+import type { Run } from './run.js';
+
+export function formatClock(at: number): string {
+  return `${new Date(at).toISOString().slice(11, 16)} UTC`;
+}
+
+/** Describes where the run is now, to explain why something cannot happen to it. */
+export function describeRunState(run: Run): string {
+  switch (run.status) {
+    case 'queued':
+      return `run ${run.id} is queued and has not started yet`;
+    case 'running':
+      return `run ${run.id} is working`;
+    case 'executing':
+      return `run ${run.id} is running ${run.executing.call.name} right now`;
+    case 'waiting_for_user':
+      return `run ${run.id} is waiting for ${run.principal.displayName}'s answer`;
+    case 'waiting_for_approval':
+      return `run ${run.id} is waiting for an approval of ${run.approval.call.name}`;
+    case 'finished':
+      return `run ${run.id} already finished at ${formatClock(run.updatedAt)}`;
+    case 'failed':
+      return `run ${run.id} already failed at ${formatClock(run.updatedAt)}: ${run.error.message}`;
+    case 'cancelled':
+      return `run ${run.id} was cancelled by ${run.cancelled.by} at ${formatClock(run.cancelled.at)}`;
+    case 'expired':
+      return `run ${run.id} expired at ${formatClock(run.expired.at)}`;
+    case 'outcome_unknown':
+      return `run ${run.id} stopped mid-action (${run.unknownCall.name}) and its outcome is unknown`;
+  }
+}

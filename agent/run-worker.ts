@@ -1,0 +1,356 @@
+// Takes runs from the RunQueue and steps each one under its lease until it ends or waits for a person:
+// plan, run the calls, check the guards. Every state change goes through the run machine.
+import type { Clock } from './clock.js';
+import type { Engine } from './engines/engine.js';
+import { ErrorCode, errorMessage, OpsbotError, SystemError } from './errors.js';
+import type { KernelLimits } from './kernel-options.js';
+import type { Logger } from './logger.js';
+import type { Redactor } from './redaction.js';
+import type { EngineKind, PlannedCall, Run } from './run.js';
+import type { CancelRequest, RunCancels } from './run-cancels.js';
+import type { RunEffects } from './run-effects.js';
+import type { RunLeases } from './run-leases.js';
+import { type RunMachineEvent, refusedRecord, transition } from './run-machine.js';
+import type { RecordedOutcome } from './run-record-call.js';
+import type { RunRepository } from './run-repository.js';
+import { type CallOutcome, callSignature, type StepExecutor } from './step-executor.js';
+import type { Tool } from './tool.js';
+import type { ApprovalGate } from './approval-gate.js';
+
+export interface RunWorkerDeps {
+  runs: RunRepository;
+  leases: RunLeases;
+  effects: RunEffects;
+  cancels: RunCancels;
+  executor: StepExecutor;
+  engines: Partial<Record<EngineKind, Engine>>;
+  approvals: ApprovalGate;
+  redactor: Redactor;
+  clock: Clock;
+  limits: KernelLimits;
+  logger: Logger;
+}
+
+/** How often, in working time, a worker looks in the Store for a cancel sent from another process. */
+const CANCEL_CHECK_MS = 2_000;
+
+interface Stepping {
+  controller: AbortController;
+  cancel?: CancelRequest;
+  lastCancelCheck: number;
+  done: Promise<void>;
+}
+
+interface ReadyCall {
+  call: PlannedCall;
+  tool: Tool;
+  args: Record<string, unknown>;
+}
+
+export class RunWorker {
+  private readonly stepping = new Map<string, Stepping>();
+  private closing = false;
+
+  constructor(private readonly deps: RunWorkerDeps) {}
+
+  /** The queue's job: advance one run, if no other process holds it. */
+  advance = async (runId: string): Promise<void> => {
+    if (this.closing || !(await this.deps.leases.claim(runId))) return;
+    const state: Stepping = {
+      controller: new AbortController(),
+      lastCancelCheck: this.deps.clock.now(),
+      done: Promise.resolve(),
+    };
+    let finished!: () => void;
+    state.done = new Promise((resolve) => {
+      finished = resolve;
+    });
+    this.stepping.set(runId, state);
+    const unwatch = this.deps.cancels.watch(runId, (request) => {
+      state.cancel = request;
+      state.controller.abort(new Error(`cancelled by ${request.displayName}`));
+    });
+    try {
+      const run = await this.deps.runs.find(runId);
+      if (!run || (run.status !== 'queued' && run.status !== 'running')) return;
+      const stored = await this.deps.cancels.pending(runId);
+      if (stored) state.cancel ??= stored;
+      if (state.cancel) {
+        await this.apply(run, { type: 'cancelled', at: this.now(), by: actor(state.cancel) });
+        return;
+      }
+      const engine = this.deps.engines[run.engine];
+      if (!engine) {
+        await this.apply(run.status === 'queued' ? run : run, {
+          type: 'failed',
+          at: this.now(),
+          code: 'no_engine',
+          message:
+            'This run needs a model, and no model is configured now. Set OPENAI_BASE_URL or OPENAI_API_KEY and try again.',
+        });
+        return;
+      }
+      const started = await this.apply(run, { type: 'work_started', at: this.now() });
+      await this.drive(started, engine, state);
+    } finally {
+      unwatch();
+      this.stepping.delete(runId);
+      finished();
+      await this.deps.leases.release(runId);
+    }
+  };
+
+  /** True while this process steps the run. */
+  isStepping(runId: string): boolean {
+    return this.stepping.has(runId);
+  }
+
+  /** Resolves when this process stops stepping the run (or at once, if it is not). */
+  stopped(runId: string): Promise<void> {
+    return this.stepping.get(runId)?.done ?? Promise.resolve();
+  }
+
+  /** Lets the runs being stepped reach their next step boundary, save there, and stop. */
+  async close(): Promise<void> {
+    this.closing = true;
+    await Promise.allSettled([...this.stepping.values()].map((state) => state.done));
+  }
+
+  private now(): number {
+    return this.deps.clock.now();
+  }
+
+  private async apply(run: Run, event: RunMachineEvent): Promise<Run> {
+    const result = transition(run, event);
+    if (!result.ok) {
+      throw new SystemError(ErrorCode.RunWrongState, `The worker cannot apply ${event.type}: ${result.refusal.message}`);
+    }
+    return this.deps.effects.apply(result.run, result.effects);
+  }
+
+  private async drive(start: Run, engine: Engine, state: Stepping): Promise<void> {
+    let run = start;
+    let segmentStart = this.now();
+    while (run.status === 'running') {
+      const now = this.now();
+      run = { ...run, activeMs: run.activeMs + (now - segmentStart) };
+      segmentStart = now;
+      const renewed = await this.deps.leases.renew(run.id);
+      if (this.closing) {
+        await this.apply(run, { type: 'step_completed', at: now });
+        return;
+      }
+      if (!state.cancel && (renewed || now - state.lastCancelCheck >= CANCEL_CHECK_MS)) {
+        state.lastCancelCheck = now;
+        state.cancel = await this.deps.cancels.pending(run.id);
+      }
+      if (state.cancel) {
+        await this.apply(run, { type: 'cancelled', at: now, by: actor(state.cancel) });
+        return;
+      }
+      const { maxWallTimeMs } = this.deps.limits;
+      if (run.activeMs > maxWallTimeMs) {
+        await this.apply(run, {
+          type: 'failed',
+          at: now,
+          code: 'max_wall_time',
+          message: `Stopped: the run worked for ${Math.round(run.activeMs / 1000)} s, past the ${Math.round(maxWallTimeMs / 1000)} s limit (limits.max_wall_time). Narrow the task or raise the limit.`,
+        });
+        return;
+      }
+      run = run.queue.length > 0 ? await this.runQueuedCalls(run) : await this.plan(run, engine, state);
+    }
+  }
+
+  private async plan(start: Run, engine: Engine, state: Stepping): Promise<Run> {
+    const { limits, clock } = this.deps;
+    if (start.step >= limits.maxSteps) {
+      return this.apply(start, {
+        type: 'failed',
+        at: this.now(),
+        code: 'max_steps',
+        message: `Stopped after ${start.step} steps without finishing (limits.max_steps is ${limits.maxSteps}). Narrow the task, or raise the limit.`,
+      });
+    }
+    // The engine adds its turn to the transcript of a working copy; the machine then takes the plan.
+    const working: Run = {
+      ...start,
+      step: start.step + 1,
+      messages: [...start.messages],
+      events: [...start.events],
+      usage: { ...start.usage },
+    };
+    const began = clock.now();
+    const eventsBefore = working.events.length;
+    let outcome: Awaited<ReturnType<Engine['plan']>>;
+    // A signal per step: the SDK adds a listener per request, and one long-lived signal would collect them.
+    const step = new AbortController();
+    const abortStep = () => step.abort(state.controller.signal.reason);
+    state.controller.signal.addEventListener('abort', abortStep, { once: true });
+    try {
+      outcome = await engine.plan(working, step.signal);
+    } catch (error) {
+      if (state.cancel) return this.apply(working, { type: 'cancelled', at: this.now(), by: actor(state.cancel) });
+      const code = error instanceof OpsbotError ? error.code : 'engine_error';
+      return this.apply(working, {
+        type: 'failed',
+        at: this.now(),
+        code,
+        message: this.deps.redactor.redact(errorMessage(error)),
+      });
+    } finally {
+      state.controller.signal.removeEventListener('abort', abortStep);
+    }
+    const turn = working.events.slice(eventsBefore).find((event) => event.type === 'model_turn');
+    await this.deps.effects.trace(working, {
+      kind: 'model_turn',
+      durationMs: clock.now() - began,
+      summary: outcome.kind === 'answer' ? 'answered' : `called ${outcome.calls.map((call) => call.name).join(', ')}`,
+      ...(turn?.type === 'model_turn'
+        ? { promptTokens: turn.promptTokens, completionTokens: turn.completionTokens }
+        : {}),
+    });
+    const tokens = working.usage.promptTokens + working.usage.completionTokens;
+    if (tokens > limits.maxTokens) {
+      return this.apply(working, {
+        type: 'failed',
+        at: this.now(),
+        code: 'max_tokens',
+        message: `Stopped: the run used ${tokens} tokens, past its budget of ${limits.maxTokens} (limits.max_tokens).`,
+      });
+    }
+    if (outcome.kind === 'answer') {
+      return this.apply(working, {
+        type: 'finished',
+        at: this.now(),
+        answer: this.deps.redactor.redact(outcome.answer),
+        ok: outcome.ok ?? true,
+        ...(outcome.details ? { details: outcome.details } : {}),
+      });
+    }
+    // A step is a plan and its calls: the batch's save covers the plan too. A crash in between re-plans from
+    // the last save; write and danger calls save `executing` before they run.
+    return this.apply(working, { type: 'calls_planned', at: this.now(), calls: outcome.calls });
+  }
+
+  /** Runs queued calls in order: consecutive read calls together, write and danger calls alone. */
+  private async runQueuedCalls(start: Run): Promise<Run> {
+    let run = start;
+    while (run.queue.length > 0 && run.status === 'running') {
+      const call = run.queue[0]!;
+      const prepared = this.deps.executor.prepare(run, call);
+      switch (prepared.kind) {
+        case 'finish':
+          return this.apply(run, { type: 'finished', at: this.now(), answer: this.deps.redactor.redact(prepared.answer), ok: true });
+        case 'ask':
+        case 'missing':
+          return this.apply(run, {
+            type: 'question_asked',
+            at: this.now(),
+            call,
+            question: prepared.question,
+            choices: prepared.choices,
+            missingFields: prepared.kind === 'missing' ? prepared.fields : [],
+            expiresAt: this.now() + this.deps.limits.questionTtlMs,
+          });
+        case 'resolved':
+          run = await this.record(run, call, prepared.outcome);
+          break;
+        case 'approval': {
+          if (call.approved) {
+            run = await this.runApproved(run, call, prepared.tool, prepared.args);
+            break;
+          }
+          if (!this.withinCallBudget(run)) return this.overBudget(run);
+          const requested = await this.deps.approvals.request(run, call, prepared);
+          if (requested.kind === 'requested') return this.apply(run, requested.event);
+          run = await this.record(run, call, refusedRecord(call.name, requested.message));
+          break;
+        }
+        case 'ready': {
+          if (!this.withinCallBudget(run)) return this.overBudget(run);
+          run =
+            prepared.tool.risk === 'read'
+              ? await this.runReadBatch(run, { call, tool: prepared.tool, args: prepared.args })
+              : await this.runAlone(run, call, prepared.tool, prepared.args);
+          break;
+        }
+      }
+      if (run.status === 'running') run = await this.apply(run, { type: 'step_completed', at: this.now() });
+    }
+    return run;
+  }
+
+  private record(run: Run, call: PlannedCall, outcome: CallOutcome | RecordedOutcome): Promise<Run> {
+    return this.apply(run, { type: 'call_recorded', at: this.now(), call, outcome: this.shown(call, outcome) });
+  }
+
+  private shown(call: PlannedCall, outcome: CallOutcome | RecordedOutcome): RecordedOutcome {
+    return { ...outcome, displayArgs: this.deps.redactor.redactValue(call.args ?? call.rawArguments) };
+  }
+
+  /** An approved call runs once, whichever replica gets here first; a second claim finds it taken. */
+  private async runApproved(run: Run, call: PlannedCall, tool: Tool, args: Record<string, unknown>): Promise<Run> {
+    if (!(await this.deps.approvals.claimExecution(call))) {
+      return this.apply(run, {
+        type: 'failed',
+        at: this.now(),
+        code: 'approval_execution',
+        message: `${call.name} was approved, but it could not be run exactly once, so it was not run.`,
+      });
+    }
+    return this.runAlone(run, call, tool, args);
+  }
+
+  /** Executes a write or danger call with `executing` saved first, so a crash mid-action is never replayed. */
+  private async runAlone(run: Run, call: PlannedCall, tool: Tool, args: Record<string, unknown>): Promise<Run> {
+    const bound = { ...call, args };
+    const displayArgs = this.deps.redactor.redactValue(args);
+    const executing = await this.apply(run, { type: 'execution_started', at: this.now(), call: bound, displayArgs });
+    const outcome = await this.deps.executor.execute(executing, tool, args, call);
+    return this.apply(executing, {
+      type: 'execution_finished',
+      at: this.now(),
+      call: bound,
+      outcome: { ...outcome, displayArgs },
+    });
+  }
+
+  /** Runs `first` (already prepared, at the head of the queue) together with the read calls right after it. */
+  private async runReadBatch(start: Run, first: ReadyCall): Promise<Run> {
+    const { executor, limits } = this.deps;
+    const batch: ReadyCall[] = [first];
+    const signatures = new Set([callSignature(first.tool.name, first.args)]);
+    for (const call of start.queue.slice(1)) {
+      if (start.usage.toolCalls + batch.length >= limits.maxToolCalls) break;
+      const prepared = executor.prepare(start, call);
+      if (prepared.kind !== 'ready' || prepared.tool.risk !== 'read') break;
+      const signature = callSignature(prepared.tool.name, prepared.args);
+      if (signatures.has(signature)) break;
+      signatures.add(signature);
+      batch.push({ call, tool: prepared.tool, args: prepared.args });
+    }
+    const outcomes = await Promise.all(batch.map(({ call, tool, args }) => executor.execute(start, tool, args, call)));
+    let run = start;
+    for (const [index, { call, args }] of batch.entries()) run = await this.record(run, { ...call, args }, outcomes[index]!);
+    return run;
+  }
+
+  private withinCallBudget(run: Run): boolean {
+    return run.usage.toolCalls < this.deps.limits.maxToolCalls;
+  }
+
+  private overBudget(run: Run): Promise<Run> {
+    const { maxToolCalls } = this.deps.limits;
+    return this.apply(run, {
+      type: 'failed',
+      at: this.now(),
+      code: 'max_tool_calls',
+      message: `Stopped: the run reached its budget of ${maxToolCalls} tool calls (limits.max_tool_calls) without finishing.`,
+    });
+  }
+}
+
+function actor(request: CancelRequest) {
+  return { key: request.key, displayName: request.displayName };
+}

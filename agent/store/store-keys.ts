@@ -1,0 +1,31 @@
+// Every key opsbot writes to the Store, in one place, so no two features can collide or drift apart.
+import { type Conversation, conversationKey } from '../conversation.js';
+
+export const storeKeys = {
+  /** A run's record. */
+  run: (runId: string) => `run:${runId}`,
+  /** Set of runs that have not ended. */
+  activeRuns: 'runs:active',
+  /** Set of runs waiting for a person's answer or an approval. */
+  waitingRuns: 'runs:waiting',
+  /** Which process may change a run right now. */
+  runLease: (runId: string) => `run-lease:${runId}`,
+  /** A cancel asked for while a worker was stepping the run; the worker acts on it. */
+  cancelRequest: (runId: string) => `cancel:${runId}`,
+  /** Append-only log of the runs of one thread, for thread memory. */
+  threadRuns: (conversation: Conversation) => `thread:${conversationKey(conversation)}`,
+  /** Held by the one run that is active in a thread. */
+  threadLock: (conversation: Conversation) => `thread-lock:${conversationKey(conversation)}`,
+  /** Run ids waiting for the thread, oldest first. */
+  threadWaiting: (conversation: Conversation) => `thread-waiting:${conversationKey(conversation)}`,
+  /** Serializes changes to the waiting list across replicas. */
+  threadWaitingLock: (conversation: Conversation) => `thread-waiting-lock:${conversationKey(conversation)}`,
+  approval: (approvalId: string) => `approval:${approvalId}`,
+  approvalDecision: (approvalId: string) => `approval-decision:${approvalId}`,
+  approvalExecution: (approvalId: string) => `approval-execution:${approvalId}`,
+  pendingApprovals: 'approvals:pending',
+  /** One delivery of a chat event, so platform retries are dropped. */
+  chatEvent: (platform: string, eventId: string) => `event:${platform}:${eventId}`,
+  /** One slot of a person's task rate. */
+  rateSlot: (personKey: string, window: number, slot: number) => `rate:${personKey}:${window}:${slot}`,
+} as const;
