@@ -1,7 +1,8 @@
 // Runs a runner many times at a fixed concurrency and measures this process's CPU, wall time and RSS.
+// It runs inside a runner's own process (runner-process.ts), so the process holds nothing but that runner.
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
-import type { Runner } from './runners.js';
+import type { Runner } from './runners/runner.js';
 
 export interface Measurement {
   runs: number;
@@ -9,8 +10,10 @@ export interface Measurement {
   cpuUserMs: number;
   cpuSystemMs: number;
   wallMs: number;
-  /** Highest process RSS seen by a sampler every RSS_SAMPLE_MS during the measured runs. */
-  peakRssBytes: number;
+  /** The process's RSS high-water mark from the OS (getrusage), warm-up included: the runner's whole life. */
+  processPeakRssBytes: number;
+  /** Highest RSS seen by a sampler every RSS_SAMPLE_MS during the measured runs only. */
+  windowPeakRssBytes: number;
   endRssBytes: number;
 }
 
@@ -55,7 +58,7 @@ export async function measureSegment(
   runner: Runner,
   options: { runs: number; concurrency: number },
 ): Promise<Measurement> {
-  // Garbage left by earlier runners or the warm-up would otherwise be collected on this runner's clock.
+  // Garbage left by the warm-up would otherwise be collected on the measured clock.
   collectGarbage();
   let peakRssBytes = process.memoryUsage.rss();
   const sampler = setInterval(() => {
@@ -76,7 +79,9 @@ export async function measureSegment(
       cpuUserMs: cpu.user / 1000,
       cpuSystemMs: cpu.system / 1000,
       wallMs,
-      peakRssBytes: Math.max(peakRssBytes, endRssBytes),
+      // maxRSS is in kibibytes.
+      processPeakRssBytes: process.resourceUsage().maxRSS * 1024,
+      windowPeakRssBytes: Math.max(peakRssBytes, endRssBytes),
       endRssBytes,
     };
   } finally {
@@ -86,7 +91,7 @@ export async function measureSegment(
 
 let gc: (() => void) | undefined;
 
-/** A full collection without asking for --expose-gc on the command line (npm run bench runs plain tsx). */
+/** A full collection without needing --expose-gc on the runner process's command line. */
 function collectGarbage(): void {
   if (!gc) {
     setFlagsFromString('--expose-gc');

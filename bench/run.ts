@@ -1,48 +1,38 @@
-// npm run bench: kernel overhead per model turn against a bare openai-SDK loop, with the fake model in a child process.
+// npm run bench: kernel CPU per model turn against a bare openai-SDK loop, each runner in fresh processes.
 import { mkdirSync, writeFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
 import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseArgs } from 'node:util';
 import { FakeModelProcess } from './fake-model.js';
-import { buildReport, formatTable, targetLine } from './report.js';
-import { RUNNER_NAMES, type RunnerName } from './runners.js';
-import { type Measurements, measureRunners } from './schedule.js';
+import { buildReport } from './report.js';
+import { formatProcessLine, formatTable, formatTargetLine } from './report-table.js';
 import { TOOL_STEPS, TURNS_PER_RUN } from './scripted-run.js';
+import { runSession, type SessionResult } from './session.js';
+import { readSettings, USAGE } from './settings.js';
 
-const resultsPath = fileURLToPath(new URL('./results/kernel.json', import.meta.url));
+const defaultResultsPath = fileURLToPath(new URL('./results/kernel.json', import.meta.url));
 
-const { values } = parseArgs({
-  options: {
-    runs: { type: 'string', default: '1000' },
-    concurrency: { type: 'string', default: '50' },
-    warmup: { type: 'string', default: '50' },
-    /** Comma-separated runner names, e.g. for profiling one of them; results are then not written. */
-    only: { type: 'string' },
-    /** Print the figures without replacing bench/results/kernel.json. */
-    'no-write': { type: 'boolean', default: false },
-  },
-});
+const outcome = readSettings(process.argv.slice(2), process.env, defaultResultsPath);
+if (outcome.ok === 'help') {
+  console.log(USAGE);
+  process.exit(0);
+}
+if (!outcome.ok) {
+  for (const problem of outcome.problems) console.error(`bench: ${problem}`);
+  console.error(USAGE);
+  process.exit(2);
+}
+const settings = outcome.settings;
 
-const settings = {
-  runs: positiveInteger('runs', values.runs),
-  concurrency: positiveInteger('concurrency', values.concurrency),
-  warmup: positiveInteger('warmup', values.warmup, { allowZero: true }),
-  turnsPerRun: TURNS_PER_RUN,
-};
-const selected = values.only ? parseRunnerList(values.only) : [...RUNNER_NAMES];
-
+const startedAt = new Date();
+const loadAtStart = loadavg();
 const fake = await FakeModelProcess.start();
-let measured: Measurements = {};
+let session: SessionResult | undefined;
 try {
   console.log(
-    `opsbot kernel bench: ${settings.runs} runs × ${TURNS_PER_RUN} model turns (${TOOL_STEPS} tool steps + answer), concurrency ${settings.concurrency}, warm-up ${settings.warmup}; fake model in child process at ${fake.baseURL}`,
+    `opsbot kernel bench${settings.quick ? ' (quick)' : ''}: ${settings.rounds} rounds of ${settings.runners.join(', ')}, each runner in a fresh process per round, order rotating; per process ${settings.warmup} warm-up runs, then ${settings.runs} measured runs × ${TURNS_PER_RUN} model turns (${TOOL_STEPS} tool steps + answer), concurrency ${settings.concurrency}; fake model in its own process at ${fake.baseURL}; load average ${loadAtStart.map((v) => v.toFixed(2)).join(' ')}`,
   );
-  measured = await measureRunners(selected, settings, fake, (name, measurement) => {
-    const cpu = (measurement.cpuUserMs + measurement.cpuSystemMs) / measurement.modelTurns;
-    console.log(
-      `  ${name.padEnd(14)} ${cpu.toFixed(3)} ms CPU per turn, ${(measurement.wallMs / 1000).toFixed(2)} s wall`,
-    );
-  });
+  session = await runSession(settings, fake, (result) => console.log(formatProcessLine(result)));
 } catch (error) {
   console.error(`\nBENCH FAILED: ${error instanceof Error ? error.message : String(error)}`);
   console.error('No figures are reported for broken runs.');
@@ -51,41 +41,24 @@ try {
   await fake.stop();
 }
 
-if (process.exitCode !== 1) {
-  const report = buildReport(measured, settings);
+if (session) {
+  const loadAtEnd = loadavg();
+  const report = buildReport(settings, session, {
+    startedAt,
+    finishedAt: new Date(),
+    loadAtStart,
+    loadAtEnd,
+  });
   console.log(`\n${formatTable(report)}\n`);
-  console.log(`rss: ${report.rss_mb_is}`);
-  console.log(targetLine(report));
-  if (values.only || values['no-write']) {
-    console.log(`(${values.only ? '--only' : '--no-write'} given: bench/results/kernel.json left as it was)`);
+  console.log(formatTargetLine(report));
+  console.log(
+    `min and median over ${settings.rounds} rounds; ratio min = min/min, median = median/median; load average at end ${loadAtEnd.map((v) => v.toFixed(2)).join(' ')}`,
+  );
+  if (settings.resultsPath) {
+    mkdirSync(dirname(settings.resultsPath), { recursive: true });
+    writeFileSync(settings.resultsPath, `${JSON.stringify(report, null, 2)}\n`);
+    console.log(`wrote ${settings.resultsPath}`);
   } else {
-    mkdirSync(dirname(resultsPath), { recursive: true });
-    writeFileSync(resultsPath, `${JSON.stringify(report, null, 2)}\n`);
-    console.log(`wrote ${resultsPath}`);
+    console.log('results file left as it was (--quick, --only or --no-write; --out FILE writes one anyway)');
   }
-}
-
-function positiveInteger(
-  flag: string,
-  raw: string | undefined,
-  options: { allowZero?: boolean } = {},
-): number {
-  const value = Number(raw);
-  const minimum = options.allowZero ? 0 : 1;
-  if (!Number.isInteger(value) || value < minimum) {
-    console.error(`--${flag} must be an integer ≥ ${minimum}; got ${JSON.stringify(raw)}`);
-    process.exit(2);
-  }
-  return value;
-}
-
-function parseRunnerList(raw: string): RunnerName[] {
-  const names = raw.split(',').map((name) => name.trim());
-  for (const name of names) {
-    if (!(RUNNER_NAMES as readonly string[]).includes(name)) {
-      console.error(`--only: unknown runner "${name}"; choose from ${RUNNER_NAMES.join(', ')}`);
-      process.exit(2);
-    }
-  }
-  return names as RunnerName[];
 }

@@ -2,6 +2,7 @@
 import type { FakeAnswer, RecordedRequest } from '../tests/fakes/openai-answers.js';
 import { text, toolCalls } from '../tests/fakes/openai-answers.js';
 
+export const TASK = 'Are the api, worker and database services healthy?';
 export const TOOL_NAME = 'read_status';
 export const TOOL_STEPS = 3;
 export const TURNS_PER_RUN = TOOL_STEPS + 1;

@@ -1,0 +1,75 @@
+// The Kernel over a memory or SQLite store: the only bench file that knows the kernel's API.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Kernel } from '../../agent/kernel.js';
+import { createOpenAIModelClient } from '../../agent/model/model-client.js';
+import type { Principal } from '../../agent/principal.js';
+import { MemoryStore } from '../../agent/store/memory-store.js';
+import { SqliteStore } from '../../agent/store/sqlite-store.js';
+import type { Store } from '../../agent/store/store.js';
+import { readStatusTool, ToolCounter } from '../bench-tool.js';
+import { FINAL_ANSWER, TASK, TOOL_STEPS, TURNS_PER_RUN } from '../scripted-run.js';
+import { API_KEY, BrokenRunError, MODEL, type Runner, type RunnerName } from './runner.js';
+
+export type KernelRunnerName = Exclude<RunnerName, 'bare'>;
+
+const operator: Principal = {
+  platform: 'cli',
+  userId: 'bench',
+  displayName: 'Bench',
+  roles: ['operator'],
+  groups: [],
+};
+
+export function kernelRunner(name: KernelRunnerName, baseURL: string): Runner {
+  const { store, removeFiles } = openStore(name);
+  const counter = new ToolCounter();
+  const model = createOpenAIModelClient({
+    baseURL,
+    apiKey: API_KEY,
+    model: MODEL,
+    timeoutMs: 30_000,
+    maxRetries: 2,
+  });
+  const kernel = new Kernel({ store, tools: [readStatusTool(counter)], model });
+  return {
+    name,
+    tools: counter,
+    async runOnce(label) {
+      // A thread per run: thread-summary lookups happen as in production, but stay small.
+      const run = await kernel.start({
+        text: TASK,
+        principal: operator,
+        conversation: { platform: 'cli', channelId: 'bench', threadId: `${name}-${label}` },
+      });
+      const toolResults = run.events.filter((event) => event.type === 'tool_result' && event.ok).length;
+      if (
+        run.status !== 'finished' ||
+        run.usage.modelCalls !== TURNS_PER_RUN ||
+        toolResults !== TOOL_STEPS ||
+        run.answer !== FINAL_ANSWER
+      ) {
+        throw new BrokenRunError(
+          `${name} run ${label} (${run.id}): status ${run.status}, ${run.usage.modelCalls} model turns (expected ${TURNS_PER_RUN}), ${toolResults} ok tool results (expected ${TOOL_STEPS}), answer ${JSON.stringify(run.answer)}${run.error ? `, error ${run.error.code}: ${run.error.message}` : ''}`,
+        );
+      }
+      return run.usage.modelCalls;
+    },
+    async close() {
+      await kernel.shutdown();
+      await store.close();
+      removeFiles();
+    },
+  };
+}
+
+function openStore(name: KernelRunnerName): { store: Store; removeFiles: () => void } {
+  if (name === 'kernel-memory') return { store: new MemoryStore(), removeFiles: () => {} };
+  // A fresh file per process, so no runner reads pages another one left warm.
+  const dir = mkdtempSync(join(tmpdir(), 'opsbot-bench-'));
+  return {
+    store: new SqliteStore(join(dir, 'opsbot.sqlite')),
+    removeFiles: () => rmSync(dir, { recursive: true, force: true }),
+  };
+}

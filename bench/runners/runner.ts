@@ -1,0 +1,25 @@
+// What the bench asks of every runner it compares: one whole scripted run at a time, and a count of tool runs.
+import type { ToolCounter } from '../bench-tool.js';
+
+export const RUNNER_NAMES = ['bare', 'kernel-memory', 'kernel-sqlite'] as const;
+export type RunnerName = (typeof RUNNER_NAMES)[number];
+
+/** The runner every ratio is taken against. */
+export const BASELINE_RUNNER: RunnerName = 'bare';
+
+export interface Runner {
+  readonly name: RunnerName;
+  readonly tools: ToolCounter;
+  /** Does one whole run and returns its model turns; throws a BrokenRunError unless it finished as scripted. */
+  runOnce(label: string): Promise<number>;
+  close(): Promise<void>;
+}
+
+/** A run that did not go as scripted: the bench reports no figures rather than figures for broken work. */
+export class BrokenRunError extends Error {
+  override readonly name = 'BrokenRunError';
+}
+
+// The fake model accepts any model name and key; these only make the SDK's requests well-formed.
+export const MODEL = 'fake-model';
+export const API_KEY = 'sk-bench-not-a-real-key';
