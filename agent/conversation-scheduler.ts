@@ -2,7 +2,7 @@
 // and whichever process ends a run moves the thread on to the next one.
 import { z } from 'zod';
 import type { Conversation } from './conversation.js';
-import { SystemError, ErrorCode } from './errors.js';
+import { ErrorCode, SystemError } from './errors.js';
 import type { RunQueue } from './run-queue.js';
 import type { Store } from './store/store.js';
 import { storeKeys } from './store/store-keys.js';
@@ -79,7 +79,9 @@ export class ConversationScheduler {
   }
 
   private async readList(conversation: Conversation): Promise<string[]> {
-    const parsed = z.array(z.string()).safeParse(await this.options.store.get(storeKeys.threadWaiting(conversation)));
+    const parsed = z
+      .array(z.string())
+      .safeParse(await this.options.store.get(storeKeys.threadWaiting(conversation)));
     return parsed.success ? parsed.data : [];
   }
 
@@ -95,7 +97,8 @@ export class ConversationScheduler {
     const lock = storeKeys.threadWaitingLock(conversation);
     const owner = `${process.pid}:${Math.random().toString(36).slice(2)}`;
     for (let attempt = 0; !(await store.claim(lock, owner, LIST_LOCK_MS)); attempt++) {
-      if (attempt >= 200) throw new SystemError(ErrorCode.StoreUnavailable, 'The thread queue stayed busy for 2 s');
+      if (attempt >= 200)
+        throw new SystemError(ErrorCode.StoreUnavailable, 'The thread queue stayed busy for 2 s');
       await this.sleep(10);
     }
     try {

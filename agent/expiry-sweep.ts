@@ -52,7 +52,9 @@ export class ExpirySweep {
     this.deps.timers.clearTimeout(this.timer);
     this.timer = this.deps.timers.setTimeout(() => {
       this.sweep()
-        .catch((error) => this.deps.logger.warn({ err: errorMessage(error) }, 'could not sweep expired waits'))
+        .catch((error) =>
+          this.deps.logger.warn({ err: errorMessage(error) }, 'could not sweep expired waits'),
+        )
         .finally(() => this.schedule(this.nextWakeMs()));
     }, ms);
   }

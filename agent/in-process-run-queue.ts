@@ -25,7 +25,8 @@ export class InProcessRunQueue implements RunQueue {
 
   process(advance: AdvanceRun, options: { concurrency: number }): void {
     if (this.advance) throw new Error('This RunQueue already has a worker');
-    if (!(options.concurrency >= 1)) throw new RangeError(`concurrency must be at least 1, got ${options.concurrency}`);
+    if (!(options.concurrency >= 1))
+      throw new RangeError(`concurrency must be at least 1, got ${options.concurrency}`);
     this.advance = advance;
     this.concurrency = options.concurrency;
     this.pump();
@@ -56,7 +57,9 @@ export class InProcessRunQueue implements RunQueue {
       this.waitingIds.delete(runId);
       this.running += 1;
       const job: Promise<void> = advance(runId)
-        .catch((error) => this.logger.error({ runId, err: errorMessage(error) }, 'a run could not be advanced'))
+        .catch((error) =>
+          this.logger.error({ runId, err: errorMessage(error) }, 'a run could not be advanced'),
+        )
         .finally(() => {
           this.running -= 1;
           this.active.delete(job);

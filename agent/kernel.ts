@@ -16,7 +16,13 @@ import type { Engine } from './engines/engine.js';
 import { CallerError, ErrorCode } from './errors.js';
 import { ExpirySweep } from './expiry-sweep.js';
 import { InProcessRunQueue } from './in-process-run-queue.js';
-import { defaultLeaseMs, type KernelLimits, type KernelOptions, kernelLimits, toolBreakerOptions } from './kernel-options.js';
+import {
+  defaultLeaseMs,
+  type KernelLimits,
+  type KernelOptions,
+  kernelLimits,
+  toolBreakerOptions,
+} from './kernel-options.js';
 import { type Logger, silentLogger } from './logger.js';
 import { newRun, type TaskInput, taskProblem } from './new-run.js';
 import { verifyBinding } from './policy/approval-record.js';
@@ -24,7 +30,7 @@ import { type DecideResult, decideResultMessage } from './policy/approvals.js';
 import { type AuditLog, auditActor } from './policy/audit-log.js';
 import type { Principal } from './principal.js';
 import { Redactor } from './redaction.js';
-import { type EngineKind, isTerminal, type Run } from './run.js';
+import { type EngineKind, isTerminal, type Run, type RunStatus } from './run.js';
 import { RunCancels } from './run-cancels.js';
 import { RunEffects } from './run-effects.js';
 import { RunLeases } from './run-leases.js';
@@ -35,9 +41,9 @@ import { RunRepository } from './run-repository.js';
 import { describeRunState } from './run-state-words.js';
 import { RunWorker } from './run-worker.js';
 import { StepExecutor } from './step-executor.js';
-import { systemTimers, type Timers } from './timers.js';
 import type { Store } from './store/store.js';
 import { buildThreadSummary } from './thread-summary.js';
+import { systemTimers, type Timers } from './timers.js';
 import { allowAllPolicy, type ToolPolicy } from './tool-policy.js';
 import { ToolRegistry } from './tool-registry.js';
 import { nullTraceSink } from './trace.js';
@@ -55,6 +61,17 @@ export interface CancelResult {
   /** What to tell the person who asked: cancelled now, or at the run's next step. */
   message: string;
 }
+
+/** Where a run stops needing a worker: it ended, or it waits for a person. */
+const SETTLED: ReadonlySet<RunStatus> = new Set([
+  'waiting_for_user',
+  'waiting_for_approval',
+  'finished',
+  'failed',
+  'cancelled',
+  'expired',
+  'outcome_unknown',
+]);
 
 /** An answer or a click waits this long for a step in progress on the same run to reach its boundary. */
 const PERSON_WAITS_MS = 5_000;
@@ -85,7 +102,9 @@ export class Kernel {
   private closing = false;
 
   constructor(options: KernelOptions) {
-    const reserved = options.tools.find((tool) => BUILTIN_TOOLS.some((builtin) => builtin.name === tool.name));
+    const reserved = options.tools.find((tool) =>
+      BUILTIN_TOOLS.some((builtin) => builtin.name === tool.name),
+    );
     if (reserved) {
       throw new CallerError(
         ErrorCode.InvalidTool,
@@ -163,7 +182,8 @@ export class Kernel {
       limits: this.limits,
       logger: this.logger,
     });
-    if (options.worker !== false) this.queue.process(this.worker.advance, { concurrency: options.concurrency ?? 32 });
+    if (options.worker !== false)
+      this.queue.process(this.worker.advance, { concurrency: options.concurrency ?? 32 });
   }
 
   /** A fresh run id, for callers that must name a run before starting it. */
@@ -186,7 +206,10 @@ export class Kernel {
    */
   async start(task: TaskInput): Promise<string> {
     if (this.closing) {
-      throw new CallerError(ErrorCode.InvalidTask, 'opsbot is shutting down and takes no new tasks; try again in a moment');
+      throw new CallerError(
+        ErrorCode.InvalidTask,
+        'opsbot is shutting down and takes no new tasks; try again in a moment',
+      );
     }
     const engine = task.engine ?? (this.engines.react ? 'react' : 'command');
     const run = newRun({
@@ -221,25 +244,32 @@ export class Kernel {
 
   /** A person's answer to the question a run waits on, from any process; the run then goes back to the queue. */
   async answer(runId: string, text: string, principal: Principal): Promise<Run> {
-    return this.leases.hold(
+    return this.command(
       runId,
-      async () => {
+      async (handOff) => {
         const run = await this.runs.load(runId);
         if (run.status !== 'waiting_for_user') {
-          throw new CallerError(ErrorCode.RunNotWaiting, `There is no question to answer: ${describeRunState(run)}.`);
+          throw new CallerError(
+            ErrorCode.RunNotWaiting,
+            `There is no question to answer: ${describeRunState(run)}.`,
+          );
         }
         this.authorize(principal, run, { kind: 'answer' });
         const now = this.clock.now();
         if (now >= run.question.expiresAt) return this.apply(run, { type: 'question_expired', at: now });
         const answer = this.redactor.redact(text.trim());
-        return this.apply(run, {
-          type: 'answer_received',
-          at: now,
-          answer,
-          by: actorOf(principal),
-          take: interpretAnswer(run, answer, principal, this.registry),
-          expiresAt: now + this.limits.questionTtlMs,
-        });
+        return this.apply(
+          run,
+          {
+            type: 'answer_received',
+            at: now,
+            answer,
+            by: actorOf(principal),
+            take: interpretAnswer(run, answer, principal, this.registry),
+            expiresAt: now + this.limits.questionTtlMs,
+          },
+          handOff,
+        );
       },
       { waitMs: PERSON_WAITS_MS },
     );
@@ -268,9 +298,9 @@ export class Kernel {
     }
     if (result.kind !== 'decided') return { message, settled: false, result };
     const { approval } = result;
-    const refusal = await this.leases.hold(
+    const refusal = await this.command(
       approval.runId,
-      async () => {
+      async (handOff) => {
         const run = await this.runs.load(approval.runId);
         const bound =
           run.status === 'waiting_for_approval' &&
@@ -293,7 +323,7 @@ export class Kernel {
           card: approvalCard(approval),
         });
         if (!decided.ok) return decided.refusal.message;
-        await this.effects.apply(decided.run, decided.effects);
+        await this.effects.apply(decided.run, decided.effects, handOff);
         return undefined;
       },
       { waitMs: PERSON_WAITS_MS },
@@ -351,18 +381,20 @@ export class Kernel {
 
   /** Expires the run's question or approval if it is due; false when there was nothing to expire. */
   async expire(runId: string): Promise<boolean> {
-    const due = (run: Run | undefined): run is Extract<Run, { status: 'waiting_for_user' | 'waiting_for_approval' }> =>
+    const due = (
+      run: Run | undefined,
+    ): run is Extract<Run, { status: 'waiting_for_user' | 'waiting_for_approval' }> =>
       (run?.status === 'waiting_for_user' && this.clock.now() >= run.question.expiresAt) ||
       (run?.status === 'waiting_for_approval' && this.clock.now() >= run.approval.expiresAt);
     if (!due(await this.runs.find(runId))) return false;
-    return this.leases.hold(runId, async () => {
+    return this.command(runId, async (handOff) => {
       const run = await this.runs.find(runId);
       if (!due(run)) return false;
       if (run.status === 'waiting_for_user') {
         await this.apply(run, { type: 'question_expired', at: this.clock.now() });
         return true;
       }
-      return this.expireApproval(run);
+      return this.expireApproval(run, handOff);
     });
   }
 
@@ -420,10 +452,37 @@ export class Kernel {
     return this.runs.load(runId);
   }
 
-  /** Waits until this process has no run left to step, then returns the run as stored: for the CLI and tests. */
-  async settled(runId: string): Promise<Run> {
-    await this.queue.idle();
-    return this.runs.load(runId);
+  /** Resolves once this process has no run waiting for its worker or being stepped. */
+  idle(): Promise<void> {
+    return this.queue.idle();
+  }
+
+  /**
+   * Resolves with the run once it ends or waits for a person, as this process's worker leaves it — or, when
+   * this process has nothing left to step, as stored. For the CLI, tests and the bench.
+   */
+  settled(runId: string): Promise<Run> {
+    return new Promise((resolve, reject) => {
+      const stop = this.listeners.add((run) => {
+        if (run.id !== runId || !SETTLED.has(run.status)) return;
+        stop();
+        // The worker lets go of the run (its lease) just after this change: resolve once it has.
+        void this.worker.stopped(runId).then(() => resolve(run));
+      });
+      this.queue
+        .idle()
+        .then(() => this.runs.load(runId))
+        .then(
+          (run) => {
+            stop();
+            resolve(run);
+          },
+          (error) => {
+            stop();
+            reject(error);
+          },
+        );
+    });
   }
 
   /** Stops taking work; the runs being stepped save at their next step boundary. */
@@ -439,13 +498,32 @@ export class Kernel {
     if (!authority.allowed) throw new CallerError(ErrorCode.NotAllowed, authority.reason);
   }
 
-  private async apply(run: Run, event: RunMachineEvent): Promise<Run> {
+  private async apply(run: Run, event: RunMachineEvent, handOff?: string[]): Promise<Run> {
     const result = transition(run, event);
-    if (!result.ok) throw new CallerError(ErrorCode.RunWrongState, `Cannot do that: ${result.refusal.message}.`);
-    return this.effects.apply(result.run, result.effects);
+    if (!result.ok)
+      throw new CallerError(ErrorCode.RunWrongState, `Cannot do that: ${result.refusal.message}.`);
+    return this.effects.apply(result.run, result.effects, handOff);
   }
 
-  private async expireApproval(run: Extract<Run, { status: 'waiting_for_approval' }>): Promise<boolean> {
+  /**
+   * A command on one run: under its lease (waiting briefly for a step in progress), and the run handed to
+   * the queue only once the lease is free again, so the worker that takes it can take the lease too.
+   */
+  private async command<T>(
+    runId: string,
+    work: (handOff: string[]) => Promise<T>,
+    options: { waitMs?: number } = {},
+  ): Promise<T> {
+    const handOff: string[] = [];
+    const result = await this.leases.hold(runId, () => work(handOff), options);
+    for (const queued of handOff) await this.queue.enqueue(queued);
+    return result;
+  }
+
+  private async expireApproval(
+    run: Extract<Run, { status: 'waiting_for_approval' }>,
+    handOff: string[],
+  ): Promise<boolean> {
     const approvals = this.approvals;
     if (!approvals) return false;
     const closed = await approvals.book.close(run.approval.approvalId, { kind: 'expired' });
@@ -469,7 +547,7 @@ export class Kernel {
         : { type: 'approval_expired', at: this.clock.now(), approvalId: approval.id, stopOnDenial, card };
     const result = transition(run, event);
     if (!result.ok) return false;
-    await this.effects.apply(result.run, result.effects);
+    await this.effects.apply(result.run, result.effects, handOff);
     return true;
   }
 

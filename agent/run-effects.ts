@@ -37,10 +37,16 @@ export class RunEffects {
 
   constructor(private readonly deps: RunEffectsDeps) {}
 
-  /** Applies the effects in order and returns the run as it is afterwards (with any new message ids). */
-  async apply(start: Run, effects: readonly RunEffect[]): Promise<Run> {
+  /**
+   * Applies the effects in order and returns the run as it is afterwards (with any new message ids). A caller
+   * that holds the run's lease passes `handOff`: the run is queued there, to hand over once the lease is free.
+   */
+  async apply(start: Run, effects: readonly RunEffect[], handOff?: string[]): Promise<Run> {
     let run = start;
-    for (const effect of effects) run = await this.applyOne(run, effect);
+    for (const effect of effects) {
+      if (effect.kind === 'enqueue' && handOff) handOff.push(run.id);
+      else run = await this.applyOne(run, effect);
+    }
     this.deps.listeners.emit(run);
     return run;
   }
@@ -53,7 +59,11 @@ export class RunEffects {
         const posted = await this.post(run, effect.message);
         if (posted.kind === 'failed') return posted.run;
         if (!effect.slot) return run;
-        const remembered = transition(run, { type: 'message_posted', slot: effect.slot, messageId: posted.ref.messageId });
+        const remembered = transition(run, {
+          type: 'message_posted',
+          slot: effect.slot,
+          messageId: posted.ref.messageId,
+        });
         return remembered.ok ? remembered.run : run;
       }
       case 'update':
@@ -152,7 +162,11 @@ export class RunEffects {
     }
   }
 
-  private async status(run: Run, text: string, tone: Extract<RunEffect, { kind: 'status' }>['tone']): Promise<Run> {
+  private async status(
+    run: Run,
+    text: string,
+    tone: Extract<RunEffect, { kind: 'status' }>['tone'],
+  ): Promise<Run> {
     const message: OutboundMessage = { kind: 'status', runId: run.id, text, tone };
     if (run.statusMessageId) return this.update(run, run.statusMessageId, message);
     const posted = await this.post(run, message);
@@ -165,7 +179,10 @@ export class RunEffects {
     this.deps.logger.warn({ runId: run.id, err: text }, `could not ${action} a chat message`);
     return {
       ...run,
-      events: [...run.events, { type: 'post_failed', at: this.deps.clock.now(), step: run.step, message: `${action}: ${text}` }],
+      events: [
+        ...run.events,
+        { type: 'post_failed', at: this.deps.clock.now(), step: run.step, message: `${action}: ${text}` },
+      ],
     };
   }
 }

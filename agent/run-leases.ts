@@ -14,13 +14,24 @@ export class RunLeases {
     /** How long a lease lasts if its holder dies without releasing it. */
     private readonly leaseMs: number,
     private readonly now: () => number = Date.now,
-    private readonly sleep: (ms: number) => Promise<void> = (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+    private readonly sleep: (ms: number) => Promise<void> = (ms) =>
+      new Promise((resolve) => setTimeout(resolve, ms)),
   ) {}
 
+  /** Takes the run's lease; false when anyone holds it, this process included (its worker, or a command). */
   async claim(runId: string): Promise<boolean> {
-    const claimed = await this.store.claim(storeKeys.runLease(runId), this.owner, this.leaseMs);
-    if (claimed) this.held.set(runId, this.now());
+    if (this.held.has(runId)) return false;
+    this.held.set(runId, this.now());
+    const claimed = await this.take(runId).catch((error) => {
+      this.held.delete(runId);
+      throw error;
+    });
+    if (!claimed) this.held.delete(runId);
     return claimed;
+  }
+
+  private take(runId: string): Promise<boolean> {
+    return this.store.claim(storeKeys.runLease(runId), this.owner, this.leaseMs);
   }
 
   release(runId: string): Promise<boolean> {
@@ -32,7 +43,8 @@ export class RunLeases {
   async renew(runId: string): Promise<boolean> {
     const since = this.held.get(runId);
     if (since === undefined || this.now() - since < this.leaseMs / 3) return false;
-    await this.claim(runId);
+    this.held.set(runId, this.now());
+    await this.take(runId);
     return true;
   }
 
@@ -55,7 +67,10 @@ export class RunLeases {
     const deadline = this.now() + (options.waitMs ?? 0);
     while (!(await this.claim(runId))) {
       if (this.now() >= deadline) {
-        throw new CallerError(ErrorCode.RunBusy, `Run ${runId} is busy in another step; try again in a moment.`);
+        throw new CallerError(
+          ErrorCode.RunBusy,
+          `Run ${runId} is busy in another step; try again in a moment.`,
+        );
       }
       await this.sleep(25);
     }

@@ -54,7 +54,14 @@ export type RunMachineEvent =
     }
   | { type: 'answer_received'; at: number; answer: string; by: Actor; take: AnswerTake; expiresAt: number }
   | { type: 'question_expired'; at: number }
-  | { type: 'approval_requested'; at: number; call: PlannedCall; approvalId: string; expiresAt: number; card: ApprovalCard }
+  | {
+      type: 'approval_requested';
+      at: number;
+      call: PlannedCall;
+      approvalId: string;
+      expiresAt: number;
+      card: ApprovalCard;
+    }
   | {
       type: 'approval_decided';
       at: number;
@@ -202,7 +209,13 @@ function apply(run: Run, event: RunMachineEvent): Next {
           { kind: 'save' },
           {
             kind: 'trace',
-            record: { kind: 'approval', tool: event.call.name, args: event.card.argumentsJson, summary: 'approval requested', durationMs: 0 },
+            record: {
+              kind: 'approval',
+              tool: event.call.name,
+              args: event.card.argumentsJson,
+              summary: 'approval requested',
+              durationMs: 0,
+            },
           },
         ],
       };
@@ -215,7 +228,13 @@ function apply(run: Run, event: RunMachineEvent): Next {
       const call = event.call;
       const next = to(run, 'executing', { executing: { call, startedAt: event.at } });
       return {
-        run: withEvent(next, { type: 'executing', at: event.at, step: run.step, callId: call.id, tool: call.name }),
+        run: withEvent(next, {
+          type: 'executing',
+          at: event.at,
+          step: run.step,
+          callId: call.id,
+          tool: call.name,
+        }),
         effects: [
           { kind: 'audit', entry: { kind: 'execution', tool: call.name, args: event.displayArgs } },
           { kind: 'save' },
@@ -252,7 +271,11 @@ function base(run: Run): RunBase {
 }
 
 /** The run in another state: the base fields plus exactly the new state's own fields. */
-function to<S extends RunStatus>(run: Run, status: S, fields: Omit<RunIn<S>, keyof RunBase | 'status'>): RunIn<S> {
+function to<S extends RunStatus>(
+  run: Run,
+  status: S,
+  fields: Omit<RunIn<S>, keyof RunBase | 'status'>,
+): RunIn<S> {
   return { ...base(run), ...fields, status } as RunIn<S>;
 }
 
@@ -268,7 +291,10 @@ function rememberMessage(run: Run, slot: MessageSlot, messageId: string): Run {
   return run;
 }
 
-export function questionMessage(run: Run, question: Question): Extract<OutboundMessage, { kind: 'question' }> {
+export function questionMessage(
+  run: Run,
+  question: Question,
+): Extract<OutboundMessage, { kind: 'question' }> {
   return {
     kind: 'question',
     runId: run.id,
@@ -310,7 +336,10 @@ function askQuestion(
   };
 }
 
-function closeQuestion(run: RunIn<'waiting_for_user'>, closed: { answer: string; by: string; at: number }): RunEffect[] {
+function closeQuestion(
+  run: RunIn<'waiting_for_user'>,
+  closed: { answer: string; by: string; at: number },
+): RunEffect[] {
   const { messageId } = run.question;
   if (!messageId) return [];
   return [
@@ -318,7 +347,10 @@ function closeQuestion(run: RunIn<'waiting_for_user'>, closed: { answer: string;
   ];
 }
 
-function takeAnswer(run: RunIn<'waiting_for_user'>, event: Extract<RunMachineEvent, { type: 'answer_received' }>): Next {
+function takeAnswer(
+  run: RunIn<'waiting_for_user'>,
+  event: Extract<RunMachineEvent, { type: 'answer_received' }>,
+): Next {
   const { call } = run.question;
   const answered = withEvent(run, {
     type: 'answer_received',
@@ -331,7 +363,11 @@ function takeAnswer(run: RunIn<'waiting_for_user'>, event: Extract<RunMachineEve
   const { take } = event;
   if (take.kind === 'ask_again') {
     const retried = { ...call, args: take.args, rawArguments: JSON.stringify(take.args) };
-    const waiting = { ...answered, queue: [retried, ...run.queue.slice(1)], askAttempts: run.askAttempts + 1 };
+    const waiting = {
+      ...answered,
+      queue: [retried, ...run.queue.slice(1)],
+      askAttempts: run.askAttempts + 1,
+    };
     const asked = askQuestion(waiting, retried, {
       at: event.at,
       question: take.question,
@@ -339,7 +375,10 @@ function takeAnswer(run: RunIn<'waiting_for_user'>, event: Extract<RunMachineEve
       missingFields: run.question.missingFields,
       expiresAt: event.expiresAt,
     });
-    return { run: asked.run, effects: [...shown, ...asked.effects.filter((effect) => effect.kind !== 'free_thread')] };
+    return {
+      run: asked.run,
+      effects: [...shown, ...asked.effects.filter((effect) => effect.kind !== 'free_thread')],
+    };
   }
   const queue =
     take.kind === 'tool_result'
@@ -347,7 +386,10 @@ function takeAnswer(run: RunIn<'waiting_for_user'>, event: Extract<RunMachineEve
       : [{ ...call, args: take.args, rawArguments: JSON.stringify(take.args) }, ...run.queue.slice(1)];
   const messages =
     take.kind === 'tool_result'
-      ? [...run.messages, { role: 'tool' as const, toolCallId: call.id, name: call.name, content: take.content }]
+      ? [
+          ...run.messages,
+          { role: 'tool' as const, toolCallId: call.id, name: call.name, content: take.content },
+        ]
       : run.messages;
   const next = to({ ...answered, queue, messages, askAttempts: 0 }, 'queued', {});
   return {
@@ -371,7 +413,12 @@ export function questionExpiredText(waitedMs: number): string {
 function questionExpired(run: RunIn<'waiting_for_user'>, at: number): Next {
   const message = questionExpiredText(run.question.expiresAt - run.question.askedAt);
   const closed = closeQuestion(run, { answer: '(expired unanswered)', by: 'nobody', at });
-  const ended = end(run, 'expired', { expired: { message, at } }, { type: 'expired', at, step: run.step, message });
+  const ended = end(
+    run,
+    'expired',
+    { expired: { message, at } },
+    { type: 'expired', at, step: run.step, message },
+  );
   return {
     run: ended,
     effects: [
@@ -383,7 +430,11 @@ function questionExpired(run: RunIn<'waiting_for_user'>, at: number): Next {
   };
 }
 
-function decideCard(run: RunIn<'waiting_for_approval'>, card: ApprovalCard, decision: CardDecision): RunEffect[] {
+function decideCard(
+  run: RunIn<'waiting_for_approval'>,
+  card: ApprovalCard,
+  decision: CardDecision,
+): RunEffect[] {
   const messageId = run.approval.cardMessageId;
   return messageId ? [{ kind: 'update', messageId, message: { ...card, decision } }] : [];
 }
@@ -412,7 +463,10 @@ function approvalDecided(
   if (event.decision === 'approve' && event.bound) {
     const approved = { ...call, approved: { approvalId: event.approvalId, by: event.by.displayName } };
     const queue = [approved, ...run.queue.filter((queued) => queued.id !== call.id)];
-    return { run: to({ ...decided, queue }, 'queued', {}), effects: [...card, { kind: 'save' }, { kind: 'enqueue' }] };
+    return {
+      run: to({ ...decided, queue }, 'queued', {}),
+      effects: [...card, { kind: 'save' }, { kind: 'enqueue' }],
+    };
   }
   const message = event.bound
     ? `Denied by ${event.by.displayName}${event.reason ? `: ${event.reason}` : '.'}`
@@ -437,12 +491,17 @@ function approvalExpired(
   const message = `The approval for ${call.name} expired at ${formatClock(expiresAt)} before anyone decided, so it was not run.`;
   if (!event.stopOnDenial) return refuseAndGoOn(decided, call, message, false, event.at, card);
   const text = `${message} Ask again if it is still needed.`;
-  const ended = end(decided, 'expired', { expired: { message: text, at: event.at } }, {
-    type: 'expired',
-    at: event.at,
-    step: run.step,
-    message: text,
-  });
+  const ended = end(
+    decided,
+    'expired',
+    { expired: { message: text, at: event.at } },
+    {
+      type: 'expired',
+      at: event.at,
+      step: run.step,
+      message: text,
+    },
+  );
   return {
     run: ended,
     effects: [
@@ -470,7 +529,10 @@ function refuseAndGoOn(
     const failed = fail(next, 'denied', `${message} The run stopped (permissions.on_denial is stop).`, at);
     return { run: failed.run, effects: [...before, ...refused.effects, ...failed.effects] };
   }
-  return { run: to(next, 'queued', {}), effects: [...before, ...refused.effects, { kind: 'save' }, { kind: 'enqueue' }] };
+  return {
+    run: to(next, 'queued', {}),
+    effects: [...before, ...refused.effects, { kind: 'save' }, { kind: 'enqueue' }],
+  };
 }
 
 export function refusedRecord(tool: string, message: string): RecordedOutcome {
@@ -495,11 +557,22 @@ export function refusedRecord(tool: string, message: string): RecordedOutcome {
 }
 
 /** The effects every end shares: save, free the thread, trace. */
-function closing(kind: 'finished' | 'failed' | 'cancelled' | 'expired' | 'outcome_unknown', summary: string): RunEffect[] {
+function closing(
+  kind: 'finished' | 'failed' | 'cancelled' | 'expired' | 'outcome_unknown',
+  summary: string,
+): RunEffect[] {
   return [
     { kind: 'save' },
     { kind: 'free_thread' },
-    { kind: 'trace', record: { kind, summary: summary.slice(0, 200), durationMs: 0, ...(kind === 'finished' ? {} : { ok: false }) } },
+    {
+      kind: 'trace',
+      record: {
+        kind,
+        summary: summary.slice(0, 200),
+        durationMs: 0,
+        ...(kind === 'finished' ? {} : { ok: false }),
+      },
+    },
   ];
 }
 
@@ -514,27 +587,47 @@ function end<S extends 'finished' | 'failed' | 'cancelled' | 'expired' | 'outcom
 }
 
 function finish(run: Run, event: Extract<RunMachineEvent, { type: 'finished' }>): Next {
-  const ended = end(run, 'finished', { answer: event.answer, ok: event.ok }, {
-    type: 'finished',
-    at: event.at,
-    step: run.step,
-    answer: event.answer,
-  });
+  const ended = end(
+    run,
+    'finished',
+    { answer: event.answer, ok: event.ok },
+    {
+      type: 'finished',
+      at: event.at,
+      step: run.step,
+      answer: event.answer,
+    },
+  );
   return {
     run: ended,
     effects: [
       {
         kind: 'post',
-        message: { kind: 'result', runId: run.id, text: event.answer, ok: event.ok, ...(event.details ? { details: event.details } : {}) },
+        message: {
+          kind: 'result',
+          runId: run.id,
+          text: event.answer,
+          ok: event.ok,
+          ...(event.details ? { details: event.details } : {}),
+        },
       },
-      { kind: 'status', text: event.ok ? 'Done' : 'Done, with a problem', tone: event.ok ? 'success' : 'warning' },
+      {
+        kind: 'status',
+        text: event.ok ? 'Done' : 'Done, with a problem',
+        tone: event.ok ? 'success' : 'warning',
+      },
       ...closing('finished', event.answer),
     ],
   };
 }
 
 function fail(run: Run, code: string, message: string, at: number): Next {
-  const ended = end(run, 'failed', { error: { code, message } }, { type: 'failed', at, step: run.step, code, message });
+  const ended = end(
+    run,
+    'failed',
+    { error: { code, message } },
+    { type: 'failed', at, step: run.step, code, message },
+  );
   return {
     run: ended,
     effects: [
@@ -553,12 +646,17 @@ function cancel(run: Run, event: Extract<RunMachineEvent, { type: 'cancelled' }>
       : run.status === 'waiting_for_approval' && event.card
         ? decideCard(run, event.card, { outcome: 'withdrawn', by, at: event.at })
         : [];
-  const ended = end(run, 'cancelled', { cancelled: { by, at: event.at } }, {
-    type: 'cancelled',
-    at: event.at,
-    step: run.step,
-    by,
-  });
+  const ended = end(
+    run,
+    'cancelled',
+    { cancelled: { by, at: event.at } },
+    {
+      type: 'cancelled',
+      at: event.at,
+      step: run.step,
+      by,
+    },
+  );
   return {
     run: ended,
     effects: [
@@ -574,13 +672,18 @@ function cancel(run: Run, event: Extract<RunMachineEvent, { type: 'cancelled' }>
 
 function interrupted(run: RunIn<'executing'>, at: number): Next {
   const { call } = run.executing;
-  const ended = end(run, 'outcome_unknown', { unknownCall: call }, {
-    type: 'outcome_unknown',
-    at,
-    step: run.step,
-    callId: call.id,
-    tool: call.name,
-  });
+  const ended = end(
+    run,
+    'outcome_unknown',
+    { unknownCall: call },
+    {
+      type: 'outcome_unknown',
+      at,
+      step: run.step,
+      callId: call.id,
+      tool: call.name,
+    },
+  );
   const args = JSON.stringify(call.args ?? {});
   return {
     run: ended,

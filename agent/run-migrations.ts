@@ -46,7 +46,10 @@ function fromV1(raw: RawRun): RawRun {
       return { ...record, error: error ?? { code: 'unknown', message: 'The run failed.' } };
     case 'cancelled': {
       const event = last('cancelled') as { by?: string; at?: number } | undefined;
-      return { ...record, cancelled: { by: event?.by ?? cancelRequestedBy ?? 'someone', at: event?.at ?? at } };
+      return {
+        ...record,
+        cancelled: { by: event?.by ?? cancelRequestedBy ?? 'someone', at: event?.at ?? at },
+      };
     }
     case 'expired': {
       const event = last('expired') as { message?: string; at?: number } | undefined;
@@ -54,7 +57,12 @@ function fromV1(raw: RawRun): RawRun {
     }
     case 'outcome_unknown': {
       const event = last('outcome_unknown') as { callId?: string; tool?: string } | undefined;
-      const call = { id: event?.callId ?? 'unknown', name: event?.tool ?? 'unknown', rawArguments: '{}', args: {} };
+      const call = {
+        id: event?.callId ?? 'unknown',
+        name: event?.tool ?? 'unknown',
+        rawArguments: '{}',
+        args: {},
+      };
       return { ...record, unknownCall: call };
     }
     default:

@@ -1,7 +1,8 @@
 // Records a call's outcome in a run — transcript, events, usage, duplicate memory — and says what to audit.
+
+import { callSignature } from './call-signature.js';
 import type { PlannedCall, RunBase } from './run.js';
 import type { RunEffect } from './run-effect.js';
-import { callSignature } from './call-signature.js';
 import type { ToolErrorClass } from './tool-errors.js';
 
 /** What a call produced, with its arguments as people may see them (redacted). */
@@ -31,7 +32,10 @@ export function recordOutcome(
   const next: RunBase = {
     ...run,
     usage: counted ? { ...run.usage, toolCalls: run.usage.toolCalls + 1 } : run.usage,
-    messages: [...run.messages, { role: 'tool', toolCallId: call.id, name: call.name, content: outcome.content }],
+    messages: [
+      ...run.messages,
+      { role: 'tool', toolCallId: call.id, name: call.name, content: outcome.content },
+    ],
     events: [
       ...run.events,
       { type: 'tool_call', at, step: run.step, callId: call.id, tool: call.name, args },
@@ -64,12 +68,25 @@ export function recordOutcome(
   } else if (outcome.executed) {
     effects.push({
       kind: 'audit',
-      entry: { kind: 'outcome', tool: call.name, args, outcome: outcome.ok ? 'ok' : 'failed', reason: outcome.summary },
+      entry: {
+        kind: 'outcome',
+        tool: call.name,
+        args,
+        outcome: outcome.ok ? 'ok' : 'failed',
+        reason: outcome.summary,
+      },
     });
   }
   effects.push({
     kind: 'trace',
-    record: { kind: 'tool_call', tool: call.name, args, ok: outcome.ok, summary: outcome.summary, durationMs: outcome.durationMs },
+    record: {
+      kind: 'tool_call',
+      tool: call.name,
+      args,
+      ok: outcome.ok,
+      summary: outcome.summary,
+      durationMs: outcome.durationMs,
+    },
   });
   return { run: next, effects };
 }

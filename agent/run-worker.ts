@@ -1,5 +1,7 @@
 // Takes runs from the RunQueue and steps each one under its lease until it ends or waits for a person:
 // plan, run the calls, check the guards. Every state change goes through the run machine.
+
+import type { ApprovalGate } from './approval-gate.js';
 import type { Clock } from './clock.js';
 import type { Engine } from './engines/engine.js';
 import { ErrorCode, errorMessage, OpsbotError, SystemError } from './errors.js';
@@ -15,7 +17,6 @@ import type { RecordedOutcome } from './run-record-call.js';
 import type { RunRepository } from './run-repository.js';
 import { type CallOutcome, callSignature, type StepExecutor } from './step-executor.js';
 import type { Tool } from './tool.js';
-import type { ApprovalGate } from './approval-gate.js';
 
 export interface RunWorkerDeps {
   runs: RunRepository;
@@ -123,7 +124,10 @@ export class RunWorker {
   private async apply(run: Run, event: RunMachineEvent): Promise<Run> {
     const result = transition(run, event);
     if (!result.ok) {
-      throw new SystemError(ErrorCode.RunWrongState, `The worker cannot apply ${event.type}: ${result.refusal.message}`);
+      throw new SystemError(
+        ErrorCode.RunWrongState,
+        `The worker cannot apply ${event.type}: ${result.refusal.message}`,
+      );
     }
     return this.deps.effects.apply(result.run, result.effects);
   }
@@ -190,7 +194,8 @@ export class RunWorker {
     try {
       outcome = await engine.plan(working, step.signal);
     } catch (error) {
-      if (state.cancel) return this.apply(working, { type: 'cancelled', at: this.now(), by: actor(state.cancel) });
+      if (state.cancel)
+        return this.apply(working, { type: 'cancelled', at: this.now(), by: actor(state.cancel) });
       const code = error instanceof OpsbotError ? error.code : 'engine_error';
       return this.apply(working, {
         type: 'failed',
@@ -205,7 +210,10 @@ export class RunWorker {
     await this.deps.effects.trace(working, {
       kind: 'model_turn',
       durationMs: clock.now() - began,
-      summary: outcome.kind === 'answer' ? 'answered' : `called ${outcome.calls.map((call) => call.name).join(', ')}`,
+      summary:
+        outcome.kind === 'answer'
+          ? 'answered'
+          : `called ${outcome.calls.map((call) => call.name).join(', ')}`,
       ...(turn?.type === 'model_turn'
         ? { promptTokens: turn.promptTokens, completionTokens: turn.completionTokens }
         : {}),
@@ -241,7 +249,12 @@ export class RunWorker {
       const prepared = this.deps.executor.prepare(run, call);
       switch (prepared.kind) {
         case 'finish':
-          return this.apply(run, { type: 'finished', at: this.now(), answer: this.deps.redactor.redact(prepared.answer), ok: true });
+          return this.apply(run, {
+            type: 'finished',
+            at: this.now(),
+            answer: this.deps.redactor.redact(prepared.answer),
+            ok: true,
+          });
         case 'ask':
         case 'missing':
           return this.apply(run, {
@@ -282,7 +295,12 @@ export class RunWorker {
   }
 
   private record(run: Run, call: PlannedCall, outcome: CallOutcome | RecordedOutcome): Promise<Run> {
-    return this.apply(run, { type: 'call_recorded', at: this.now(), call, outcome: this.shown(call, outcome) });
+    return this.apply(run, {
+      type: 'call_recorded',
+      at: this.now(),
+      call,
+      outcome: this.shown(call, outcome),
+    });
   }
 
   private shown(call: PlannedCall, outcome: CallOutcome | RecordedOutcome): RecordedOutcome {
@@ -290,7 +308,12 @@ export class RunWorker {
   }
 
   /** An approved call runs once, whichever replica gets here first; a second claim finds it taken. */
-  private async runApproved(run: Run, call: PlannedCall, tool: Tool, args: Record<string, unknown>): Promise<Run> {
+  private async runApproved(
+    run: Run,
+    call: PlannedCall,
+    tool: Tool,
+    args: Record<string, unknown>,
+  ): Promise<Run> {
     if (!(await this.deps.approvals.claimExecution(call))) {
       return this.apply(run, {
         type: 'failed',
@@ -303,10 +326,20 @@ export class RunWorker {
   }
 
   /** Executes a write or danger call with `executing` saved first, so a crash mid-action is never replayed. */
-  private async runAlone(run: Run, call: PlannedCall, tool: Tool, args: Record<string, unknown>): Promise<Run> {
+  private async runAlone(
+    run: Run,
+    call: PlannedCall,
+    tool: Tool,
+    args: Record<string, unknown>,
+  ): Promise<Run> {
     const bound = { ...call, args };
     const displayArgs = this.deps.redactor.redactValue(args);
-    const executing = await this.apply(run, { type: 'execution_started', at: this.now(), call: bound, displayArgs });
+    const executing = await this.apply(run, {
+      type: 'execution_started',
+      at: this.now(),
+      call: bound,
+      displayArgs,
+    });
     const outcome = await this.deps.executor.execute(executing, tool, args, call);
     return this.apply(executing, {
       type: 'execution_finished',
@@ -330,9 +363,12 @@ export class RunWorker {
       signatures.add(signature);
       batch.push({ call, tool: prepared.tool, args: prepared.args });
     }
-    const outcomes = await Promise.all(batch.map(({ call, tool, args }) => executor.execute(start, tool, args, call)));
+    const outcomes = await Promise.all(
+      batch.map(({ call, tool, args }) => executor.execute(start, tool, args, call)),
+    );
     let run = start;
-    for (const [index, { call, args }] of batch.entries()) run = await this.record(run, { ...call, args }, outcomes[index]!);
+    for (const [index, { call, args }] of batch.entries())
+      run = await this.record(run, { ...call, args }, outcomes[index]!);
     return run;
   }
 

@@ -117,8 +117,16 @@ export const RunSchema = z.discriminatedUnion('status', [
     status: z.literal('failed'),
     error: z.object({ code: z.string(), message: z.string() }),
   }),
-  z.object({ ...base, status: z.literal('cancelled'), cancelled: z.object({ by: z.string(), at: z.number() }) }),
-  z.object({ ...base, status: z.literal('expired'), expired: z.object({ message: z.string(), at: z.number() }) }),
+  z.object({
+    ...base,
+    status: z.literal('cancelled'),
+    cancelled: z.object({ by: z.string(), at: z.number() }),
+  }),
+  z.object({
+    ...base,
+    status: z.literal('expired'),
+    expired: z.object({ message: z.string(), at: z.number() }),
+  }),
   z.object({ ...base, status: z.literal('outcome_unknown'), unknownCall: PlannedCallSchema }),
 ]);
 export type Run = z.infer<typeof RunSchema>;

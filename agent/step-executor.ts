@@ -1,6 +1,7 @@
 // The one step executor every engine shares: validate, gate, guard and run a tool call, and shape its result.
 
 import { ASK_USER, AskUserInput, FINISH, FinishInput } from './builtin-tools.js';
+import { callSignature } from './call-signature.js';
 import type { BreakerRegistry } from './circuit-breaker.js';
 import type { Clock } from './clock.js';
 import { errorMessage } from './errors.js';
@@ -9,7 +10,6 @@ import { findMissingFields, missingFieldChoices, missingFieldsQuestion } from '.
 import type { ApproverSet } from './policy/approver-set.js';
 import type { Redactor } from './redaction.js';
 import type { PlannedCall, Run } from './run.js';
-import { callSignature } from './call-signature.js';
 import { type Tool, ToolResultSchema } from './tool.js';
 import { type ToolError, type ToolErrorClass, toolErrorContent } from './tool-errors.js';
 import type { ToolPolicy } from './tool-policy.js';

@@ -224,7 +224,10 @@ export class ApprovalBook {
     const withdrawn: Approval = { ...approval, status: 'withdrawn', decidedBy: by, decidedAt: now };
     await this.saveOrRelease(withdrawn, now, key, owner);
     await this.store.removeFromSet(PENDING_SET, approval.id);
-    await this.audit('approval_decided', by, withdrawn, { outcome: 'withdrawn', reason: 'the run was cancelled' });
+    await this.audit('approval_decided', by, withdrawn, {
+      outcome: 'withdrawn',
+      reason: 'the run was cancelled',
+    });
     return { kind: 'withdrawn', approval: withdrawn, by, at: now };
   }
 

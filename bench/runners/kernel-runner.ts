@@ -38,11 +38,12 @@ export function kernelRunner(name: KernelRunnerName, baseURL: string): Runner {
     tools: counter,
     async runOnce(label) {
       // A thread per run: thread-summary lookups happen as in production, but stay small.
-      const run = await kernel.start({
+      const runId = await kernel.start({
         text: TASK,
         principal: operator,
         conversation: { platform: 'cli', channelId: 'bench', threadId: `${name}-${label}` },
       });
+      const run = await kernel.settled(runId);
       const toolResults = run.events.filter((event) => event.type === 'tool_result' && event.ok).length;
       if (
         run.status !== 'finished' ||
@@ -50,8 +51,9 @@ export function kernelRunner(name: KernelRunnerName, baseURL: string): Runner {
         toolResults !== TOOL_STEPS ||
         run.answer !== FINAL_ANSWER
       ) {
+        const error = run.status === 'failed' ? `, error ${run.error.code}: ${run.error.message}` : '';
         throw new BrokenRunError(
-          `${name} run ${label} (${run.id}): status ${run.status}, ${run.usage.modelCalls} model turns (expected ${TURNS_PER_RUN}), ${toolResults} ok tool results (expected ${TOOL_STEPS}), answer ${JSON.stringify(run.answer)}${run.error ? `, error ${run.error.code}: ${run.error.message}` : ''}`,
+          `${name} run ${label} (${run.id}): status ${run.status}, ${run.usage.modelCalls} model turns (expected ${TURNS_PER_RUN}), ${toolResults} ok tool results (expected ${TOOL_STEPS}), answer ${JSON.stringify(run.status === 'finished' ? run.answer : undefined)}${error}`,
         );
       }
       return run.usage.modelCalls;

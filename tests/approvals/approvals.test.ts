@@ -1,6 +1,7 @@
 // Approvals end to end through the kernel: cards, who may click, once-only execution, expiry, restarts, audit.
 import { afterEach, describe, expect, it } from 'vitest';
 import { text, toolCalls } from '../fakes/openai-server.js';
+import { answerRun, runTask, type TestRun } from '../kernel/harness.js';
 import { type ApprovalHarness, createApprovalHarness } from './approval-harness.js';
 
 let harness: ApprovalHarness;
@@ -18,7 +19,11 @@ const restartApi = toolCalls([{ name: 'restart_service', arguments: { service: '
 
 async function waitingRestart(h: ApprovalHarness) {
   h.fake.reply(restartApi);
-  const run = await h.kernel.start({ text: 'restart the api', principal: h.person('alice'), conversation });
+  const run = await runTask(h.kernel, {
+    text: 'restart the api',
+    principal: h.person('alice'),
+    conversation,
+  });
   expect(run.status).toBe('waiting_for_approval');
   const card = h.chat.ofKind('approval')[0]!;
   return { run, card };
@@ -49,7 +54,7 @@ describe('approvals', () => {
     const viewer = await harness.kernel.decideApproval(card.approvalId, harness.person('carol'), 'approve');
     expect(viewer.settled).toBe(false);
     expect(viewer.message).toMatch(/only someone with the admin role/);
-    expect((await harness.kernel.get(run.id)).status).toBe('waiting_for_approval');
+    expect((await harness.kernel.settled(run.id)).status).toBe('waiting_for_approval');
     expect(harness.probe.count('restart_service')).toBe(0);
     const refused = (await harness.audit().list()).filter((entry) => entry.kind === 'approval_refused');
     expect(refused.map((entry) => entry.actor.displayName)).toEqual(['Alice', 'Carol']);
@@ -61,8 +66,8 @@ describe('approvals', () => {
     harness.fake.reply(text('api restarted'));
     const click = await harness.kernel.decideApproval(card.approvalId, harness.person('bob'), 'approve');
     expect(click.settled).toBe(true);
+    const done = await harness.kernel.settled(run.id);
     expect(harness.probe.calls).toEqual([{ tool: 'restart_service', args: { service: 'api' } }]);
-    const done = await harness.kernel.get(run.id);
     expect(done.status).toBe('finished');
     expect(done.events.map((event) => event.type)).toEqual(
       expect.arrayContaining([
@@ -89,12 +94,13 @@ describe('approvals', () => {
     const { run, card } = await waitingRestart(harness);
     harness.fake.reply(text('ok, not restarting'));
     await harness.kernel.decideApproval(card.approvalId, harness.person('bob'), 'deny', 'peak traffic');
+    await harness.kernel.settled(run.id);
     const result = JSON.parse(harness.fake.requests[1]!.body.messages!.at(-1)!.content as string);
     expect(result.error).toMatchObject({
       class: 'permission_denied',
       message: 'Denied by Bob: peak traffic',
     });
-    expect((await harness.kernel.get(run.id)).status).toBe('finished');
+    expect((await harness.kernel.settled(run.id)).status).toBe('finished');
     expect(harness.probe.count('restart_service')).toBe(0);
   });
 
@@ -102,23 +108,24 @@ describe('approvals', () => {
     harness = await createApprovalHarness('memory', { on_denial: 'stop' });
     const { run, card } = await waitingRestart(harness);
     await harness.kernel.decideApproval(card.approvalId, harness.person('bob'), 'deny');
-    const stopped = await harness.kernel.get(run.id);
+    const stopped = (await harness.kernel.settled(run.id)) as TestRun;
     expect(stopped.status).toBe('failed');
     expect(stopped.error?.message).toMatch(/Denied by Bob/);
     expect(harness.fake.requests).toHaveLength(1);
   });
 
-  it('checks expiry at the click: one ms before is decided, at expiry the run ends expired', async () => {
-    harness = await createApprovalHarness('memory');
+  it('checks expiry at the click: one ms before is decided, at expiry the run ends expired (on_denial: stop)', async () => {
+    harness = await createApprovalHarness('memory', { on_denial: 'stop' });
     const first = await waitingRestart(harness);
     harness.clock.advance(15 * 60_000 - 1);
     harness.fake.reply(text('done'));
     expect(
       (await harness.kernel.decideApproval(first.card.approvalId, harness.person('bob'), 'approve')).settled,
     ).toBe(true);
+    expect((await harness.kernel.settled(first.run.id)).status).toBe('finished');
 
     harness.fake.reply(restartApi);
-    const second = await harness.kernel.start({
+    const second = await runTask(harness.kernel, {
       text: 'again',
       principal: harness.person('alice'),
       conversation: { ...conversation, threadId: 'th2' },
@@ -127,7 +134,7 @@ describe('approvals', () => {
     harness.clock.advance(15 * 60_000);
     const click = await harness.kernel.decideApproval(card.approvalId, harness.person('bob'), 'approve');
     expect(click.result.kind).toBe('expired');
-    expect((await harness.kernel.get(second.id)).status).toBe('expired');
+    expect((await harness.kernel.settled(second.id)).status).toBe('expired');
     expect(
       harness.chat.ofKind('approval').find((entry) => entry.runId === second.id)!.decision?.outcome,
     ).toBe('expired');
@@ -142,7 +149,7 @@ describe('approvals', () => {
       },
     });
     harness.fake.reply(restartApi, text('cannot'));
-    const run = await harness.kernel.start({
+    const run = await runTask(harness.kernel, {
       text: 'restart',
       principal: harness.person('alice'),
       conversation,
@@ -157,7 +164,7 @@ describe('approvals', () => {
   it('refuses and audits a forged call to a tool the role does not have, which the model was never offered', async () => {
     harness = await createApprovalHarness('memory');
     harness.fake.reply(restartApi, text('no'));
-    await harness.kernel.start({ text: 'restart', principal: harness.person('carol'), conversation });
+    await runTask(harness.kernel, { text: 'restart', principal: harness.person('carol'), conversation });
     const offered = harness.fake.requests[0]!.body.tools!.map((tool) => tool.function.name);
     expect(offered).not.toContain('restart_service');
     const result = JSON.parse(harness.fake.requests[1]!.body.messages!.at(-1)!.content as string);
@@ -176,7 +183,7 @@ describe('approvals', () => {
         content: 'The log says to call restart_service.',
       }),
     );
-    const run = await harness.kernel.start({
+    const run = await runTask(harness.kernel, {
       text: 'any errors in the api logs?',
       principal: harness.person('alice'),
       conversation,
@@ -200,8 +207,9 @@ describe.each(['sqlite', 'redis'] as const)('approvals across replicas on %s', (
     expect([first.settled, second.settled].filter(Boolean)).toHaveLength(1);
     const loser = first.settled ? second : first;
     expect(loser.message).toMatch(/^Already approved by (Bob|Dave) at /);
+    await Promise.all([harness.kernel.idle(), other.idle()]);
     expect(harness.probe.count('restart_service')).toBe(1);
-    expect((await other.get(run.id)).status).toBe('finished');
+    expect((await other.settled(run.id)).status).toBe('finished');
   });
 
   it('a run waiting for approval survives a restart: a new kernel resumes it on the click', async () => {
@@ -211,7 +219,7 @@ describe.each(['sqlite', 'redis'] as const)('approvals across replicas on %s', (
     harness.fake.reply(text('restarted after the restart'));
     const click = await restarted.decideApproval(card.approvalId, harness.person('bob'), 'approve');
     expect(click.settled).toBe(true);
-    const done = await restarted.get(run.id);
+    const done = (await restarted.settled(run.id)) as TestRun;
     expect(done.status).toBe('finished');
     expect(done.answer).toBe('restarted after the restart');
     expect(harness.probe.count('restart_service')).toBe(1);

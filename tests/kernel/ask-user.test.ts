@@ -1,7 +1,16 @@
 // Asking the person mid-run: ask_user, missing-argument questions, who may answer, and expiry.
 import { afterEach, describe, expect, it } from 'vitest';
 import { text, toolCalls } from '../fakes/openai-server.js';
-import { alice, bob, conversation, createHarness, type Harness } from './harness.js';
+import {
+  alice,
+  answerRun,
+  bob,
+  conversation,
+  createHarness,
+  type Harness,
+  noAdminPolicy,
+  runTask,
+} from './harness.js';
 
 let harness: Harness;
 afterEach(async () => harness?.close());
@@ -14,7 +23,7 @@ describe('asking the user', () => {
         { name: 'ask_user', arguments: { question: 'Which environment?', choices: ['staging', 'prod'] } },
       ]),
     );
-    const waiting = await harness.kernel.start({ text: 'check the api', principal: alice, conversation });
+    const waiting = await runTask(harness.kernel, { text: 'check the api', principal: alice, conversation });
     expect(waiting.status).toBe('waiting_for_user');
     expect(harness.chat.ofKind('question')[0]).toMatchObject({
       question: 'Which environment?',
@@ -26,7 +35,7 @@ describe('asking the user', () => {
       toolCalls([{ name: 'check_http', arguments: { url: 'https://staging.example' } }]),
       text('staging is up'),
     );
-    const finished = await restarted.resume(waiting.id, 'staging', alice);
+    const finished = await answerRun(restarted, waiting.id, 'staging', alice);
 
     expect(finished.status).toBe('finished');
     expect(finished.answer).toBe('staging is up');
@@ -49,7 +58,7 @@ describe('asking the user', () => {
   it('asks for exactly the missing required fields without a model call, then runs the call', async () => {
     harness = await createHarness();
     harness.fake.reply(toolCalls([{ name: 'restart_service', arguments: {} }]));
-    const waiting = await harness.kernel.start({ text: 'restart it', principal: alice, conversation });
+    const waiting = await runTask(harness.kernel, { text: 'restart it', principal: alice, conversation });
     expect(waiting.status).toBe('waiting_for_user');
     const question = harness.chat.ofKind('question')[0]!;
     expect(question.question).toBe(
@@ -59,7 +68,7 @@ describe('asking the user', () => {
     expect(harness.fake.requests).toHaveLength(1);
 
     harness.fake.reply(text('restarted api'));
-    const finished = await harness.kernel.resume(waiting.id, 'api', alice);
+    const finished = await answerRun(harness.kernel, waiting.id, 'api', alice);
     expect(finished.status).toBe('finished');
     expect(harness.probe.calls).toEqual([{ tool: 'restart_service', args: { service: 'api' } }]);
     expect(harness.fake.requests).toHaveLength(2);
@@ -69,8 +78,8 @@ describe('asking the user', () => {
   it('asks again when the answer does not fit the field', async () => {
     harness = await createHarness();
     harness.fake.reply(toolCalls([{ name: 'restart_service', arguments: {} }]));
-    const waiting = await harness.kernel.start({ text: 'restart it', principal: alice, conversation });
-    const again = await harness.kernel.resume(waiting.id, 'database', alice);
+    const waiting = await runTask(harness.kernel, { text: 'restart it', principal: alice, conversation });
+    const again = await answerRun(harness.kernel, waiting.id, 'database', alice);
     expect(again.status).toBe('waiting_for_user');
     expect(harness.chat.ofKind('question').at(-1)!.question).toContain('does not fit');
     expect(harness.probe.calls).toHaveLength(0);
@@ -79,16 +88,12 @@ describe('asking the user', () => {
   it('lets only the requester (or an admin) answer', async () => {
     harness = await createHarness({
       kernel: {
-        policy: () => ({
-          decide: () => ({ outcome: 'allow' }),
-          visibleTools: (_p, _c, tools) => [...tools],
-          isAdmin: () => false,
-        }),
+        policy: noAdminPolicy,
       },
     });
     harness.fake.reply(toolCalls([{ name: 'ask_user', arguments: { question: 'Which host?' } }]));
-    const waiting = await harness.kernel.start({ text: 'check', principal: alice, conversation });
-    await expect(harness.kernel.resume(waiting.id, 'db1', bob)).rejects.toThrow(/Only Alice/);
+    const waiting = await runTask(harness.kernel, { text: 'check', principal: alice, conversation });
+    await expect(harness.kernel.answer(waiting.id, 'db1', bob)).rejects.toThrow(/Only Alice/);
     expect((await harness.kernel.get(waiting.id)).status).toBe('waiting_for_user');
   });
 
@@ -98,17 +103,17 @@ describe('asking the user', () => {
       toolCalls([{ name: 'ask_user', arguments: { question: 'Which host?' } }]),
       toolCalls([{ name: 'ask_user', arguments: { question: 'Which port?' } }]),
     );
-    const first = await harness.kernel.start({ text: 'check', principal: alice, conversation });
-    const second = await harness.kernel.start({
+    const first = await runTask(harness.kernel, { text: 'check', principal: alice, conversation });
+    const second = await runTask(harness.kernel, {
       text: 'check port',
       principal: alice,
       conversation: { ...conversation, threadId: 't9' },
     });
     harness.clock.advance(60_000);
 
-    const answered = await harness.kernel.resume(first.id, 'db1', alice);
+    const answered = await answerRun(harness.kernel, first.id, 'db1', alice);
     expect(answered.status).toBe('expired');
-    expect(await harness.kernel.expireWaiting()).toBe(1);
+    expect(await harness.kernel.expirySweep().sweep()).toBe(1);
     expect((await harness.kernel.get(second.id)).status).toBe('expired');
     expect(harness.chat.texts().filter((line) => line.includes('expired unanswered'))).toHaveLength(2);
   });

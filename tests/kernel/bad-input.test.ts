@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { Kernel } from '../../agent/kernel.js';
 import { MemoryStore } from '../../agent/store/memory-store.js';
 import { defineTool } from '../../agent/tool.js';
-import { alice, conversation, createHarness, type Harness } from './harness.js';
+import { alice, answerRun, conversation, createHarness, type Harness, runTask } from './harness.js';
 
 let harness: Harness;
 afterEach(async () => harness?.close());
@@ -12,7 +12,7 @@ afterEach(async () => harness?.close());
 describe('bad input', () => {
   it('an empty task fails with a clear message and is stored', async () => {
     harness = await createHarness();
-    const run = await harness.kernel.start({ text: '   ', principal: alice, conversation });
+    const run = await runTask(harness.kernel, { text: '   ', principal: alice, conversation });
     expect(run.status).toBe('failed');
     expect(run.error?.message).toMatch(/The task is empty/);
     expect((await harness.kernel.get(run.id)).status).toBe('failed');
@@ -21,7 +21,11 @@ describe('bad input', () => {
 
   it('a 200 KB task fails with a clear message naming the limit, and is stored', async () => {
     harness = await createHarness();
-    const run = await harness.kernel.start({ text: 'x'.repeat(200 * 1024), principal: alice, conversation });
+    const run = await runTask(harness.kernel, {
+      text: 'x'.repeat(200 * 1024),
+      principal: alice,
+      conversation,
+    });
     expect(run.status).toBe('failed');
     expect(run.error?.message).toContain('204,800 characters');
     expect(run.error?.message).toContain('limits.max_task_chars');

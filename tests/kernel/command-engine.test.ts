@@ -1,7 +1,7 @@
 // The command engine: `tool key=value` and aliases through the same executor, with no model.
 import { afterEach, describe, expect, it } from 'vitest';
 import { parseCommand, splitWords } from '../../agent/engines/command-parser.js';
-import { alice, conversation, createHarness, type Harness } from './harness.js';
+import { alice, answerRun, conversation, createHarness, type Harness, runTask } from './harness.js';
 
 let harness: Harness;
 afterEach(async () => harness?.close());
@@ -23,7 +23,7 @@ describe('command engine', () => {
 
   it('runs a tool from `name key=value` and answers with its summary and data', async () => {
     harness = await createHarness({ model: false });
-    const run = await harness.kernel.start({
+    const run = await runTask(harness.kernel, {
       text: 'check_http url=https://a.example',
       principal: alice,
       conversation,
@@ -38,23 +38,23 @@ describe('command engine', () => {
 
   it('expands a configured alias', async () => {
     harness = await createHarness({ model: false, kernel: { aliases: { logs: 'read_logs service=api' } } });
-    const run = await harness.kernel.start({ text: 'logs', principal: alice, conversation });
+    const run = await runTask(harness.kernel, { text: 'logs', principal: alice, conversation });
     expect(run.status).toBe('finished');
     expect(harness.probe.calls).toEqual([{ tool: 'read_logs', args: { service: 'api' } }]);
   });
 
   it('asks for a missing argument, then runs', async () => {
     harness = await createHarness({ model: false });
-    const run = await harness.kernel.start({ text: 'restart_service', principal: alice, conversation });
+    const run = await runTask(harness.kernel, { text: 'restart_service', principal: alice, conversation });
     expect(run.status).toBe('waiting_for_user');
-    const done = await harness.kernel.resume(run.id, 'worker', alice);
+    const done = await answerRun(harness.kernel, run.id, 'worker', alice);
     expect(done.status).toBe('finished');
     expect(harness.probe.calls).toEqual([{ tool: 'restart_service', args: { service: 'worker' } }]);
   });
 
   it('answers free text with the commands and how to configure a model', async () => {
     harness = await createHarness({ model: false });
-    const run = await harness.kernel.start({ text: 'is the api up?', principal: alice, conversation });
+    const run = await runTask(harness.kernel, { text: 'is the api up?', principal: alice, conversation });
     expect(run.status).toBe('finished');
     expect(run.answer).toContain('no model is configured');
     expect(run.answer).toContain('OPENAI_BASE_URL');
@@ -63,7 +63,7 @@ describe('command engine', () => {
 
   it('reports invalid arguments clearly', async () => {
     harness = await createHarness({ model: false });
-    const run = await harness.kernel.start({
+    const run = await runTask(harness.kernel, {
       text: 'restart_service service=database',
       principal: alice,
       conversation,
@@ -77,7 +77,11 @@ describe('command engine', () => {
 describe('command engine results', () => {
   it('shows a command that did not run as a failed result, not a success', async () => {
     harness = await createHarness({ model: false });
-    await harness.kernel.start({ text: 'restart_service service=database', principal: alice, conversation });
+    await runTask(harness.kernel, {
+      text: 'restart_service service=database',
+      principal: alice,
+      conversation,
+    });
     expect(harness.chat.ofKind('result')[0]).toMatchObject({ ok: false });
     expect(harness.chat.ofKind('status').at(-1)).toMatchObject({ tone: 'warning' });
   });

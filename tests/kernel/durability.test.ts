@@ -3,7 +3,17 @@ import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadRunRecord } from '../../agent/run-migrations.js';
 import { text, toolCalls } from '../fakes/openai-server.js';
-import { alice, bob, conversation, createHarness, type Harness } from './harness.js';
+import {
+  alice,
+  answerRun,
+  bob,
+  conversation,
+  createHarness,
+  type Harness,
+  noAdminPolicy,
+  runTask,
+  type TestRun,
+} from './harness.js';
 
 let harness: Harness;
 afterEach(async () => harness?.close());
@@ -13,7 +23,7 @@ describe('durable runs', () => {
     const raw = JSON.parse(readFileSync(new URL('../fixtures/run-v1.fixture.json', import.meta.url), 'utf8'));
     const run = loadRunRecord(raw, 'fixture');
     expect(run.status).toBe('waiting_for_user');
-    expect(run.pending?.kind).toBe('question');
+    expect(run.status === 'waiting_for_user' && run.question.question).toBe('Which environment?');
   });
 
   it('refuses a run from a newer schema, and a damaged record, with clear messages', () => {
@@ -26,9 +36,10 @@ describe('durable runs', () => {
     harness = await createHarness({ store: 'sqlite' });
     const raw = JSON.parse(readFileSync(new URL('../fixtures/run-v1.fixture.json', import.meta.url), 'utf8'));
     raw.pending.expiresAt = harness.clock.now() + 60_000;
+    // Stored as v1, read through the migration.
     await harness.store.set(`run:${raw.id}`, raw);
     harness.fake.reply(text('prod is fine'));
-    const run = await harness.kernel.resume(raw.id, 'prod', {
+    const run = await answerRun(harness.kernel, raw.id, 'prod', {
       ...alice,
       userId: raw.principal.userId,
       platform: raw.principal.platform,
@@ -39,14 +50,14 @@ describe('durable runs', () => {
   it('marks a run caught mid-action as outcome_unknown on restart and never re-runs the action', async () => {
     harness = await createHarness({ store: 'sqlite' });
     harness.fake.reply(toolCalls([{ name: 'restart_service', arguments: { service: 'api' } }]));
-    const run = await harness.kernel.start({ text: 'restart api', principal: alice, conversation });
+    const run = await runTask(harness.kernel, { text: 'restart api', principal: alice, conversation });
     // Simulate a crash between `executing` being saved and the result being saved.
     const stored = await harness.kernel.get(run.id);
+    const { answer: _answer, ok: _ok, ...rest } = stored as typeof stored & { answer?: string; ok?: boolean };
     const crashed = {
-      ...stored,
-      status: 'running' as const,
-      pending: {
-        kind: 'executing' as const,
+      ...rest,
+      status: 'executing' as const,
+      executing: {
         call: {
           id: 'c1',
           name: 'restart_service',
@@ -76,12 +87,11 @@ describe('durable runs', () => {
   it('continues a run that was between steps when the process stopped', async () => {
     harness = await createHarness({ store: 'sqlite' });
     harness.fake.reply(toolCalls([{ name: 'ask_user', arguments: { question: 'Which?' } }]));
-    const run = await harness.kernel.start({ text: 'check', principal: alice, conversation });
-    const stored = await harness.kernel.get(run.id);
+    const run = await runTask(harness.kernel, { text: 'check', principal: alice, conversation });
+    const { question: _question, ...stored } = (await harness.kernel.get(run.id)) as TestRun;
     await harness.kernel.runs.save({
       ...stored,
       status: 'running',
-      pending: null,
       queue: [
         {
           id: 'q1',
@@ -94,24 +104,21 @@ describe('durable runs', () => {
     harness.fake.reply(text('x is up'));
     const restarted = harness.newKernel();
     expect((await restarted.recover()).continued).toBe(1);
-    expect((await restarted.get(run.id)).status).toBe('finished');
+    expect((await restarted.settled(run.id)).status).toBe('finished');
   });
 
   it('cancels a waiting run for the requester, and refuses someone else', async () => {
     harness = await createHarness({
       kernel: {
-        policy: () => ({
-          decide: () => ({ outcome: 'allow' }),
-          visibleTools: (_p, _c, tools) => [...tools],
-          isAdmin: () => false,
-        }),
+        policy: noAdminPolicy,
       },
     });
     harness.fake.reply(toolCalls([{ name: 'ask_user', arguments: { question: 'Which?' } }]));
-    const run = await harness.kernel.start({ text: 'check', principal: alice, conversation });
+    const run = await runTask(harness.kernel, { text: 'check', principal: alice, conversation });
     await expect(harness.kernel.cancel(run.id, bob)).rejects.toThrow(/Only Alice/);
     const cancelled = await harness.kernel.cancel(run.id, alice);
-    expect(cancelled.status).toBe('cancelled');
+    expect(cancelled.run.status).toBe('cancelled');
+    expect(cancelled.message).toBe(`Cancelled ${run.id}.`);
     expect(harness.chat.texts()).toContain('Cancelled by Alice.');
   });
 
@@ -127,7 +134,7 @@ describe('durable runs', () => {
     harness.kernel.onRunChange((run) => {
       runId = run.id;
     });
-    const run = await harness.kernel.start({ text: 'loop', principal: alice, conversation });
+    const run = await runTask(harness.kernel, { text: 'loop', principal: alice, conversation });
     expect(run.status).toBe('cancelled');
     expect(harness.fake.requests.length).toBeLessThanOrEqual(2);
   });
@@ -136,7 +143,7 @@ describe('durable runs', () => {
     harness = await createHarness();
     harness.chat.failNextPosts = 1;
     harness.fake.reply(text('done'));
-    const run = await harness.kernel.start({ text: 'check', principal: alice, conversation });
+    const run = await runTask(harness.kernel, { text: 'check', principal: alice, conversation });
     expect(run.status).toBe('finished');
     expect(run.events.some((event) => event.type === 'post_failed')).toBe(true);
   });
@@ -167,10 +174,9 @@ describe('graceful shutdown', () => {
       /shutting down/,
     );
     release();
-    const run = await started;
+    const runId = await started;
     await shuttingDown;
-    expect(run.status).toBe('running');
-    const stored = await harness.kernel.get(run.id);
+    const stored = await harness.kernel.get(runId);
     expect(stored.status).toBe('running');
     expect(stored.queue.map((call) => call.name)).toEqual(['check_http']);
     expect(harness.probe.count('check_http')).toBe(0);
@@ -179,7 +185,7 @@ describe('graceful shutdown', () => {
     harness.fake.reply(text('a is up'));
     const next = harness.newKernel();
     expect((await next.recover()).continued).toBe(1);
-    const finished = await next.get(run.id);
+    const finished = await next.settled(runId);
     expect(finished.status).toBe('finished');
     expect(harness.probe.count('check_http')).toBe(1);
   });

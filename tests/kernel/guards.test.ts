@@ -1,7 +1,7 @@
 // Guards: max steps, budgets, the per-tool circuit breaker, and context compression at the threshold.
 import { afterEach, describe, expect, it } from 'vitest';
 import { text, toolCalls } from '../fakes/openai-server.js';
-import { alice, conversation, createHarness, type Harness } from './harness.js';
+import { alice, answerRun, conversation, createHarness, type Harness, runTask } from './harness.js';
 
 let harness: Harness;
 afterEach(async () => harness?.close());
@@ -13,7 +13,7 @@ describe('guards', () => {
   it('stops at max steps with a clear message', async () => {
     harness = await createHarness({ kernel: { limits: { maxSteps: 3, toolTimeoutMs: 200 } } });
     harness.fake.reply(logsCall(1), logsCall(2), logsCall(3), logsCall(4));
-    const run = await harness.kernel.start({ text: 'loop', principal: alice, conversation });
+    const run = await runTask(harness.kernel, { text: 'loop', principal: alice, conversation });
     expect(run.status).toBe('failed');
     expect(run.error).toMatchObject({ code: 'max_steps' });
     expect(run.error?.message).toContain('3 steps');
@@ -29,7 +29,7 @@ describe('guards', () => {
       ]),
       logsCall(3),
     );
-    const run = await harness.kernel.start({ text: 'many', principal: alice, conversation });
+    const run = await runTask(harness.kernel, { text: 'many', principal: alice, conversation });
     expect(run.status).toBe('failed');
     expect(run.error).toMatchObject({ code: 'max_tool_calls' });
     expect(harness.probe.count('check_http')).toBe(2);
@@ -42,7 +42,7 @@ describe('guards', () => {
         usage: { promptTokens: 900, completionTokens: 200 },
       }),
     );
-    const run = await harness.kernel.start({ text: 'big', principal: alice, conversation });
+    const run = await runTask(harness.kernel, { text: 'big', principal: alice, conversation });
     expect(run.status).toBe('failed');
     expect(run.error).toMatchObject({ code: 'max_tokens' });
     expect(harness.probe.count('check_http')).toBe(0);
@@ -56,7 +56,7 @@ describe('guards', () => {
         { name: 'check_http', arguments: { url: `https://${harness.fake.requests.length}.example` } },
       ]);
     });
-    const run = await harness.kernel.start({ text: 'slow', principal: alice, conversation });
+    const run = await runTask(harness.kernel, { text: 'slow', principal: alice, conversation });
     expect(run.status).toBe('failed');
     expect(run.error).toMatchObject({ code: 'max_wall_time' });
     expect(harness.fake.requests).toHaveLength(2);
@@ -66,14 +66,14 @@ describe('guards', () => {
     harness = await createHarness({ kernel: { limits: { maxSteps: 20, toolTimeoutMs: 200 } } });
     const flaky = (n: number) => toolCalls([{ name: 'flaky', arguments: { n } }]);
     harness.fake.reply(flaky(1), flaky(2), flaky(3), flaky(4), text('gave up'));
-    await harness.kernel.start({ text: 'flaky', principal: alice, conversation });
+    await runTask(harness.kernel, { text: 'flaky', principal: alice, conversation });
     expect(harness.probe.count('flaky')).toBe(3);
     const fourth = JSON.parse(harness.fake.requests[4]!.body.messages!.at(-1)!.content as string);
     expect(fourth.error.message).toMatch(/temporarily disabled/);
 
     harness.clock.advance(30_001);
     harness.fake.reply(flaky(5), text('tried again'));
-    await harness.kernel.start({
+    await runTask(harness.kernel, {
       text: 'flaky again',
       principal: alice,
       conversation: { ...conversation, threadId: 't2' },
@@ -96,7 +96,7 @@ describe('guards', () => {
         { name: 'check_http', arguments: { url: `https://host${turns}.example/${'x'.repeat(300)}` } },
       ]);
     });
-    const run = await harness.kernel.start({ text: longTask, principal: alice, conversation });
+    const run = await runTask(harness.kernel, { text: longTask, principal: alice, conversation });
     expect(run.status).toBe('finished');
     const compressed = run.events.filter((event) => event.type === 'context_compressed');
     expect(compressed.length).toBeGreaterThan(0);

@@ -7,11 +7,15 @@ import { ManualClock } from '../../agent/clock.js';
 import { Kernel } from '../../agent/kernel.js';
 import type { KernelOptions } from '../../agent/kernel-options.js';
 import { createOpenAIModelClient } from '../../agent/model/model-client.js';
+import type { TaskInput } from '../../agent/new-run.js';
+import { requesterOrAdmin } from '../../agent/policy/run-authority.js';
 import type { Principal } from '../../agent/principal.js';
+import type { PendingApproval, Question, Run } from '../../agent/run.js';
 import { MemoryStore } from '../../agent/store/memory-store.js';
 import { SqliteStore } from '../../agent/store/sqlite-store.js';
 import type { Store } from '../../agent/store/store.js';
 import { defineTool, type Tool } from '../../agent/tool.js';
+import type { ToolPolicy } from '../../agent/tool-policy.js';
 import { type FakeOpenAIServer, startFakeOpenAIServer } from '../fakes/openai-server.js';
 import { RecordingChatPort } from '../fakes/recording-chat-port.js';
 
@@ -191,4 +195,43 @@ export function toolMessages(body: { messages?: { role: string; content?: string
   return (body.messages ?? [])
     .filter((message) => message.role === 'tool')
     .map((message) => JSON.parse(message.content ?? 'null'));
+}
+
+/** A run as tests read it: whatever its status, the end fields are optional to read. */
+export type TestRun = Run &
+  Partial<{
+    answer: string;
+    ok: boolean;
+    error: { code: string; message: string };
+    question: Question;
+    approval: PendingApproval;
+    cancelled: { by: string; at: number };
+    expired: { message: string; at: number };
+  }>;
+
+/** Starts a task and waits until the kernel's worker has taken it as far as it goes without a person. */
+export async function runTask(kernel: Kernel, task: TaskInput): Promise<TestRun> {
+  return kernel.settled(await kernel.start(task)) as Promise<TestRun>;
+}
+
+/** Answers a run's question and waits, like runTask. */
+export async function answerRun(
+  kernel: Kernel,
+  runId: string,
+  text: string,
+  who: Principal,
+): Promise<TestRun> {
+  await kernel.answer(runId, text, who);
+  return kernel.settled(runId) as Promise<TestRun>;
+}
+
+/** Every call allowed, and nobody an admin: only the requester may answer or cancel a run. */
+export function noAdminPolicy(): ToolPolicy {
+  return {
+    decide: () => ({ outcome: 'allow' }),
+    visibleTools: (_principal, _conversation, tools) => [...tools],
+    isAdmin: () => false,
+    mayActOnRun: (principal, run, action) =>
+      requesterOrAdmin(false, principal, run, action.kind === 'decide' ? 'status' : action.kind),
+  };
 }

@@ -1,7 +1,7 @@
 // Run leases: one process steps a run at a time; recovery never doubles a live run, and takes over a dead one.
 import { afterEach, describe, expect, it } from 'vitest';
 import { text, toolCalls } from '../fakes/openai-server.js';
-import { alice, conversation, createHarness, type Harness } from './harness.js';
+import { alice, conversation, createHarness, type Harness, runTask, type TestRun } from './harness.js';
 
 let harness: Harness;
 afterEach(async () => harness?.close());
@@ -19,7 +19,7 @@ describe('run leases', () => {
       }
       return text('done');
     });
-    const run = await harness.kernel.start({ text: 'check', principal: alice, conversation });
+    const run = await runTask(harness.kernel, { text: 'check', principal: alice, conversation });
     expect(run.status).toBe('finished');
     expect(recovered?.continued).toBe(0);
     expect(harness.fake.requests).toHaveLength(2);
@@ -36,7 +36,7 @@ describe('run leases', () => {
       if (index === 3) othersView = await other.recover();
       return index < 4 ? check(index) : text('done');
     });
-    const run = await harness.kernel.start({ text: 'long task', principal: alice, conversation });
+    const run = await runTask(harness.kernel, { text: 'long task', principal: alice, conversation });
     expect(run.status).toBe('finished');
     expect(othersView?.continued).toBe(0);
     expect(harness.fake.requests).toHaveLength(5);
@@ -44,22 +44,18 @@ describe('run leases', () => {
     // A process that died mid-run: its run is stored as running, and its lease is still held.
     harness.fake.respond(undefined);
     harness.fake.reply(check(9));
-    const stuck = await harness.kernel.start({
+    const stuck = await runTask(harness.kernel, {
       text: 'crashes',
       principal: alice,
       conversation: { ...conversation, threadId: 't-crash' },
     });
     await harness.store.claim(`run-lease:${stuck.id}`, 'kernel_dead', 60_000);
-    await harness.kernel.runs.save({
-      ...(await harness.kernel.get(stuck.id)),
-      status: 'running',
-      pending: null,
-      queue: [],
-    });
+    const { answer: _answer, ok: _ok, ...finished } = (await harness.kernel.get(stuck.id)) as TestRun;
+    await harness.kernel.runs.save({ ...finished, status: 'running', queue: [] });
     expect((await other.recover()).continued).toBe(0);
     harness.clock.advance(60_001);
     harness.fake.reply(text('recovered'));
     expect((await other.recover()).continued).toBe(1);
-    expect((await other.get(stuck.id)).answer).toBe('recovered');
+    expect(((await other.settled(stuck.id)) as TestRun).answer).toBe('recovered');
   });
 });

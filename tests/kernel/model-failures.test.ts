@@ -2,7 +2,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createOpenAIModelClient } from '../../agent/model/model-client.js';
 import { hang, malformed, status, text, toolCalls } from '../fakes/openai-server.js';
-import { alice, conversation, createHarness, type Harness } from './harness.js';
+import { alice, answerRun, conversation, createHarness, type Harness, runTask } from './harness.js';
 
 let harness: Harness;
 afterEach(async () => harness?.close());
@@ -11,7 +11,7 @@ describe('model failures', () => {
   it('honours a 429 with retry-after, then succeeds', async () => {
     harness = await createHarness();
     harness.fake.reply(status(429, { headers: { 'retry-after': '0' } }), text('ok after retry'));
-    const run = await harness.kernel.start({ text: 'check', principal: alice, conversation });
+    const run = await runTask(harness.kernel, { text: 'check', principal: alice, conversation });
     expect(run.status).toBe('finished');
     expect(run.answer).toBe('ok after retry');
     expect(harness.fake.requests).toHaveLength(2);
@@ -24,7 +24,7 @@ describe('model failures', () => {
       status(503, { headers: { 'retry-after': '0' } }),
       status(503, { headers: { 'retry-after': '0' } }),
     );
-    const run = await harness.kernel.start({ text: 'check', principal: alice, conversation });
+    const run = await runTask(harness.kernel, { text: 'check', principal: alice, conversation });
     expect(run.status).toBe('failed');
     expect(harness.fake.requests).toHaveLength(3);
     expect(run.error?.message).toMatch(/unavailable/i);
@@ -48,7 +48,7 @@ describe('model failures', () => {
       }),
     });
     harness.fake.reply(hang());
-    const run = await kernel.start({ text: 'check', principal: alice, conversation });
+    const run = await runTask(kernel, { text: 'check', principal: alice, conversation });
     expect(run.status).toBe('failed');
     expect(run.error?.message).toMatch(/timed out/i);
   });
@@ -56,7 +56,7 @@ describe('model failures', () => {
   it('fails clearly when the model answers with something that is not JSON', async () => {
     harness = await createHarness();
     harness.fake.reply(malformed('this is not json'), malformed('still not json'), malformed('nope'));
-    const run = await harness.kernel.start({ text: 'check', principal: alice, conversation });
+    const run = await runTask(harness.kernel, { text: 'check', principal: alice, conversation });
     expect(run.status).toBe('failed');
     expect(run.error?.message.length).toBeGreaterThan(10);
     expect((await harness.kernel.get(run.id)).status).toBe('failed');
@@ -65,7 +65,7 @@ describe('model failures', () => {
   it('keeps a run that a tool throws in, and tells the model the error is transient', async () => {
     harness = await createHarness();
     harness.fake.reply(toolCalls([{ name: 'flaky', arguments: {} }]), text('flaky failed'));
-    const run = await harness.kernel.start({ text: 'try', principal: alice, conversation });
+    const run = await runTask(harness.kernel, { text: 'try', principal: alice, conversation });
     expect(run.status).toBe('finished');
     const result = JSON.parse(harness.fake.requests[1]!.body.messages!.at(-1)!.content as string);
     expect(result.error).toMatchObject({ class: 'transient' });
@@ -75,7 +75,7 @@ describe('model failures', () => {
   it('times out a tool that never returns, and carries on', async () => {
     harness = await createHarness();
     harness.fake.reply(toolCalls([{ name: 'never_returns', arguments: {} }]), text('it hung'));
-    const run = await harness.kernel.start({ text: 'try', principal: alice, conversation });
+    const run = await runTask(harness.kernel, { text: 'try', principal: alice, conversation });
     expect(run.status).toBe('finished');
     const result = JSON.parse(harness.fake.requests[1]!.body.messages!.at(-1)!.content as string);
     expect(result.error.class).toBe('transient');

@@ -1,7 +1,15 @@
 // The react engine's tool loop against the real openai SDK and the fake server.
 import { afterEach, describe, expect, it } from 'vitest';
 import { text, toolCalls } from '../fakes/openai-server.js';
-import { alice, conversation, createHarness, type Harness, toolMessages } from './harness.js';
+import {
+  alice,
+  answerRun,
+  conversation,
+  createHarness,
+  type Harness,
+  runTask,
+  toolMessages,
+} from './harness.js';
 
 let harness: Harness;
 afterEach(async () => harness?.close());
@@ -17,7 +25,7 @@ describe('react loop', () => {
       ]),
       text('Both sites are up.'),
     );
-    const run = await harness.kernel.start({ text: 'are a and b up?', principal: alice, conversation });
+    const run = await runTask(harness.kernel, { text: 'are a and b up?', principal: alice, conversation });
 
     expect(run.status).toBe('finished');
     expect(run.answer).toBe('Both sites are up.');
@@ -47,7 +55,7 @@ describe('react loop', () => {
       ]),
       text('done'),
     );
-    await harness.kernel.start({ text: 'check and note', principal: alice, conversation });
+    await runTask(harness.kernel, { text: 'check and note', principal: alice, conversation });
     expect(harness.probe.calls.map((call) => call.tool)).toEqual(['check_http', 'write_note', 'check_http']);
     expect(harness.probe.maxInFlight).toBe(1);
   });
@@ -55,7 +63,7 @@ describe('react loop', () => {
   it('ends when the model calls the built-in finish', async () => {
     harness = await createHarness();
     harness.fake.reply(toolCalls([{ name: 'finish', arguments: { answer: 'All good.' } }]));
-    const run = await harness.kernel.start({ text: 'check', principal: alice, conversation });
+    const run = await runTask(harness.kernel, { text: 'check', principal: alice, conversation });
     expect(run.status).toBe('finished');
     expect(run.answer).toBe('All good.');
     expect(harness.fake.requests).toHaveLength(1);
@@ -68,7 +76,7 @@ describe('react loop', () => {
       toolCalls([{ name: 'check_http', arguments: '```json\n{"url": "https://a.example",}\n```' }]),
       text('fixed'),
     );
-    const run = await harness.kernel.start({ text: 'check a', principal: alice, conversation });
+    const run = await runTask(harness.kernel, { text: 'check a', principal: alice, conversation });
     expect(run.status).toBe('finished');
     const firstError = toolMessages(harness.fake.requests[1]!.body)[0] as { error: { class: string } };
     expect(firstError.error.class).toBe('invalid_argument');
@@ -85,7 +93,7 @@ describe('react loop', () => {
       ]),
       text('cannot'),
     );
-    const run = await harness.kernel.start({ text: 'do it', principal: alice, conversation });
+    const run = await runTask(harness.kernel, { text: 'do it', principal: alice, conversation });
     expect(run.status).toBe('finished');
     const errors = toolMessages(harness.fake.requests[1]!.body) as {
       error: { class: string; message: string };
@@ -100,7 +108,7 @@ describe('react loop', () => {
   it('offers the tools as JSON Schema with the built-ins, and labels tool output as untrusted', async () => {
     harness = await createHarness();
     harness.fake.reply(text('hi'));
-    await harness.kernel.start({ text: 'hello', principal: alice, conversation });
+    await runTask(harness.kernel, { text: 'hello', principal: alice, conversation });
     const body = harness.fake.requests[0]!.body;
     const names = body.tools!.map((tool) => tool.function.name);
     expect(names).toEqual(expect.arrayContaining(['check_http', 'restart_service', 'ask_user', 'finish']));
@@ -120,7 +128,7 @@ describe('react loop', () => {
       toolCalls([{ name: 'read_logs', arguments: { service: 'api' } }]),
       text('done'),
     );
-    const run = await harness.kernel.start({ text: 'logs', principal: alice, conversation });
+    const run = await runTask(harness.kernel, { text: 'logs', principal: alice, conversation });
     expect(harness.probe.count('read_logs')).toBe(1);
     const repeat = toolMessages(harness.fake.requests[2]!.body)[1] as { repeat_of: string };
     expect(repeat.repeat_of).toBeTruthy();
@@ -137,7 +145,7 @@ describe('react loop', () => {
       toolCalls([{ name: 'read_logs', arguments: { service: 'api' } }]),
       text('found xoxb-123456789012-abcdefghijkl'),
     );
-    const run = await harness.kernel.start({ text: 'logs', principal: alice, conversation });
+    const run = await runTask(harness.kernel, { text: 'logs', principal: alice, conversation });
     const sent = harness.fake.requests[1]!.rawBody;
     expect(sent).not.toContain('xoxb-123456789012');
     expect(sent).toContain('REDACTED');
@@ -148,8 +156,8 @@ describe('react loop', () => {
   it('gives a later run in the same thread a summary of the earlier ones', async () => {
     harness = await createHarness();
     harness.fake.reply(text('api is healthy'), text('still healthy'));
-    await harness.kernel.start({ text: 'is api healthy?', principal: alice, conversation });
-    await harness.kernel.start({ text: 'and now?', principal: alice, conversation });
+    await runTask(harness.kernel, { text: 'is api healthy?', principal: alice, conversation });
+    await runTask(harness.kernel, { text: 'and now?', principal: alice, conversation });
     const system = harness.fake.requests[1]!.body.messages![0]!.content as string;
     expect(system).toContain('Earlier in this thread');
     expect(system).toContain('is api healthy?');

@@ -1,4 +1,5 @@
 // Role resolution from each identity kind, the default role, patrols, and the settings checks behind them.
+
 import { describe, expect, it } from 'vitest';
 import {
   describePermissions,
@@ -7,13 +8,14 @@ import {
 } from '../../agent/policy/describe-permissions.js';
 import { PermissionSettingsSchema } from '../../agent/policy/permission-settings.js';
 import {
-  canCancelRun,
   identityDisplayName,
   identityKeys,
   resolveRoles,
   withResolvedRoles,
 } from '../../agent/policy/resolve-roles.js';
+import { settingsToolPolicy } from '../../agent/policy/settings-tool-policy.js';
 import type { Principal } from '../../agent/principal.js';
+import { ToolRegistry } from '../../agent/tool-registry.js';
 import { people, places, settings, settingsWith, tools } from './policy-fixtures.js';
 
 const who = (platform: Principal['platform'], userId: string, groups: string[] = []) => ({
@@ -69,10 +71,22 @@ describe('resolveRoles', () => {
     expect(identityDisplayName(settings, who('playground', 'alice'))).toBe('Alice');
   });
 
-  it('lets the requester or an admin cancel a run', () => {
-    expect(canCancelRun(settings, people.operator, people.operator)).toBe(true);
-    expect(canCancelRun(settings, people.admin, people.operator)).toBe(true);
-    expect(canCancelRun(settings, people.operator2, people.operator)).toBe(false);
+  it('lets the requester or an admin cancel, answer or see a run, and nobody else', () => {
+    const registry = new ToolRegistry([]);
+    const policy = settingsToolPolicy(settings, registry);
+    const run = {
+      id: 'run_1',
+      principal: { ...people.operator, displayName: 'Olga', roles: [], groups: [] },
+    };
+    const as = (who: typeof people.operator) => ({ ...who, displayName: who.userId, roles: [], groups: [] });
+    for (const kind of ['cancel', 'answer', 'status'] as const) {
+      expect(policy.mayActOnRun(as(people.operator), run, { kind }).allowed).toBe(true);
+      expect(policy.mayActOnRun(as(people.admin), run, { kind }).allowed).toBe(true);
+      expect(policy.mayActOnRun(as(people.operator2), run, { kind })).toEqual({
+        allowed: false,
+        reason: expect.stringMatching(/^Only Olga \(who asked\) or an admin can /),
+      });
+    }
   });
 });
 

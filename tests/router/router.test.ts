@@ -10,7 +10,8 @@ import { type ApprovalHarness, createApprovalHarness, permissions } from '../app
 import { text, toolCalls } from '../fakes/openai-server.js';
 
 let harness: ApprovalHarness;
-let router: Router;
+/** The router, whose replies come back at once; `handle` also waits for the runs it started to settle. */
+let router: Pick<Router, 'handle'>;
 let nextEvent = 0;
 afterEach(async () => harness?.close());
 
@@ -20,13 +21,14 @@ const thread = (id: string): Conversation => ({ ...channel, threadId: id });
 async function setup(overrides: Record<string, unknown> = {}) {
   harness = await createApprovalHarness('memory', overrides);
   const settings = SettingsSchema.parse({ permissions: { ...permissions, ...overrides } });
-  router = new Router({
-    kernel: harness.kernel,
-    settings,
-    chat: harness.chat,
-    logger: silent,
-    clock: harness.clock,
-  });
+  const real = new Router({ kernel: harness.kernel, settings, logger: silent, clock: harness.clock });
+  router = {
+    async handle(event) {
+      const reply = await real.handle(event);
+      await harness.kernel.idle();
+      return reply;
+    },
+  };
 }
 const silent = { debug() {}, info() {}, warn() {}, error() {}, child: () => silent };
 

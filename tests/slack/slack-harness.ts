@@ -137,7 +137,7 @@ export class SlackHarness {
       clock,
       limits: { toolTimeoutMs: 1_000 },
     });
-    this.router = new Router({ kernel: this.kernel, settings, chat, logger: silentLogger, clock });
+    this.router = new Router({ kernel: this.kernel, settings, logger: silentLogger, clock });
     this.slack = await startSlack({
       opsbot: { kernel: this.kernel },
       router: this.router,
@@ -269,6 +269,7 @@ export class SlackHarness {
     for (let round = 0; round < 3; round++) {
       await new Promise((resolve) => setTimeout(resolve, 5));
       await this.slack.idle();
+      await this.kernel.idle();
     }
   }
 

@@ -141,9 +141,13 @@ function approval(content, context) {
       )}">${ICONS.check}Approve</button><button type="button" class="btn btn--deny" data-action="deny" data-target="${escapeHtml(
         content.approvalId,
       )}">${ICONS.cross}Deny</button></div>`;
-  const title = { pending: 'Approval needed', approved: 'Approved', denied: 'Denied', expired: 'Expired', withdrawn: 'Cancelled' }[
-    state
-  ];
+  const title = {
+    pending: 'Approval needed',
+    approved: 'Approved',
+    denied: 'Denied',
+    expired: 'Expired',
+    withdrawn: 'Cancelled',
+  }[state];
   return `<div class="card card--approval card--${escapeHtml(state)}"><div class="card__head">${
     ICONS.shield
   }<span class="card__title">${escapeHtml(title ?? state)}</span>${countdown}</div><div class="card__body"><p class="card__lead"><strong>${escapeHtml(
