@@ -488,8 +488,12 @@ function approvalExpired(
     decision: 'expired',
     by: 'expiry',
   });
-  const message = `The approval for ${call.name} expired at ${formatClock(expiresAt)} before anyone decided, so it was not run.`;
-  if (!event.stopOnDenial) return refuseAndGoOn(decided, call, message, false, event.at, card);
+  const message = `The approval for ${call.name} expired before anyone decided (at ${formatClock(expiresAt)}), so it was not run.`;
+  if (!event.stopOnDenial) {
+    // The thread hears it too, not only the model: the run goes on without the call.
+    const told: RunEffect = { kind: 'post', message: { kind: 'text', text: message, tone: 'warning' } };
+    return refuseAndGoOn(decided, call, message, false, event.at, [...card, told]);
+  }
   const text = `${message} Ask again if it is still needed.`;
   const ended = end(
     decided,
