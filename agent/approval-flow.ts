@@ -3,10 +3,9 @@
 import type { OutboundMessage } from './chat-port.js';
 import type { Clock } from './clock.js';
 import { type Approval, verifyBinding } from './policy/approval-record.js';
-import { type ApprovalBook, type DecideResult, decideResultMessage } from './policy/approvals.js';
+import type { ApprovalSettings } from './policy/approval-settings.js';
+import { type DecideResult, decideResultMessage } from './policy/approvals.js';
 import { describeApprovers } from './policy/approver-set.js';
-import type { AuditLog } from './policy/audit-log.js';
-import type { PermissionSettings } from './policy/permission-settings.js';
 import { type Principal, principalKey } from './principal.js';
 import type { Redactor } from './redaction.js';
 import type { PlannedCall, Run } from './run.js';
@@ -15,12 +14,6 @@ import type { RunNotifier } from './run-notifier.js';
 import type { RunTransitions } from './run-transitions.js';
 import { refusedOutcome } from './tool-errors.js';
 import type { ToolRegistry } from './tool-registry.js';
-
-export interface ApprovalSettings {
-  book: ApprovalBook;
-  audit: AuditLog;
-  permissions: PermissionSettings;
-}
 
 export interface ApprovalClickResult {
   /** What to tell the person who clicked (an ephemeral reply on chat platforms). */
