@@ -4,6 +4,7 @@
 import { z } from 'zod';
 import { DurationSchema } from '../../agent/policy/duration.js';
 import { PermissionSettingsSchema } from '../../agent/policy/permission-settings.js';
+import { ToolSettingsSchema } from '../../tools/tool-settings-schema.js';
 
 const duration = DurationSchema;
 
@@ -48,55 +49,6 @@ export {
   RoleSettingsSchema,
 } from '../../agent/policy/permission-settings.js';
 
-export const CommandParameterSchema = z.strictObject({
-  type: z.enum(['string', 'integer', 'number', 'boolean']).default('string'),
-  description: z.string().min(3),
-  enum: z.array(z.union([z.string(), z.number()])).optional(),
-  pattern: z.string().optional(),
-  required: z.boolean().default(true),
-  default: z.union([z.string(), z.number(), z.boolean()]).optional(),
-  /** Allow values that start with "-"; off by default to stop option injection. */
-  allow_leading_dash: z.boolean().default(false),
-});
-
-export const CommandSettingsSchema = z.strictObject({
-  description: z.string().min(10),
-  /** The program and its arguments; "{param}" inserts a parameter as one whole argument. */
-  argv: z.array(z.string()).min(1),
-  parameters: z.record(z.string(), CommandParameterSchema).default({}),
-  risk: z.enum(['read', 'write', 'danger']).default('read'),
-  timeout: duration.default(30_000),
-  cwd: z.string().optional(),
-  approval_ttl: duration.optional(),
-});
-
-export const ToolSettingsSchema = z
-  .strictObject({
-    /** Allow-listed commands, each exposed as a tool. */
-    commands: z.record(z.string(), CommandSettingsSchema).default({}),
-    /** Absolute paths of programs commands may run; each command's program must resolve to one of these. */
-    allowed_executables: z.array(z.string()).default([]),
-    /** Roots log_search may read under. */
-    log_roots: z.array(z.string()).default(['/var/log']),
-    /** Folder of user TypeScript/JavaScript modules exporting defineTool(...). */
-    custom_tools_dir: z.string().optional(),
-    output_limit_bytes: z
-      .number()
-      .int()
-      .min(1024)
-      .default(64 * 1024),
-    network: z
-      .strictObject({
-        /** Hosts or CIDRs checks may reach; everything not denied when empty. */
-        allow: z.array(z.string()).default([]),
-        deny: z.array(z.string()).default(['169.254.169.254/32', 'fd00:ec2::254/128']),
-      })
-      .prefault({}),
-    /** DNS servers (host or host:port) for dns_lookup; the system's when empty. */
-    dns_servers: z.array(z.string()).default([]),
-  })
-  .prefault({});
-
 export const AliasSettingsSchema = z.record(z.string(), z.string());
 
 export const SlackSettingsSchema = z
@@ -115,6 +67,7 @@ export const SettingsSchema = z.strictObject({
   model: ModelSettingsSchema,
   redaction: RedactionSettingsSchema,
   permissions: PermissionSettingsSchema,
+  /** The tool pack's own section (tools/tool-settings-schema.ts), so tools/ never imports bot/. */
   tools: ToolSettingsSchema,
   /** Short names for commands in the command engine: `disk: disk_usage paths=/`. */
   aliases: AliasSettingsSchema.default({}),
@@ -124,5 +77,4 @@ export const SettingsSchema = z.strictObject({
 export type Settings = z.output<typeof SettingsSchema>;
 export type PermissionSettings = Settings['permissions'];
 export type ToolSettings = Settings['tools'];
-export type CommandSettings = z.output<typeof CommandSettingsSchema>;
 export type LimitsSettings = Settings['limits'];
