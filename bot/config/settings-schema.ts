@@ -2,36 +2,22 @@
 // Objects are strict: a misspelt key (`risk:` for `risks:`) would otherwise be dropped silently and its default
 // would apply. The loader applies the same rule to the sections other modules own (see settings-strictness.ts).
 import { z } from 'zod';
+import { ContextSettingsSchema } from '../../agent/context/context-settings.js';
+import { KernelLimitsSettingsSchema } from '../../agent/kernel-limits.js';
 import { DurationSchema } from '../../agent/policy/duration.js';
 import { PermissionSettingsSchema } from '../../agent/policy/permission-settings.js';
 import { ToolSettingsSchema } from '../../tools/tool-settings-schema.js';
 
-const duration = DurationSchema;
+// The kernel's limits and context keys are defined (with their defaults) in agent/, which cannot import bot/;
+// the model request keys belong to the bot, which builds the model client.
+export const LimitsSettingsSchema = KernelLimitsSettingsSchema.extend({
+  model_timeout: DurationSchema.default(60_000),
+  model_retries: z.number().int().min(0).max(10).default(2),
+}).prefault({});
 
-export const LimitsSettingsSchema = z
-  .strictObject({
-    max_steps: z.number().int().min(1).max(200).default(12),
-    max_tool_calls: z.number().int().min(1).default(40),
-    max_tokens: z.number().int().min(1000).default(200_000),
-    max_wall_time: duration.default(10 * 60_000),
-    tool_timeout: duration.default(30_000),
-    model_timeout: duration.default(60_000),
-    model_retries: z.number().int().min(0).max(10).default(2),
-    question_ttl: duration.default(24 * 3_600_000),
-    max_task_chars: z.number().int().min(100).default(20_000),
-    tool_output_chars: z.number().int().min(1000).default(16_000),
-  })
-  .prefault({});
-
-export const ModelSettingsSchema = z
-  .strictObject({
-    /** Tokens the model accepts in one request. */
-    context_window: z.number().int().min(2048).default(128_000),
-    /** Fraction of the context window at which older context is compressed. */
-    compress_at: z.number().min(0.1).max(0.95).default(0.8),
-    temperature: z.number().min(0).max(2).optional(),
-  })
-  .prefault({});
+export const ModelSettingsSchema = ContextSettingsSchema.extend({
+  temperature: z.number().min(0).max(2).optional(),
+}).prefault({});
 
 export const RedactionSettingsSchema = z
   .strictObject({
