@@ -1,9 +1,9 @@
 // Suspends a run on a call that needs approval, and settles it on a click: once, bound to the exact call.
 
+import type { ApprovalSettings } from './approval-settings.js';
 import type { OutboundMessage } from './chat-port.js';
 import type { Clock } from './clock.js';
 import { type Approval, verifyBinding } from './policy/approval-record.js';
-import type { ApprovalSettings } from './policy/approval-settings.js';
 import { type DecideResult, decideResultMessage } from './policy/approvals.js';
 import { describeApprovers } from './policy/approver-set.js';
 import { type Principal, principalKey } from './principal.js';

@@ -16,7 +16,7 @@ export const KernelLimitsSettingsSchema = z.strictObject({
 export type KernelLimitsSettings = z.output<typeof KernelLimitsSettingsSchema>;
 
 /** The same limits in the kernel's words, durations in ms. */
-export function kernelLimits(settings: KernelLimitsSettings) {
+export function kernelLimitsFromSettings(settings: KernelLimitsSettings) {
   return {
     maxSteps: settings.max_steps,
     maxToolCalls: settings.max_tool_calls,
@@ -29,7 +29,7 @@ export function kernelLimits(settings: KernelLimitsSettings) {
   };
 }
 
-export const KernelLimitsSchema = KernelLimitsSettingsSchema.transform(kernelLimits);
+export const KernelLimitsSchema = KernelLimitsSettingsSchema.transform(kernelLimitsFromSettings);
 export type KernelLimits = z.output<typeof KernelLimitsSchema>;
 
 export const DEFAULT_LIMITS: Readonly<KernelLimits> = Object.freeze(KernelLimitsSchema.parse({}));

@@ -1,11 +1,11 @@
 // The kernel's dependencies and limits, with defaults, so the world (clock, store, model, chat) is injected.
+import type { ApprovalSettings } from './approval-settings.js';
 import type { ChatPort } from './chat-port.js';
 import { type CircuitBreakerOptions, CircuitBreakerOptionsSchema } from './circuit-breaker.js';
 import type { Clock } from './clock.js';
 import type { KernelLimits } from './kernel-limits.js';
 import type { Logger } from './logger.js';
 import type { ModelClient } from './model/model-client.js';
-import type { ApprovalSettings } from './policy/approval-settings.js';
 import type { Redactor } from './redaction.js';
 import type { Store } from './store/store.js';
 import type { Tool } from './tool.js';

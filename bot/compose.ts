@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import type { ChatPort } from '../agent/chat-port.js';
 import type { Clock } from '../agent/clock.js';
 import { Kernel } from '../agent/kernel.js';
-import { kernelLimits } from '../agent/kernel-limits.js';
+import { kernelLimitsFromSettings } from '../agent/kernel-limits.js';
 import type { Logger } from '../agent/logger.js';
 import { createOpenAIModelClient, type ModelClient } from '../agent/model/model-client.js';
 import { ApprovalBook } from '../agent/policy/approvals.js';
@@ -84,7 +84,7 @@ export async function createOpsbot(options: ComposeOptions): Promise<Opsbot> {
     redactor,
     logger,
     ...(options.clock ? { clock: options.clock } : {}),
-    limits: kernelLimits(limits),
+    limits: kernelLimitsFromSettings(limits),
     contextWindow: settings.model.context_window,
     compressAt: settings.model.compress_at,
     aliases: settings.aliases,
