@@ -1,7 +1,9 @@
 // The kernel's dependencies and limits, with defaults, so the world (clock, store, model, chat) is injected.
 import type { ApprovalSettings } from './approval-settings.js';
 import type { ChatPort } from './chat-port.js';
+import { type CircuitBreakerOptions, CircuitBreakerOptionsSchema } from './circuit-breaker.js';
 import type { Clock } from './clock.js';
+import { DEFAULT_LIMITS, type KernelLimits } from './kernel-limits.js';
 import type { Logger } from './logger.js';
 import type { ModelClient } from './model/model-client.js';
 import type { Redactor } from './redaction.js';
@@ -12,42 +14,14 @@ import type { ToolPolicy } from './tool-policy.js';
 import type { ToolRegistry } from './tool-registry.js';
 import type { TraceSink } from './trace.js';
 
-export interface KernelLimits {
-  maxSteps: number;
-  maxToolCalls: number;
-  maxTokens: number;
-  maxWallTimeMs: number;
-  toolTimeoutMs: number;
-  questionTtlMs: number;
-  /** The expiry sweep's longest sleep. */
-  expirySweepMs: number;
-  maxTaskChars: number;
-  toolOutputChars: number;
-}
+// The limits and their defaults come from one zod schema, which the bot's settings schema embeds.
+export { DEFAULT_LIMITS, type KernelLimits } from './kernel-limits.js';
 
-export const DEFAULT_LIMITS = {
-  maxSteps: 12,
-  maxToolCalls: 40,
-  maxTokens: 200_000,
-  maxWallTimeMs: 10 * 60_000,
-  toolTimeoutMs: 30_000,
-  questionTtlMs: 24 * 3_600_000,
-  expirySweepMs: 10_000,
-  maxTaskChars: 20_000,
-  toolOutputChars: 16_000,
-} as const satisfies KernelLimits;
+export type BreakerOptions = CircuitBreakerOptions;
 
-export interface BreakerOptions {
-  failureThreshold: number;
-  openMs: number;
-  maxOpenMs: number;
-}
-
-export const DEFAULT_TOOL_BREAKER = {
-  failureThreshold: 3,
-  openMs: 30_000,
-  maxOpenMs: 10 * 60_000,
-} as const satisfies BreakerOptions;
+export const DEFAULT_TOOL_BREAKER: Readonly<BreakerOptions> = Object.freeze(
+  CircuitBreakerOptionsSchema.parse({}),
+);
 
 export interface KernelOptions {
   store: Store;

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import type { ChatPort } from '../agent/chat-port.js';
 import type { Clock } from '../agent/clock.js';
 import { Kernel } from '../agent/kernel.js';
+import { kernelLimitsFromSettings } from '../agent/kernel-limits.js';
 import type { Logger } from '../agent/logger.js';
 import { createOpenAIModelClient, type ModelClient } from '../agent/model/model-client.js';
 import { ApprovalBook } from '../agent/policy/approvals.js';
@@ -83,17 +84,7 @@ export async function createOpsbot(options: ComposeOptions): Promise<Opsbot> {
     redactor,
     logger,
     ...(options.clock ? { clock: options.clock } : {}),
-    limits: {
-      maxSteps: limits.max_steps,
-      maxToolCalls: limits.max_tool_calls,
-      maxTokens: limits.max_tokens,
-      maxWallTimeMs: limits.max_wall_time,
-      toolTimeoutMs: limits.tool_timeout,
-      questionTtlMs: limits.question_ttl,
-      expirySweepMs: limits.expiry_sweep,
-      maxTaskChars: limits.max_task_chars,
-      toolOutputChars: limits.tool_output_chars,
-    },
+    limits: kernelLimitsFromSettings(limits),
     contextWindow: settings.model.context_window,
     compressAt: settings.model.compress_at,
     aliases: settings.aliases,

@@ -1,6 +1,5 @@
 // `npm start`: the whole bot in one process: kernel, router, the HTTP server, the playground and the chat
 // adapters whose tokens are set.
-import { errorMessage } from '../agent/errors.js';
 import { Redactor } from '../agent/redaction.js';
 import { ChatPortByPlatform } from './chat-port-by-platform.js';
 import { createOpsbot } from './compose.js';
@@ -8,10 +7,16 @@ import { modelConfigured, playgroundEnabled, readEnvironment, slackMode } from '
 import { loadSettings, settingsLocation } from './config/load-settings.js';
 import { HttpServer } from './http/http-server.js';
 import { createLogger } from './logger.js';
-import { startPlayground } from './playground/start-playground.js';
 import { Router } from './router/router.js';
-import { installGracefulShutdown, type ShutdownStep } from './shutdown.js';
-import { startSlack } from './slack/index.js';
+import { expirySweepService } from './services/expiry-sweep-service.js';
+import { httpService } from './services/http-service.js';
+import { kernelService } from './services/kernel-service.js';
+import { PlaygroundService } from './services/playground-service.js';
+import { RecoverySweep } from './services/recovery-sweep.js';
+import { ServiceSet } from './services/service-set.js';
+import { SlackService } from './services/slack-service.js';
+import { storeService } from './services/store-service.js';
+import { installGracefulShutdown } from './shutdown.js';
 
 export interface ServeOptions {
   env: NodeJS.ProcessEnv;
@@ -49,75 +54,42 @@ export async function serve(options: ServeOptions): Promise<Serving> {
     slashCommand: environment.SLACK_SLASH_COMMAND,
   });
   const http = new HttpServer({ host: environment.HOST, port: environment.PORT, logger });
-  http.addReadinessCheck('store', async () => {
-    await opsbot.store.ping();
-    return { ok: true, detail: opsbot.store.description };
-  });
-  const playground = playgroundEnabled(environment)
-    ? await startPlayground({ opsbot, router, httpServer: http, settings, environment, logger })
-    : undefined;
-  if (playground) chat.register('playground', playground.port);
+  const playground = playgroundEnabled(environment);
   const slack = slackMode(environment)
-    ? await startSlack({
-        opsbot,
-        router,
-        environment,
-        settings,
-        logger,
-        allowedBotIds: settings.slack.allowed_bot_ids,
-      }).catch(async (error) => {
-        await playground?.stop();
-        await opsbot.close();
-        throw error;
+    ? new SlackService({
+        slack: {
+          opsbot,
+          router,
+          environment,
+          settings,
+          logger,
+          allowedBotIds: settings.slack.allowed_bot_ids,
+        },
+        chat,
+        http,
       })
     : undefined;
-  if (slack) {
-    chat.register('slack', slack.port);
-    // The token was proven by auth.test at start; readiness says which mode and bot user are in use.
-    http.addReadinessCheck('slack', async () => ({
-      ok: true,
-      detail: `${slack.mode} mode as ${slack.botUserId}`,
-    }));
-    if (slack.mode === 'http')
-      http.mount('/slack/events', (request, response) => slack.requestListener(request, response));
-  }
-
-  let url: string;
-  try {
-    url = await http.listen();
-  } catch (error) {
-    await slack?.stop();
-    await playground?.stop();
-    await opsbot.close();
-    throw new Error(`Cannot listen on ${environment.HOST}:${environment.PORT}: ${errorMessage(error)}`, {
-      cause: error,
-    });
-  }
-
-  const recovered = await opsbot.kernel.recover();
-  // Questions and approvals nobody answered expire on time; the sweep wakes for the next one.
-  const expiry = opsbot.kernel.expirySweep();
-  expiry.start();
-  // Every minute: take over runs whose process died (their lease ran out) or that stopped while the store was
-  // unreachable.
-  const sweep = setInterval(() => {
-    opsbot.kernel
-      .recover()
-      .catch((error) => logger.warn({ err: errorMessage(error) }, 'could not sweep orphaned runs'));
-  }, RECOVERY_SWEEP_MS);
-  sweep.unref();
-
-  const steps: ShutdownStep[] = [
-    { name: 'HTTP server', stop: () => http.close() },
-    ...(slack ? [{ name: 'Slack', stop: () => slack.stop() }] : []),
-    { name: 'expiry sweep', stop: () => expiry.stop() },
-    { name: 'recovery sweep', stop: async () => clearInterval(sweep) },
-    // The kernel stops taking work before the playground waits for the events in progress to settle.
-    { name: 'kernel', stop: () => opsbot.kernel.shutdown() },
-    ...(playground ? [{ name: 'playground', stop: () => playground.stop() }] : []),
-    { name: 'store', stop: () => opsbot.close() },
-  ];
-  const uninstall = installGracefulShutdown({ logger, steps });
+  const recovery = new RecoverySweep({ kernel: opsbot.kernel, logger, intervalMs: RECOVERY_SWEEP_MS });
+  // Started in this order and stopped in reverse: the sweep and the HTTP server stop taking work first, the
+  // kernel stops before the playground waits for the events in progress to settle, and the store closes last.
+  const services = new ServiceSet(
+    [
+      storeService(opsbot),
+      playground
+        ? new PlaygroundService({ opsbot, router, httpServer: http, settings, environment, logger, chat })
+        : undefined,
+      kernelService(opsbot.kernel),
+      slack,
+      httpService(http, environment),
+      recovery,
+      expirySweepService(opsbot.kernel),
+    ],
+    { logger, readiness: http },
+  );
+  await services.start();
+  const url = http.url;
+  const recovered = recovery.recovered;
+  const uninstall = installGracefulShutdown({ logger, steps: services.stopSteps() });
 
   const tools = opsbot.kernel.registry.names();
   const lines = [
@@ -128,7 +100,7 @@ export async function serve(options: ServeOptions): Promise<Serving> {
       : []),
     ...(slack
       ? [
-          `  slack:     ${slack.mode === 'socket' ? 'Socket Mode' : `HTTP events at ${url}/slack/events`} (${environment.SLACK_SLASH_COMMAND})`,
+          `  slack:     ${slack.adapter?.mode === 'socket' ? 'Socket Mode' : `HTTP events at ${url}/slack/events`} (${environment.SLACK_SLASH_COMMAND})`,
         ]
       : []),
     `  settings:  ${loaded.source === 'file' ? loaded.path : 'built-in defaults (no opsbot.yaml found)'}`,
@@ -153,13 +125,7 @@ export async function serve(options: ServeOptions): Promise<Serving> {
     stop() {
       stopping ??= (async () => {
         uninstall();
-        for (const step of steps) {
-          await step
-            .stop()
-            .catch((error) =>
-              logger.error({ step: step.name, err: errorMessage(error) }, `could not stop ${step.name}`),
-            );
-        }
+        await services.stop();
       })();
       return stopping;
     },

@@ -1,7 +1,7 @@
 // Typed command parameters: the zod schema a configured command accepts, and safe substitution into argv.
 import safeRegex from 'safe-regex2';
 import { z } from 'zod';
-import type { CommandSettings } from '../bot/config/settings-schema.js';
+import type { CommandSettings } from './tool-settings-schema.js';
 
 type ParameterSettings = CommandSettings['parameters'][string];
 type Value = string | number | boolean;

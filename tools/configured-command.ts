@@ -4,7 +4,6 @@ import { resolve } from 'node:path';
 import { z } from 'zod';
 import type { Logger } from '../agent/logger.js';
 import { defineTool, type Tool } from '../agent/tool.js';
-import type { CommandSettings } from '../bot/config/settings-schema.js';
 import { callLimits, errorText, formatBytes, timeoutField } from './call-limits.js';
 import {
   CommandSettingsError,
@@ -14,6 +13,7 @@ import {
 } from './command-parameters.js';
 import { type ExecutableAllowList, ExecutableNotFound, ExecutableRefusal } from './executable-allow-list.js';
 import { type CommandOutcome, runCommand } from './run-command.js';
+import type { CommandSettings } from './tool-settings-schema.js';
 
 export interface ConfiguredCommandOptions {
   allowList: ExecutableAllowList;

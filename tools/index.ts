@@ -2,7 +2,6 @@
 import { CallerError, ErrorCode, errorMessage } from '../agent/errors.js';
 import type { Logger } from '../agent/logger.js';
 import type { Tool } from '../agent/tool.js';
-import type { ToolSettings } from '../bot/config/settings-schema.js';
 import { createConfiguredCommandTool } from './configured-command.js';
 import { createDiskUsageTool } from './disk-usage.js';
 import { createDnsLookupTool } from './dns-lookup.js';
@@ -15,6 +14,7 @@ import { createProcessCheckTool } from './process-check.js';
 import { createSystemStatsTool } from './system-stats.js';
 import { createTcpCheckTool } from './tcp-check.js';
 import { createTlsCertificateTool } from './tls-certificate.js';
+import type { ToolSettings } from './tool-settings-schema.js';
 
 export interface OpsToolsOptions {
   logger?: Logger;

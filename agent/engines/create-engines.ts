@@ -1,5 +1,6 @@
 // Builds the engines a kernel offers: the command engine always, the react engine when a model is configured.
 import type { Clock } from '../clock.js';
+import { DEFAULT_CONTEXT } from '../context/context-settings.js';
 import type { KernelOptions } from '../kernel-options.js';
 import type { Redactor } from '../redaction.js';
 import type { EngineKind } from '../run.js';
@@ -36,8 +37,8 @@ export function createEngines(deps: EngineDeps): Partial<Record<EngineKind, Engi
       redactor: deps.redactor,
       clock,
       botName: deps.botName ?? 'opsbot',
-      contextWindow: deps.contextWindow ?? 128_000,
-      compressAt: deps.compressAt ?? 0.8,
+      contextWindow: deps.contextWindow ?? DEFAULT_CONTEXT.context_window,
+      compressAt: deps.compressAt ?? DEFAULT_CONTEXT.compress_at,
       onCompressed: (run, beforeTokens, afterTokens) => {
         run.events.push({
           type: 'context_compressed',

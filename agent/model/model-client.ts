@@ -4,34 +4,11 @@ import { CircuitBreaker, type CircuitBreakerOptionsInput } from '../circuit-brea
 import { type Clock, systemClock } from '../clock.js';
 import { CallerError, ErrorCode, errorMessage, SystemError } from '../errors.js';
 import { type Logger, silentLogger } from '../logger.js';
-import type { ModelMessage, ModelToolCall } from '../model-message.js';
 import { classifyModelFailure, formatDuration } from './model-errors.js';
+import type { ModelClient, ModelReply, ModelRequest } from './model-port.js';
 import { readCompletion, toOpenAIMessages, toOpenAITools } from './openai-mapping.js';
 
-export interface ModelToolSpec {
-  name: string;
-  description: string;
-  /** JSON Schema for the arguments object. */
-  parameters: Record<string, unknown>;
-}
-
-export interface ModelReply {
-  content: string | null;
-  toolCalls: ModelToolCall[];
-  finishReason: string;
-  usage: { promptTokens: number; completionTokens: number };
-}
-
-export interface ModelRequest {
-  messages: ModelMessage[];
-  tools: ModelToolSpec[];
-  signal?: AbortSignal;
-}
-
-export interface ModelClient {
-  readonly model: string;
-  complete(request: ModelRequest): Promise<ModelReply>;
-}
+export type { ModelClient, ModelReply, ModelRequest, ModelToolSpec } from './model-port.js';
 
 export interface OpenAIModelClient extends ModelClient {
   readonly baseURL: string;

@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import type OpenAI from 'openai';
 import { z } from 'zod';
 import type { ModelMessage } from '../model-message.js';
-import type { ModelReply, ModelToolSpec } from './model-client.js';
+import type { ModelReply, ModelToolSpec } from './model-port.js';
 
 type ChatMessageParam = OpenAI.Chat.Completions.ChatCompletionMessageParam;
 type ChatTool = OpenAI.Chat.Completions.ChatCompletionFunctionTool;

@@ -2,39 +2,22 @@
 // Objects are strict: a misspelt key (`risk:` for `risks:`) would otherwise be dropped silently and its default
 // would apply. The loader applies the same rule to the sections other modules own (see settings-strictness.ts).
 import { z } from 'zod';
+import { ContextSettingsSchema } from '../../agent/context/context-settings.js';
+import { KernelLimitsSettingsSchema } from '../../agent/kernel-limits.js';
 import { DurationSchema } from '../../agent/policy/duration.js';
 import { PermissionSettingsSchema } from '../../agent/policy/permission-settings.js';
+import { ToolSettingsSchema } from '../../tools/tool-settings-schema.js';
 
-const duration = DurationSchema;
+// The kernel's limits and context keys are defined (with their defaults) in agent/, which cannot import bot/;
+// the model request keys belong to the bot, which builds the model client.
+export const LimitsSettingsSchema = KernelLimitsSettingsSchema.extend({
+  model_timeout: DurationSchema.default(60_000),
+  model_retries: z.number().int().min(0).max(10).default(2),
+}).prefault({});
 
-export const LimitsSettingsSchema = z
-  .strictObject({
-    max_steps: z.number().int().min(1).max(200).default(12),
-    max_tool_calls: z.number().int().min(1).default(40),
-    max_tokens: z.number().int().min(1000).default(200_000),
-    max_wall_time: duration.default(10 * 60_000),
-    tool_timeout: duration.default(30_000),
-    model_timeout: duration.default(60_000),
-    model_retries: z.number().int().min(0).max(10).default(2),
-    question_ttl: duration.default(24 * 3_600_000),
-    /** How long the expiry sweep sleeps at most between passes; it also wakes at the next known expiry. */
-    expiry_sweep: duration
-      .refine((ms) => ms >= 1000 && ms <= 10_000, 'between 1s and 10s: waits must close promptly')
-      .default(10_000),
-    max_task_chars: z.number().int().min(100).default(20_000),
-    tool_output_chars: z.number().int().min(1000).default(16_000),
-  })
-  .prefault({});
-
-export const ModelSettingsSchema = z
-  .strictObject({
-    /** Tokens the model accepts in one request. */
-    context_window: z.number().int().min(2048).default(128_000),
-    /** Fraction of the context window at which older context is compressed. */
-    compress_at: z.number().min(0.1).max(0.95).default(0.8),
-    temperature: z.number().min(0).max(2).optional(),
-  })
-  .prefault({});
+export const ModelSettingsSchema = ContextSettingsSchema.extend({
+  temperature: z.number().min(0).max(2).optional(),
+}).prefault({});
 
 export const RedactionSettingsSchema = z
   .strictObject({
@@ -51,55 +34,6 @@ export {
   PermissionSettingsSchema,
   RoleSettingsSchema,
 } from '../../agent/policy/permission-settings.js';
-
-export const CommandParameterSchema = z.strictObject({
-  type: z.enum(['string', 'integer', 'number', 'boolean']).default('string'),
-  description: z.string().min(3),
-  enum: z.array(z.union([z.string(), z.number()])).optional(),
-  pattern: z.string().optional(),
-  required: z.boolean().default(true),
-  default: z.union([z.string(), z.number(), z.boolean()]).optional(),
-  /** Allow values that start with "-"; off by default to stop option injection. */
-  allow_leading_dash: z.boolean().default(false),
-});
-
-export const CommandSettingsSchema = z.strictObject({
-  description: z.string().min(10),
-  /** The program and its arguments; "{param}" inserts a parameter as one whole argument. */
-  argv: z.array(z.string()).min(1),
-  parameters: z.record(z.string(), CommandParameterSchema).default({}),
-  risk: z.enum(['read', 'write', 'danger']).default('read'),
-  timeout: duration.default(30_000),
-  cwd: z.string().optional(),
-  approval_ttl: duration.optional(),
-});
-
-export const ToolSettingsSchema = z
-  .strictObject({
-    /** Allow-listed commands, each exposed as a tool. */
-    commands: z.record(z.string(), CommandSettingsSchema).default({}),
-    /** Absolute paths of programs commands may run; each command's program must resolve to one of these. */
-    allowed_executables: z.array(z.string()).default([]),
-    /** Roots log_search may read under. */
-    log_roots: z.array(z.string()).default(['/var/log']),
-    /** Folder of user TypeScript/JavaScript modules exporting defineTool(...). */
-    custom_tools_dir: z.string().optional(),
-    output_limit_bytes: z
-      .number()
-      .int()
-      .min(1024)
-      .default(64 * 1024),
-    network: z
-      .strictObject({
-        /** Hosts or CIDRs checks may reach; everything not denied when empty. */
-        allow: z.array(z.string()).default([]),
-        deny: z.array(z.string()).default(['169.254.169.254/32', 'fd00:ec2::254/128']),
-      })
-      .prefault({}),
-    /** DNS servers (host or host:port) for dns_lookup; the system's when empty. */
-    dns_servers: z.array(z.string()).default([]),
-  })
-  .prefault({});
 
 export const AliasSettingsSchema = z.record(z.string(), z.string());
 
@@ -119,6 +53,7 @@ export const SettingsSchema = z.strictObject({
   model: ModelSettingsSchema,
   redaction: RedactionSettingsSchema,
   permissions: PermissionSettingsSchema,
+  /** The tool pack's own section (tools/tool-settings-schema.ts), so tools/ never imports bot/. */
   tools: ToolSettingsSchema,
   /** Short names for commands in the command engine: `disk: disk_usage paths=/`. */
   aliases: AliasSettingsSchema.default({}),
@@ -128,5 +63,4 @@ export const SettingsSchema = z.strictObject({
 export type Settings = z.output<typeof SettingsSchema>;
 export type PermissionSettings = Settings['permissions'];
 export type ToolSettings = Settings['tools'];
-export type CommandSettings = z.output<typeof CommandSettingsSchema>;
 export type LimitsSettings = Settings['limits'];

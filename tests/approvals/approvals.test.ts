@@ -1,7 +1,7 @@
 // Approvals end to end through the kernel: cards, who may click, once-only execution, expiry, restarts, audit.
 import { afterEach, describe, expect, it } from 'vitest';
 import { text, toolCalls } from '../fakes/openai-server.js';
-import { answerRun, runTask, type TestRun } from '../kernel/harness.js';
+import { runTask, type TestRun } from '../kernel/harness.js';
 import { type ApprovalHarness, createApprovalHarness } from './approval-harness.js';
 
 let harness: ApprovalHarness;

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { Kernel } from '../../agent/kernel.js';
 import { MemoryStore } from '../../agent/store/memory-store.js';
 import { defineTool } from '../../agent/tool.js';
-import { alice, answerRun, conversation, createHarness, type Harness, runTask } from './harness.js';
+import { alice, conversation, createHarness, type Harness, runTask } from './harness.js';
 
 let harness: Harness;
 afterEach(async () => harness?.close());

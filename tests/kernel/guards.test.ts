@@ -1,7 +1,7 @@
 // Guards: max steps, budgets, the per-tool circuit breaker, and context compression at the threshold.
 import { afterEach, describe, expect, it } from 'vitest';
 import { text, toolCalls } from '../fakes/openai-server.js';
-import { alice, answerRun, conversation, createHarness, type Harness, runTask } from './harness.js';
+import { alice, conversation, createHarness, type Harness, runTask } from './harness.js';
 
 let harness: Harness;
 afterEach(async () => harness?.close());

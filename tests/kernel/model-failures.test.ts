@@ -2,7 +2,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createOpenAIModelClient } from '../../agent/model/model-client.js';
 import { hang, malformed, status, text, toolCalls } from '../fakes/openai-server.js';
-import { alice, answerRun, conversation, createHarness, type Harness, runTask } from './harness.js';
+import { alice, conversation, createHarness, type Harness, runTask } from './harness.js';
 
 let harness: Harness;
 afterEach(async () => harness?.close());

@@ -1,15 +1,7 @@
 // The react engine's tool loop against the real openai SDK and the fake server.
 import { afterEach, describe, expect, it } from 'vitest';
 import { text, toolCalls } from '../fakes/openai-server.js';
-import {
-  alice,
-  answerRun,
-  conversation,
-  createHarness,
-  type Harness,
-  runTask,
-  toolMessages,
-} from './harness.js';
+import { alice, conversation, createHarness, type Harness, runTask, toolMessages } from './harness.js';
 
 let harness: Harness;
 afterEach(async () => harness?.close());

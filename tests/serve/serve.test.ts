@@ -1,5 +1,6 @@
 // `npm start` as a whole: one HTTP server with health checks, the playground, and Slack when its tokens are set.
 import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -80,5 +81,18 @@ describe('serve', () => {
       if (!reply) await new Promise((resolve) => setTimeout(resolve, 50));
     }
     expect(reply).toMatch(/\/ is [\d.]+% full/);
+  });
+
+  it('names the part that could not start, and stops the parts already started', async () => {
+    const taken = createServer();
+    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+    const port = (taken.address() as { port: number }).port;
+    try {
+      await expect(serve({ env: environment({ PORT: String(port) }), argv: [] })).rejects.toThrow(
+        `HTTP server did not start: Cannot listen on 127.0.0.1:${port}`,
+      );
+    } finally {
+      await new Promise((resolve) => taken.close(resolve));
+    }
   });
 });

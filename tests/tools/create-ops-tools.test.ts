@@ -4,8 +4,8 @@ import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { toolParametersSchema } from '../../agent/tool.js';
-import { ToolSettingsSchema } from '../../bot/config/settings-schema.js';
 import { createOpsTools } from '../../tools/index.js';
+import { ToolSettingsSchema } from '../../tools/tool-settings-schema.js';
 import { makeTempDir, removeTempDirs } from './helpers/temp-dir.js';
 
 afterAll(removeTempDirs);

@@ -3,8 +3,8 @@ import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { silentLogger } from '../../agent/logger.js';
-import { ToolSettingsSchema } from '../../bot/config/settings-schema.js';
 import { createOpsTools } from '../../tools/index.js';
+import { ToolSettingsSchema } from '../../tools/tool-settings-schema.js';
 
 async function examples(): Promise<{ text: string; tools: unknown }[]> {
   const markdown = await readFile(new URL('../../docs/tools.md', import.meta.url), 'utf8');

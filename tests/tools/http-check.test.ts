@@ -1,8 +1,8 @@
 // http_check against real HTTP and HTTPS servers on 127.0.0.1.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ToolSettingsSchema } from '../../bot/config/settings-schema.js';
 import { createHttpCheckTool } from '../../tools/http-check.js';
 import { createNetworkGuard } from '../../tools/network-guard.js';
+import { ToolSettingsSchema } from '../../tools/tool-settings-schema.js';
 import { makeSelfSignedCertificate } from './helpers/certificate.js';
 import { makeTempDir, removeTempDirs } from './helpers/temp-dir.js';
 import { callTool, dataOf } from './helpers/tool-context.js';

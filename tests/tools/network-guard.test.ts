@@ -1,9 +1,9 @@
 // The network guard: metadata refused by default, allow/deny hosts and CIDRs, judged on resolved addresses.
 import { describe, expect, it } from 'vitest';
-import { ToolSettingsSchema } from '../../bot/config/settings-schema.js';
 import { canonicalIp } from '../../tools/ip-address.js';
 import { createNetworkGuard, NetworkRefusal, type Resolve } from '../../tools/network-guard.js';
 import { createTcpCheckTool } from '../../tools/tcp-check.js';
+import { ToolSettingsSchema } from '../../tools/tool-settings-schema.js';
 import { callTool, dataOf } from './helpers/tool-context.js';
 
 const defaults = ToolSettingsSchema.parse({}).network;

@@ -3,9 +3,9 @@
 import type { AddressInfo } from 'node:net';
 import { createServer, type Server } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ToolSettingsSchema } from '../../bot/config/settings-schema.js';
 import { createNetworkGuard } from '../../tools/network-guard.js';
 import { createTcpCheckTool } from '../../tools/tcp-check.js';
+import { ToolSettingsSchema } from '../../tools/tool-settings-schema.js';
 import { callTool, dataOf } from './helpers/tool-context.js';
 
 let listener: Server;

@@ -1,8 +1,8 @@
 // tls_certificate against a real HTTPS server with a self-signed certificate made by openssl.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ToolSettingsSchema } from '../../bot/config/settings-schema.js';
 import { createNetworkGuard } from '../../tools/network-guard.js';
 import { createTlsCertificateTool } from '../../tools/tls-certificate.js';
+import { ToolSettingsSchema } from '../../tools/tool-settings-schema.js';
 import { makeSelfSignedCertificate } from './helpers/certificate.js';
 import { makeTempDir, removeTempDirs } from './helpers/temp-dir.js';
 import { callTool, dataOf } from './helpers/tool-context.js';

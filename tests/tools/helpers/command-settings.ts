@@ -1,9 +1,9 @@
 // Builds configured-command tools from settings text the way opsbot.yaml would give them.
 
 import type { Tool } from '../../../agent/tool.js';
-import { CommandSettingsSchema } from '../../../bot/config/settings-schema.js';
 import { createConfiguredCommandTool } from '../../../tools/configured-command.js';
 import { ExecutableAllowList } from '../../../tools/executable-allow-list.js';
+import { CommandSettingsSchema } from '../../../tools/tool-settings-schema.js';
 
 export interface CommandToolOptions {
   allowed: string[];

@@ -1,0 +1,15 @@
+// The store as a service: opened when the bot is composed, and closed last, once nothing else can write to it.
+import type { Opsbot } from '../compose.js';
+import type { Service } from './service.js';
+
+export function storeService(opsbot: Pick<Opsbot, 'store' | 'close'>): Service {
+  return {
+    name: 'store',
+    async start() {},
+    stop: () => opsbot.close(),
+    async readiness() {
+      await opsbot.store.ping();
+      return { ok: true, detail: opsbot.store.description };
+    },
+  };
+}

@@ -1,0 +1,53 @@
+// The `tools:` section of opsbot.yaml: allow-listed commands, executables, log roots and the network guard.
+// The tool pack owns it, so it reads its own settings without importing bot/; the bot's schema embeds it.
+import { z } from 'zod';
+import { DurationSchema } from '../agent/policy/duration.js';
+import { DEFAULT_OUTPUT_LIMIT_BYTES } from './run-command.js';
+
+export const CommandParameterSchema = z.strictObject({
+  type: z.enum(['string', 'integer', 'number', 'boolean']).default('string'),
+  description: z.string().min(3),
+  enum: z.array(z.union([z.string(), z.number()])).optional(),
+  pattern: z.string().optional(),
+  required: z.boolean().default(true),
+  default: z.union([z.string(), z.number(), z.boolean()]).optional(),
+  /** Allow values that start with "-"; off by default to stop option injection. */
+  allow_leading_dash: z.boolean().default(false),
+});
+
+export const CommandSettingsSchema = z.strictObject({
+  description: z.string().min(10),
+  /** The program and its arguments; "{param}" inserts a parameter as one whole argument. */
+  argv: z.array(z.string()).min(1),
+  parameters: z.record(z.string(), CommandParameterSchema).default({}),
+  risk: z.enum(['read', 'write', 'danger']).default('read'),
+  timeout: DurationSchema.default(30_000),
+  cwd: z.string().optional(),
+  approval_ttl: DurationSchema.optional(),
+});
+
+export const ToolSettingsSchema = z
+  .strictObject({
+    /** Allow-listed commands, each exposed as a tool. */
+    commands: z.record(z.string(), CommandSettingsSchema).default({}),
+    /** Absolute paths of programs commands may run; each command's program must resolve to one of these. */
+    allowed_executables: z.array(z.string()).default([]),
+    /** Roots log_search may read under. */
+    log_roots: z.array(z.string()).default(['/var/log']),
+    /** Folder of user TypeScript/JavaScript modules exporting defineTool(...). */
+    custom_tools_dir: z.string().optional(),
+    output_limit_bytes: z.number().int().min(1024).default(DEFAULT_OUTPUT_LIMIT_BYTES),
+    network: z
+      .strictObject({
+        /** Hosts or CIDRs checks may reach; everything not denied when empty. */
+        allow: z.array(z.string()).default([]),
+        deny: z.array(z.string()).default(['169.254.169.254/32', 'fd00:ec2::254/128']),
+      })
+      .prefault({}),
+    /** DNS servers (host or host:port) for dns_lookup; the system's when empty. */
+    dns_servers: z.array(z.string()).default([]),
+  })
+  .prefault({});
+
+export type ToolSettings = z.output<typeof ToolSettingsSchema>;
+export type CommandSettings = z.output<typeof CommandSettingsSchema>;
