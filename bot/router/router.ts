@@ -1,5 +1,4 @@
 // Routes each ChatEvent: a new task, an answer to a waiting run, an approval click, or a router command.
-import { randomBytes } from 'node:crypto';
 import type { ChatPort } from '../../agent/chat-port.js';
 import { type Clock, systemClock } from '../../agent/clock.js';
 import { type Conversation, conversationKey } from '../../agent/conversation.js';
@@ -11,7 +10,8 @@ import { TaskRateLimiter } from '../../agent/policy/task-rate-limiter.js';
 import { ThreadLock } from '../../agent/policy/thread-lock.js';
 import { type Principal, principalKey, samePrincipal } from '../../agent/principal.js';
 import { isTerminal, type Run } from '../../agent/run.js';
-import type { ChatEvent, RouterReply } from '../chat-event.js';
+import { resolveAnswerChoice } from '../chat/answer-choice.js';
+import type { ChatEvent, RouterReply } from '../chat/chat-event.js';
 import type { Settings } from '../config/settings-schema.js';
 import { parseRouterCommand, runRouterCommand } from './router-commands.js';
 import { ThreadQueue } from './thread-queue.js';
@@ -26,9 +26,6 @@ export interface RouterOptions {
   slashCommand?: string;
 }
 
-/** Retries of one delivery are dropped for this long (Slack retries for about 5 minutes). */
-const DEDUPE_MS = 3_600_000;
-
 export class Router {
   private readonly kernel: Kernel;
   private readonly clock: Clock;
@@ -36,7 +33,6 @@ export class Router {
   private readonly threads: ThreadLock;
   private readonly queue: ThreadQueue;
   private readonly audit: AuditLog;
-  private readonly owner = `router_${randomBytes(6).toString('hex')}`;
 
   constructor(private readonly options: RouterOptions) {
     this.kernel = options.kernel;
@@ -77,13 +73,8 @@ export class Router {
     }
   }
 
-  /** Handles one event to the end. Adapters ack first, then call this without holding the platform waiting. */
+  /** Handles one event to the end; the chat intake (bot/chat/event-intake.ts) has acked and deduped it. */
   async handle(event: ChatEvent): Promise<RouterReply> {
-    // A fresh owner per delivery: a claim by the same owner would count as a refresh, not a duplicate.
-    const delivery = `${this.owner}:${randomBytes(6).toString('hex')}`;
-    const key = `event:${event.conversation.platform}:${event.eventId}`;
-    const fresh = await this.kernel.store.claim(key, delivery, DEDUPE_MS);
-    if (!fresh) return { duplicate: true };
     try {
       switch (event.kind) {
         case 'action':
@@ -108,8 +99,16 @@ export class Router {
 
   private async onAction(event: Extract<ChatEvent, { kind: 'action' }>): Promise<RouterReply> {
     if (event.action === 'answer') {
+      let answer = event.value ?? '';
+      if (event.choice !== undefined) {
+        const waiting = await this.kernel.runs.find(event.target).catch(() => undefined);
+        const choices = waiting?.pending?.kind === 'question' ? waiting.pending.choices : undefined;
+        const resolved = resolveAnswerChoice(choices, event.choice);
+        if (!resolved.ok) return { ephemeral: resolved.reason };
+        answer = resolved.answer;
+      }
       const run = await this.awaitKernel(event.conversation, () =>
-        this.kernel.resume(event.target, event.value ?? '', event.principal),
+        this.kernel.resume(event.target, answer, event.principal),
       );
       await this.afterRun(run);
       return {};
