@@ -7,22 +7,13 @@ import { JOINER, neutralizePings } from '../../bot/chat/neutralize-pings.js';
 import { paginate, splitText } from '../../bot/chat/split-text.js';
 import { slackWeight, VIEW_LIMITS, type ViewLimits, type ViewPlatform } from '../../bot/chat/view-limits.js';
 import { toolDataView, type ViewTable } from '../../bot/chat/view-tables.js';
+import { sampleApprovalCard, sampleQuestion } from '../fixtures/outbound-messages.js';
 
 const now = Date.UTC(2026, 0, 1, 12, 0);
 const view = (message: OutboundMessage, platform: ViewPlatform = 'slack', at = now): MessageView =>
   messageView(message, { now: at, limits: VIEW_LIMITS[platform] });
 
-const card: Extract<OutboundMessage, { kind: 'approval' }> = {
-  kind: 'approval',
-  runId: 'run_1',
-  approvalId: 'apv_0123456789abcdefghijkl',
-  requester: 'Alice',
-  tool: 'restart_service',
-  argumentsJson: '{\n  "service": "api"\n}',
-  reason: 'api is stuck',
-  approvers: ['Bob'],
-  expiresAt: now + 15 * 60_000,
-};
+const card = sampleApprovalCard;
 
 /** Every string a person would read in a view. */
 function strings(shown: MessageView): string[] {
@@ -92,17 +83,6 @@ describe('splitting to platform limits', () => {
     expect(chunks.length).toBeGreaterThan(1);
     for (const chunk of chunks) expect(weigh(chunk, slackWeight)).toBeLessThanOrEqual(3_000);
     expect(chunks.join('')).toBe('<&>'.repeat(2_000));
-  });
-
-  it('closes a code block cut in two and reopens it in the next chunk', () => {
-    const code = `\`\`\`\n${Array.from({ length: 300 }, (_, index) => `row ${index}`).join('\n')}\n\`\`\``;
-    const chunks = splitText(code, { max: 500 });
-    expect(chunks.length).toBeGreaterThan(1);
-    for (const chunk of chunks) {
-      expect(chunk.length).toBeLessThanOrEqual(500);
-      expect(chunk.startsWith('```')).toBe(true);
-      expect(chunk.endsWith('```')).toBe(true);
-    }
   });
 
   it('attaches output past the threshold whole, behind a preview', () => {
@@ -277,13 +257,7 @@ describe('cards', () => {
   });
 
   it('shows choices as answer buttons until the question is answered, then the answer and no buttons', () => {
-    const question: Extract<OutboundMessage, { kind: 'question' }> = {
-      kind: 'question',
-      runId: 'run_1',
-      question: 'Which environment?',
-      choices: ['staging', 'prod'],
-      askedOf: 'Alice',
-    };
+    const question = sampleQuestion;
     const open = view(question);
     expect(open.buttons.map((button) => button.label)).toEqual(['staging', 'prod']);
     expect(open.buttons.map((button) => decodeButton(button.id))).toEqual([

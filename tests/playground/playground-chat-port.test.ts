@@ -5,6 +5,7 @@ import { MemoryStore } from '../../agent/store/memory-store.js';
 import { PlaygroundChatPort } from '../../bot/playground/playground-chat-port.js';
 import { DEFAULT_CHANNEL, PlaygroundStore } from '../../bot/playground/playground-store.js';
 import { runChatPortContract } from '../chat-port-contract.js';
+import { sampleQuestion } from '../fixtures/outbound-messages.js';
 import { inspectRendered } from './rendered-message.js';
 
 runChatPortContract('playground', async () => {
@@ -75,13 +76,7 @@ describe('playground store', () => {
     const playground = new PlaygroundStore(store);
     await playground.ensureChannel('ops');
     const port = new PlaygroundChatPort(playground, 'opsbot');
-    const question = {
-      kind: 'question' as const,
-      runId: 'run_1',
-      question: 'Which environment?',
-      choices: ['staging', 'prod'],
-      askedOf: 'Alice',
-    };
+    const question = sampleQuestion;
     const ref = await port.post({ platform: 'playground', channelId: 'ops' }, question);
     const key = `playground:message:${ref.messageId}`;
     await store.set(key, {
