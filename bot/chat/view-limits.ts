@@ -1,6 +1,7 @@
 // Each platform's size limits, in one table: the view splits and trims to them, adapters paginate with them.
 
-export type ViewPlatform = 'slack' | 'discord' | 'playground';
+/** The chat platforms, and the terminal of `opsbot run`, which prints tool tables too. */
+export type ViewPlatform = 'slack' | 'discord' | 'playground' | 'terminal';
 
 export interface ViewLimits {
   /** The most one text or code block may weigh; longer text is split at line breaks. */
@@ -74,6 +75,20 @@ export const VIEW_LIMITS = {
     table: { rows: 50, columns: 12, cellChars: 300 },
     dataFields: 12,
     rawData: true,
+    page: { items: 1_000, size: Number.POSITIVE_INFINITY },
+  },
+  terminal: {
+    textChars: 100_000,
+    attachAfterChars: Number.POSITIVE_INFINITY,
+    previewChars: 100_000,
+    headingChars: 200,
+    buttonLabelChars: 80,
+    buttons: 50,
+    fieldsPerBlock: 12,
+    fieldChars: 2_000,
+    table: { rows: 50, columns: 8, cellChars: 40 },
+    dataFields: 12,
+    rawData: false,
     page: { items: 1_000, size: Number.POSITIVE_INFINITY },
   },
 } as const satisfies Record<ViewPlatform, ViewLimits>;
