@@ -6,6 +6,7 @@ import type { Logger } from '../../agent/logger.js';
 import type { Store } from '../../agent/store/store.js';
 import { BackgroundWork } from './background-work.js';
 import { type ChatEvent, ChatEventSchema, type RouterReply } from './chat-event.js';
+import { neutralizePings } from './neutralize-pings.js';
 
 /** The router's one method the intake needs; the real Router satisfies it. */
 export interface ChatEventHandler {
@@ -93,7 +94,8 @@ export class EventIntake {
       logger.error({ err: errorMessage(error), eventId: event.eventId }, 'could not handle a chat event');
       reply = { ephemeral: SOMETHING_WENT_WRONG };
     }
-    if (reply.ephemeral) await delivery.reply(reply.ephemeral);
+    // Replies can quote what people and tools wrote; even a private one must not notify anyone.
+    if (reply.ephemeral) await delivery.reply(neutralizePings(reply.ephemeral));
   }
 }
 
