@@ -2,6 +2,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ChatPort, MessageRef } from '../agent/chat-port.js';
 import type { Conversation } from '../agent/conversation.js';
+import { sampleApprovalCard, sampleQuestion } from './fixtures/outbound-messages.js';
 
 /** A message as the platform shows it to a person. */
 export interface RenderedMessage {
@@ -57,26 +58,14 @@ export function runChatPortContract(name: string, make: () => Promise<ChatPortHa
     });
 
     it('renders question choices as buttons', async () => {
-      const ref = await harness.port.post(harness.channel, {
-        kind: 'question',
-        runId: 'run_1',
-        question: 'Which environment?',
-        choices: ['staging', 'prod'],
-        askedOf: 'Alice',
-      });
+      const ref = await harness.port.post(harness.channel, sampleQuestion);
       const shown = await harness.inspect(ref);
       expect(shown.text).toContain('Which environment?');
       expect(shown.buttons).toEqual(['staging', 'prod']);
     });
 
     it('shows the answer on a question once answered, without buttons', async () => {
-      const question = {
-        kind: 'question' as const,
-        runId: 'run_1',
-        question: 'Which environment?',
-        choices: ['staging', 'prod'],
-        askedOf: 'Alice',
-      };
+      const question = sampleQuestion;
       const ref = await harness.port.post(harness.channel, question);
       await harness.port.update(ref, {
         ...question,
@@ -90,17 +79,7 @@ export function runChatPortContract(name: string, make: () => Promise<ChatPortHa
     });
 
     it('shows an approval card with everything an approver needs, and removes its buttons once decided', async () => {
-      const card = {
-        kind: 'approval' as const,
-        runId: 'run_1',
-        approvalId: 'apv_0123456789abcdefghijkl',
-        requester: 'Alice',
-        tool: 'restart_service',
-        argumentsJson: '{\n  "service": "api"\n}',
-        reason: 'api is stuck',
-        approvers: ['someone with the admin role'],
-        expiresAt: Date.UTC(2026, 0, 1, 12, 15),
-      };
+      const card = sampleApprovalCard;
       const ref = await harness.port.post(harness.channel, card);
       const shown = await harness.inspect(ref);
       for (const part of ['Alice', 'restart_service', '"service": "api"', 'api is stuck', 'admin'])

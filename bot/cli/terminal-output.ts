@@ -1,6 +1,8 @@
 // Renders runs and chat messages for a terminal: steps as they happen, questions, approval cards and results.
 import type { OutboundMessage } from '../../agent/chat-port.js';
 import type { RunEvent } from '../../agent/run.js';
+import { VIEW_LIMITS } from '../chat/view-limits.js';
+import { monospaceTable, toolDataView } from '../chat/view-tables.js';
 
 const useColor = process.stdout.isTTY === true && process.env.NO_COLOR === undefined;
 const paint = (code: string) => (text: string) => (useColor ? `\u001b[${code}m${text}\u001b[0m` : text);
@@ -80,33 +82,18 @@ function formatApproval(message: Extract<OutboundMessage, { kind: 'approval' }>)
   return lines.join('\n');
 }
 
-/** Tables (arrays of flat objects) as aligned columns; other data as compact JSON. */
+/** Tables in a tool's data as aligned columns (found as every platform finds them); other data as compact JSON. */
 export function formatData(data: unknown): string {
   if (data === undefined || data === null) return '';
-  const rows = Array.isArray(data) ? data : firstArrayOfRows(data);
-  if (rows && rows.length > 0 && rows.every((row) => row && typeof row === 'object' && !Array.isArray(row))) {
-    const columns = [...new Set(rows.flatMap((row) => Object.keys(row as object)))].slice(0, 8);
-    const cells = rows
-      .slice(0, 50)
-      .map((row) => columns.map((column) => cell((row as Record<string, unknown>)[column])));
-    const widths = columns.map((column, index) =>
-      Math.min(40, Math.max(column.length, ...cells.map((line) => line[index]!.length))),
-    );
-    const render = (values: string[]) =>
-      `  ${values.map((value, index) => value.slice(0, 40).padEnd(widths[index]!)).join('  ')}`;
-    return [dim(render(columns)), ...cells.map(render)].join('\n');
-  }
-  return dim(`  ${truncate(JSON.stringify(data), 600)}`);
-}
-
-function firstArrayOfRows(data: unknown): unknown[] | undefined {
-  if (!data || typeof data !== 'object') return undefined;
-  return Object.values(data).find((value) => Array.isArray(value)) as unknown[] | undefined;
-}
-
-function cell(value: unknown): string {
-  if (value === undefined || value === null) return '';
-  return typeof value === 'object' ? JSON.stringify(value) : String(value);
+  const { tables } = toolDataView(data, VIEW_LIMITS.terminal);
+  if (tables.length === 0) return dim(`  ${truncate(JSON.stringify(data), 600)}`);
+  return tables
+    .map((table) => {
+      const [header = '', ...lines] = monospaceTable(table).split('\n').slice(1, -1);
+      const title = table.title ? [`  ${bold(table.title)}`] : [];
+      return [...title, dim(`  ${header}`), ...lines.map((line) => `  ${line}`)].join('\n');
+    })
+    .join('\n');
 }
 
 export function truncate(text: string, max: number): string {

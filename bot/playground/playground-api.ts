@@ -1,6 +1,7 @@
 // The playground's HTTP side: the page, its JSON API and the event stream, each request checked by the guard.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { z } from 'zod';
+import type { Clock } from '../../agent/clock.js';
 import { HttpError, readJson, sendHttpError, sendJson } from '../http/http-json.js';
 import { pathOf, type RequestHandler } from '../http/http-server.js';
 import type { PlaygroundGuard } from './playground-auth.js';
@@ -9,6 +10,7 @@ import type { PlaygroundEvents } from './playground-events.js';
 import { isStaticPath, serveStatic } from './playground-static.js';
 import { CHANNEL_NAME, type PlaygroundStore } from './playground-store.js';
 import type { PlaygroundUser } from './playground-users.js';
+import { presentMessage } from './playground-view.js';
 
 export interface PlaygroundInfo {
   botName: string;
@@ -19,6 +21,7 @@ export interface PlaygroundInfo {
 
 export interface PlaygroundApiOptions {
   guard: PlaygroundGuard;
+  clock: Clock;
   store: PlaygroundStore;
   events: PlaygroundEvents;
   dispatcher: PlaygroundDispatcher;
@@ -48,9 +51,8 @@ const ActionBody = z.strictObject({
   user: userId,
   clientId,
   messageId: z.string().min(1).max(100),
-  action: z.enum(['approve', 'deny', 'answer']),
-  target: z.string().min(1).max(100),
-  value: z.string().max(2000).optional(),
+  /** The button's id as the message's view gave it; decoded and checked against the message. */
+  button: z.string().min(1).max(100),
 });
 
 export function createPlaygroundHandler(options: PlaygroundApiOptions): RequestHandler {
@@ -100,7 +102,9 @@ export function createPlaygroundHandler(options: PlaygroundApiOptions): RequestH
         const channel = await store.channel(pathPart(match[1]!));
         if (!channel) throw new HttpError(404, `There is no channel #${match[1]}.`);
         const cursor = store.cursor;
-        sendJson(response, 200, { channel, messages: await store.history(channel.id), cursor });
+        const now = options.clock.now();
+        const messages = (await store.history(channel.id)).map((message) => presentMessage(message, now));
+        sendJson(response, 200, { channel, messages, cursor });
       },
     },
     {

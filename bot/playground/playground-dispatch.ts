@@ -1,26 +1,22 @@
-// Turns what people do on the page into ChatEvents for the router, in the background, and routes its replies back.
+// Turns what people do on the page into ChatEvents for the intake, and routes the router's private replies back.
 import { randomBytes } from 'node:crypto';
+import type { Clock } from '../../agent/clock.js';
 import type { Conversation } from '../../agent/conversation.js';
-import { errorMessage } from '../../agent/errors.js';
-import type { Logger } from '../../agent/logger.js';
-import type { ChatEvent, RouterReply } from '../chat-event.js';
+import { decodeButton } from '../chat/button-codec.js';
+import { actionFromButton, type ChatEvent } from '../chat/chat-event.js';
+import type { EventIntake } from '../chat/event-intake.js';
 import type { PermissionSettings } from '../config/settings-schema.js';
 import { HttpError } from '../http/http-json.js';
 import type { Ephemeral, PlaygroundEvents } from './playground-events.js';
 import type { PlaygroundChannel, PlaygroundMessage, PlaygroundStore } from './playground-store.js';
 import { playgroundPrincipal, playgroundUsers } from './playground-users.js';
 
-/** The router's one method the playground needs; the real Router satisfies it. */
-export interface EventHandler {
-  handle(event: ChatEvent): Promise<RouterReply>;
-}
-
 export interface PlaygroundDispatcherOptions {
-  router: EventHandler;
+  intake: Pick<EventIntake, 'receive'>;
   store: PlaygroundStore;
   events: PlaygroundEvents;
   permissions: PermissionSettings;
-  logger: Logger;
+  clock: Clock;
   botName: string;
   /** What people type for router commands, e.g. `/ops help`. */
   slashCommand: string;
@@ -37,14 +33,12 @@ export interface PostInput {
 export interface ActionInput {
   user: string;
   messageId: string;
-  action: 'approve' | 'deny' | 'answer';
-  target: string;
-  value?: string | undefined;
+  /** The button's id from the codec, as the page got it in the message's view. */
+  button: string;
   clientId: string;
 }
 
 export class PlaygroundDispatcher {
-  private readonly inFlight = new Set<Promise<void>>();
   private readonly mention: RegExp;
 
   constructor(private readonly options: PlaygroundDispatcherOptions) {
@@ -78,7 +72,7 @@ export class PlaygroundDispatcher {
         conversation,
         text: (slash[2] ?? '').trim(),
       };
-      this.dispatch(event, input.clientId, input.user, place);
+      await this.dispatch(event, input.clientId, input.user, place);
       return { routed: true };
     }
 
@@ -106,7 +100,7 @@ export class PlaygroundDispatcher {
       mentioned,
       direct: false,
     };
-    this.dispatch(event, input.clientId, input.user, place);
+    await this.dispatch(event, input.clientId, input.user, place);
     return { message, routed: true };
   }
 
@@ -114,18 +108,14 @@ export class PlaygroundDispatcher {
   async act(input: ActionInput): Promise<void> {
     const message = await this.options.store.message(input.messageId);
     if (!message) throw new HttpError(404, `There is no message ${input.messageId}.`);
+    const intent = decodeButton(input.button);
     const content = message.content;
-    const expected =
-      content.kind === 'approval' && input.action !== 'answer'
-        ? content.approvalId
-        : content.kind === 'question' && input.action === 'answer'
-          ? content.runId
-          : undefined;
-    if (expected !== input.target) {
-      throw new HttpError(
-        400,
-        `Message ${input.messageId} has no "${input.action}" button for ${input.target}.`,
-      );
+    const onMessage =
+      intent?.action === 'answer'
+        ? content.kind === 'question' && content.runId === intent.runId
+        : intent !== undefined && content.kind === 'approval' && content.approvalId === intent.approvalId;
+    if (!intent || !onMessage) {
+      throw new HttpError(400, `Message ${input.messageId} has no such button.`);
     }
     const channel = await this.channel(message.channelId);
     const event: ChatEvent = {
@@ -133,44 +123,33 @@ export class PlaygroundDispatcher {
       eventId: eventId('act'),
       principal: this.principal(input.user),
       conversation: this.conversation(channel, message.threadId),
-      action: input.action,
-      target: input.target,
-      ...(input.value === undefined ? {} : { value: input.value }),
+      ...actionFromButton(intent),
     };
-    this.dispatch(event, input.clientId, input.user, {
+    await this.dispatch(event, input.clientId, input.user, {
       channelId: channel.id,
       ...(message.threadId ? { threadId: message.threadId } : {}),
     });
   }
 
-  /** Resolves when every event handed to the router so far has been handled (shutdown, tests). */
-  async idle(): Promise<void> {
-    while (this.inFlight.size > 0) await Promise.allSettled([...this.inFlight]);
-  }
-
-  // The HTTP answer does not wait: the router may run the agent for minutes. Its reply arrives over SSE.
+  // The HTTP answer does not wait: the router may take a while. Its private reply arrives over SSE.
   private dispatch(
     event: ChatEvent,
     clientId: string,
     userId: string,
     place: Pick<Ephemeral, 'channelId' | 'threadId'>,
-  ): void {
-    const tell = (text: string) =>
-      this.options.events.ephemeral(clientId, { id: eventId('eph'), userId, text, at: Date.now(), ...place });
-    const work = this.options.router
-      .handle(event)
-      .then((reply) => {
-        if (reply.ephemeral) tell(reply.ephemeral);
-      })
-      .catch((error) => {
-        this.options.logger.error(
-          { err: errorMessage(error), eventId: event.eventId },
-          'a playground event failed',
-        );
-        tell('Something went wrong on my side; the details are in the bot log.');
-      })
-      .finally(() => this.inFlight.delete(work));
-    this.inFlight.add(work);
+  ): Promise<void> {
+    return this.options.intake.receive({
+      name: event.kind,
+      build: async () => event,
+      reply: async (text) =>
+        this.options.events.ephemeral(clientId, {
+          id: eventId('eph'),
+          userId,
+          text,
+          at: this.options.clock.now(),
+          ...place,
+        }),
+    });
   }
 
   private principal(userId: string) {

@@ -1,7 +1,9 @@
 // The live stream to browsers over SSE: every saved change, replays after a reconnect, and per-browser ephemerals.
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { type Clock, systemClock } from '../../agent/clock.js';
 import type { Logger } from '../../agent/logger.js';
 import { type PlaygroundChange, type PlaygroundStore, seqOf } from './playground-store.js';
+import { presentMessage } from './playground-view.js';
 
 /** A reply only the person who acted sees (Slack's ephemeral message); never stored. */
 export interface Ephemeral {
@@ -21,6 +23,8 @@ interface Stream {
 export interface PlaygroundEventsOptions {
   store: PlaygroundStore;
   logger: Logger;
+  /** For the views sent with each message (an approval past its expiry shows as expired). */
+  clock?: Clock;
   /** A comment line this often keeps proxies and idle timeouts from closing the stream. */
   heartbeatMs?: number;
 }
@@ -65,7 +69,7 @@ export class PlaygroundEvents {
       return;
     }
     const changes = await this.options.store.changesSince(since);
-    for (const change of changes) write(response, frame(change));
+    for (const change of changes) write(response, this.frame(change));
     write(response, { event: 'ready', data: { replayed: true, changes: changes.length } });
   }
 
@@ -90,8 +94,15 @@ export class PlaygroundEvents {
   }
 
   private broadcast(change: PlaygroundChange): void {
-    const event = frame(change);
+    const event = this.frame(change);
     for (const stream of this.streams) write(stream.response, event);
+  }
+
+  private frame(change: PlaygroundChange): Frame {
+    const now = (this.options.clock ?? systemClock).now();
+    return change.type === 'message'
+      ? { id: seqOf(change), event: 'message', data: presentMessage(change.message, now) }
+      : { id: seqOf(change), event: 'channel', data: change.channel };
   }
 }
 
@@ -99,12 +110,6 @@ interface Frame {
   id?: number;
   event: string;
   data: unknown;
-}
-
-function frame(change: PlaygroundChange): Frame {
-  return change.type === 'message'
-    ? { id: seqOf(change), event: 'message', data: change.message }
-    : { id: seqOf(change), event: 'channel', data: change.channel };
 }
 
 function write(response: ServerResponse, { id, event, data }: Frame): void {

@@ -35,10 +35,22 @@ const MessageSchema = z.object({
   updatedAt: z.number(),
   /** Grows with every change; SSE event ids, so a reconnect can ask for what changed since. */
   seq: z.number(),
-  /** Set once a question's run has moved on, so its buttons go away. */
-  answered: z.object({ by: z.string(), value: z.string(), at: z.number() }).optional(),
 });
 export type PlaygroundMessage = z.infer<typeof MessageSchema>;
+
+/**
+ * Before the kernel sent answers with the question, the playground marked answered questions on the record
+ * itself; such stored messages read as the kernel's answered question now.
+ */
+const StoredMessageSchema = z.preprocess((stored) => {
+  if (typeof stored !== 'object' || stored === null || !('answered' in stored)) return stored;
+  const { answered, ...message } = stored as Record<string, unknown> & { content?: { kind?: unknown } };
+  const legacy = z.object({ by: z.string(), value: z.string(), at: z.number() }).safeParse(answered);
+  const content = message.content;
+  if (!legacy.success || content?.kind !== 'question' || 'answered' in content) return message;
+  const { by, value, at } = legacy.data;
+  return { ...message, content: { ...content, answered: { by, answer: value, at } } };
+}, MessageSchema);
 
 const ChannelSchema = z.object({
   id: z.string(),
@@ -157,7 +169,7 @@ export class PlaygroundStore {
   }
 
   async message(id: string): Promise<PlaygroundMessage | undefined> {
-    const parsed = MessageSchema.safeParse(await this.store.get(keys.message(id)));
+    const parsed = StoredMessageSchema.safeParse(await this.store.get(keys.message(id)));
     return parsed.success ? parsed.data : undefined;
   }
 

@@ -1,6 +1,8 @@
 // Wires the playground into a running opsbot: store, ChatPort, live stream, API and page on the shared HTTP server.
 import type { ChatPort } from '../../agent/chat-port.js';
+import { type Clock, systemClock } from '../../agent/clock.js';
 import type { Logger } from '../../agent/logger.js';
+import { type ChatEventHandler, EventIntake } from '../chat/event-intake.js';
 import type { Opsbot } from '../compose.js';
 import { type Environment, modelConfigured } from '../config/environment.js';
 import type { Settings } from '../config/settings-schema.js';
@@ -8,19 +10,19 @@ import type { HttpServer } from '../http/http-server.js';
 import { createPlaygroundHandler } from './playground-api.js';
 import { createPlaygroundGuard } from './playground-auth.js';
 import { PlaygroundChatPort } from './playground-chat-port.js';
-import { type EventHandler, PlaygroundDispatcher } from './playground-dispatch.js';
+import { PlaygroundDispatcher } from './playground-dispatch.js';
 import { PlaygroundEvents } from './playground-events.js';
-import { trackAnsweredQuestions } from './playground-questions.js';
 import { DEFAULT_CHANNEL, PlaygroundStore } from './playground-store.js';
 import { playgroundUsers } from './playground-users.js';
 
 export interface StartPlaygroundOptions {
-  opsbot: Pick<Opsbot, 'kernel' | 'store'>;
-  router: EventHandler;
+  opsbot: Pick<Opsbot, 'store'>;
+  router: ChatEventHandler;
   httpServer: HttpServer;
   settings: Settings;
   environment: Environment;
   logger: Logger;
+  clock?: Clock;
 }
 
 export interface Playground {
@@ -36,25 +38,27 @@ export interface Playground {
 export async function startPlayground(options: StartPlaygroundOptions): Promise<Playground> {
   const { settings, environment, logger, httpServer } = options;
   const log = logger.child({ adapter: 'playground' });
-  const store = new PlaygroundStore(options.opsbot.store);
+  const clock = options.clock ?? systemClock;
+  const store = new PlaygroundStore(options.opsbot.store, clock);
   await store.ensureChannel(DEFAULT_CHANNEL);
-  const events = new PlaygroundEvents({ store, logger: log });
+  const events = new PlaygroundEvents({ store, logger: log, clock });
   const users = playgroundUsers(settings.permissions);
+  const intake = new EventIntake({ store: options.opsbot.store, handler: options.router, logger: log });
   const dispatcher = new PlaygroundDispatcher({
-    router: options.router,
+    intake,
     store,
     events,
     permissions: settings.permissions,
-    logger: log,
+    clock,
     botName: settings.bot_name,
     slashCommand: environment.SLACK_SLASH_COMMAND,
   });
-  const untrack = trackAnsweredQuestions(options.opsbot.kernel, store, settings.permissions, log);
   const model = modelConfigured(environment);
   httpServer.mount(
     '/',
     createPlaygroundHandler({
       guard: createPlaygroundGuard({ token: environment.OPSBOT_PLAYGROUND_TOKEN, host: environment.HOST }),
+      clock,
       store,
       events,
       dispatcher,
@@ -76,11 +80,10 @@ export async function startPlayground(options: StartPlaygroundOptions): Promise<
   return {
     port: new PlaygroundChatPort(store, settings.bot_name),
     store,
-    idle: () => dispatcher.idle(),
+    idle: () => intake.idle(),
     async stop() {
-      untrack();
       events.close();
-      await dispatcher.idle();
+      await intake.idle();
     },
   };
 }

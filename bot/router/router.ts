@@ -1,5 +1,4 @@
 // Routes each ChatEvent: a new task, an answer to a waiting run, an approval click, or a router command.
-import { randomBytes } from 'node:crypto';
 import { type Clock, systemClock } from '../../agent/clock.js';
 import type { Conversation } from '../../agent/conversation.js';
 import { errorMessage, OpsbotError } from '../../agent/errors.js';
@@ -9,8 +8,8 @@ import { AuditLog, auditActor } from '../../agent/policy/audit-log.js';
 import { TaskRateLimiter } from '../../agent/policy/task-rate-limiter.js';
 import { type Principal, principalKey } from '../../agent/principal.js';
 import type { Run } from '../../agent/run.js';
-import { storeKeys } from '../../agent/store/store-keys.js';
-import type { ChatEvent, RouterReply } from '../chat-event.js';
+import { resolveAnswerChoice } from '../chat/answer-choice.js';
+import type { ChatEvent, RouterReply } from '../chat/chat-event.js';
 import type { Settings } from '../config/settings-schema.js';
 import { parseRouterCommand, runRouterCommand } from './router-commands.js';
 
@@ -23,15 +22,11 @@ export interface RouterOptions {
   slashCommand?: string;
 }
 
-/** Retries of one delivery are dropped for this long (Slack retries for about 5 minutes). */
-const DEDUPE_MS = 3_600_000;
-
 export class Router {
   private readonly kernel: Kernel;
   private readonly clock: Clock;
   private readonly limiter: TaskRateLimiter;
   private readonly audit: AuditLog;
-  private readonly owner = `router_${randomBytes(6).toString('hex')}`;
 
   constructor(private readonly options: RouterOptions) {
     this.kernel = options.kernel;
@@ -45,15 +40,10 @@ export class Router {
   }
 
   /**
-   * Handles one event: starts, answers, decides or cancels, and returns at once with the ack's ephemeral text.
-   * Runs are stepped by the kernel's worker, never here.
+   * Handles one event the chat intake (bot/chat/event-intake.ts) has acked and deduped: starts, answers,
+   * decides or cancels, and returns at once with any ephemeral text. The kernel's worker steps the runs.
    */
   async handle(event: ChatEvent): Promise<RouterReply> {
-    // A fresh owner per delivery: a claim by the same owner would count as a refresh, not a duplicate.
-    const delivery = `${this.owner}:${randomBytes(6).toString('hex')}`;
-    const key = storeKeys.chatEvent(event.conversation.platform, event.eventId);
-    const fresh = await this.kernel.store.claim(key, delivery, DEDUPE_MS);
-    if (!fresh) return { duplicate: true };
     try {
       switch (event.kind) {
         case 'action':
@@ -78,7 +68,16 @@ export class Router {
 
   private async onAction(event: Extract<ChatEvent, { kind: 'action' }>): Promise<RouterReply> {
     if (event.action === 'answer') {
-      await this.kernel.answer(event.target, event.value ?? '', event.principal);
+      let answer = event.value ?? '';
+      if (event.choice !== undefined) {
+        // A button carries the choice's number; its text is read from the question the run waits on now.
+        const waiting = await this.kernel.runs.find(event.target).catch(() => undefined);
+        const choices = waiting?.status === 'waiting_for_user' ? waiting.question.choices : undefined;
+        const resolved = resolveAnswerChoice(choices, event.choice);
+        if (!resolved.ok) return { ephemeral: resolved.reason };
+        answer = resolved.answer;
+      }
+      await this.kernel.answer(event.target, answer, event.principal);
       return {};
     }
     const click = await this.kernel.decideApproval(event.target, event.principal, event.action);

@@ -4,12 +4,11 @@ import { z } from 'zod';
 import type { ChatPort } from '../../agent/chat-port.js';
 import { type Clock, systemClock } from '../../agent/clock.js';
 import { errorMessage } from '../../agent/errors.js';
-import type { Kernel } from '../../agent/kernel.js';
 import type { Logger } from '../../agent/logger.js';
-import type { ChatEvent, RouterReply } from '../chat-event.js';
+import type { Store } from '../../agent/store/store.js';
+import { type ChatEventHandler, EventIntake } from '../chat/event-intake.js';
 import type { Environment } from '../config/environment.js';
 import type { Settings } from '../config/settings-schema.js';
-import { BackgroundWork } from './background-work.js';
 import { ChannelPacer } from './channel-pacer.js';
 import { buildSlackApp, type SlackAppSettings } from './slack-app.js';
 import { SlackChannelNames } from './slack-channel-names.js';
@@ -27,8 +26,9 @@ export type SlackEnvironment = Pick<
 >;
 
 export interface StartSlackOptions {
-  opsbot: { kernel: Pick<Kernel, 'runs'> };
-  router: { handle(event: ChatEvent): Promise<RouterReply> };
+  /** The Store whose atomic claim drops Slack's retries, across replicas too. */
+  opsbot: { store: Pick<Store, 'claim'> };
+  router: ChatEventHandler;
   environment: SlackEnvironment;
   settings: Pick<Settings, 'permissions'>;
   logger: Logger;
@@ -91,9 +91,9 @@ export async function startSlack(options: StartSlackOptions): Promise<SlackAdapt
   app.error(async (error) => {
     logger.error({ err: errorMessage(error) }, 'a Slack listener failed');
   });
-  const background = new BackgroundWork(logger);
+  const intake = new EventIntake({ store: options.opsbot.store, handler: options.router, logger });
   registerSlackListeners(app, {
-    router: options.router,
+    intake,
     identity: new SlackIdentity({
       client,
       permissions: options.settings.permissions,
@@ -109,11 +109,6 @@ export async function startSlack(options: StartSlackOptions): Promise<SlackAdapt
     },
     slashCommand: environment.SLACK_SLASH_COMMAND,
     ephemeral: ephemeralReplier(delivery, clock, logger),
-    openQuestion: async (runId) => {
-      const run = await options.opsbot.kernel.runs.find(runId).catch(() => undefined);
-      return run?.status === 'waiting_for_user' ? run.question : undefined;
-    },
-    background,
     logger,
   });
 
@@ -135,7 +130,7 @@ export async function startSlack(options: StartSlackOptions): Promise<SlackAdapt
     requestListener(request, response) {
       if (stopped || !handleHttp(request, response)) response.writeHead(404).end();
     },
-    idle: () => background.idle(),
+    idle: () => intake.idle(),
     async stop() {
       if (stopped) return;
       stopped = true;

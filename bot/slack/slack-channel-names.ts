@@ -4,8 +4,8 @@ import { z } from 'zod';
 import type { Clock } from '../../agent/clock.js';
 import { errorMessage } from '../../agent/errors.js';
 import type { Logger } from '../../agent/logger.js';
+import { TtlCache } from '../chat/ttl-cache.js';
 import type { WebClient } from './slack-web-client.js';
-import { TtlCache } from './ttl-cache.js';
 
 const ConversationInfoSchema = z.object({ channel: z.object({ name: z.string().optional() }) });
 

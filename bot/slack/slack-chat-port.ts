@@ -1,11 +1,11 @@
 // The ChatPort for Slack: posts into the conversation's thread, updates in place, and uploads very long output.
-
 import { webApi } from '@slack/bolt';
 import type { ChatPort, MessageRef, OutboundMessage } from '../../agent/chat-port.js';
 import type { Clock } from '../../agent/clock.js';
 import type { Conversation } from '../../agent/conversation.js';
 import { CallerError, ErrorCode, errorMessage } from '../../agent/errors.js';
 import type { Logger } from '../../agent/logger.js';
+import { DELIVERY_BUDGET_MS, deliveryDeadline } from '../chat/delivery-deadline.js';
 import { type SlackDelivery, SlackDeliveryError } from './slack-delivery.js';
 import {
   type RenderedOutbound,
@@ -21,15 +21,6 @@ export interface SlackChatPortOptions {
   /** Characters past which output goes up as a file snippet. */
   fileThreshold?: number;
 }
-
-/** How long a message may wait on rate limits before it is dropped as too late to be useful. */
-const DELIVERY_BUDGET_MS = {
-  interactive: 2 * 60_000,
-  status: 60_000,
-  other: 5 * 60_000,
-} as const;
-/** An approval card is pointless in its last seconds: nobody can read and click it in time. */
-const CARD_MIN_LIFETIME_MS = 5_000;
 
 export class SlackChatPort implements ChatPort {
   constructor(private readonly options: SlackChatPortOptions) {}
@@ -169,20 +160,4 @@ function slackChannel(conversation: Conversation): string {
     throw new Error(`The Slack chat port was asked to post to a ${conversation.platform} conversation`);
   }
   return conversation.channelId;
-}
-
-/** Interactive posts get a short budget, and an approval card never arrives after its approval expired. */
-export function deliveryDeadline(message: OutboundMessage, now: number): number {
-  switch (message.kind) {
-    case 'approval':
-      return message.decision
-        ? now + DELIVERY_BUDGET_MS.interactive
-        : Math.min(message.expiresAt - CARD_MIN_LIFETIME_MS, now + DELIVERY_BUDGET_MS.interactive);
-    case 'question':
-      return now + DELIVERY_BUDGET_MS.interactive;
-    case 'status':
-      return now + DELIVERY_BUDGET_MS.status;
-    default:
-      return now + DELIVERY_BUDGET_MS.other;
-  }
 }

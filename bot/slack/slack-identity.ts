@@ -7,8 +7,8 @@ import type { Logger } from '../../agent/logger.js';
 import type { PermissionSettings } from '../../agent/policy/permission-settings.js';
 import { withResolvedRoles } from '../../agent/policy/resolve-roles.js';
 import type { Principal } from '../../agent/principal.js';
+import { TtlCache } from '../chat/ttl-cache.js';
 import type { WebClient } from './slack-web-client.js';
-import { TtlCache } from './ttl-cache.js';
 
 export interface SlackIdentityOptions {
   client: Pick<WebClient, 'apiCall'>;

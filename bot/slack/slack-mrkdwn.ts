@@ -1,7 +1,7 @@
 // Markdown from the model and tools, turned into Slack mrkdwn that shows the same text and can never ping anyone.
 
-/** U+2060 WORD JOINER: invisible, keeps `@here` readable, and stops Slack from reading it as a mention. */
-const JOINER = '\u2060';
+import { neutralizePings } from '../chat/neutralize-pings.js';
+
 /** Markers that cannot occur in input: control characters are stripped before conversion. */
 const BOLD = '\u0001';
 const LINK = '\u0002';
@@ -11,19 +11,14 @@ export function escapeText(text: string): string {
   return text.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;');
 }
 
-/** Plain `@everyone`, `@here` and `@channel` ping when a client parses names; the joiner keeps them inert. */
-export function neutralizePlainPings(text: string): string {
-  return text.replace(/@(everyone|here|channel)\b/gi, `@${JOINER}$1`);
-}
-
 /** Our own text (router replies, names): no Markdown conversion, but escaped and inert. */
 export function safeMrkdwn(text: string): string {
-  return neutralizePlainPings(escapeText(stripControl(text)));
+  return neutralizePings(escapeText(stripControl(text)));
 }
 
 /** For `plain_text` objects, which Slack does not parse for mentions but clients may still link names in. */
 export function safePlainText(text: string): string {
-  return neutralizePlainPings(stripControl(text));
+  return neutralizePings(stripControl(text));
 }
 
 /** Model or tool Markdown to mrkdwn: escaped, pings neutralized, emphasis, links, headings and lists converted. */
@@ -59,7 +54,7 @@ function splitCode(text: string): Segment[] {
 function codeSegment(code: string): string {
   // Slack shows a fence's language tag as a first line of code, so drop it.
   const body = code.startsWith('```') ? code.replace(/^```[\w+#.-]*\n/, '```\n') : code;
-  return neutralizePlainPings(escapeText(body));
+  return neutralizePings(escapeText(body));
 }
 
 function proseSegment(prose: string): string {
@@ -67,7 +62,7 @@ function proseSegment(prose: string): string {
   let text = escapeText(prose).replace(
     /\[([^\]\n]+)\]\((https?:\/\/[^\s)]+)\)/g,
     (_match, label: string, url: string) => {
-      links.push(`<${url}|${neutralizePlainPings(label.replaceAll('|', '¦'))}>`);
+      links.push(`<${url}|${neutralizePings(label.replaceAll('|', '¦'))}>`);
       return `${LINK}${links.length - 1}${LINK}`;
     },
   );
@@ -79,7 +74,7 @@ function proseSegment(prose: string): string {
     .replace(/(^|[^\w*])\*(?=\S)([^*\n]*?\S)\*(?![\w*])/g, '$1_$2_')
     .replace(/~~(?=\S)([^\n]*?\S)~~/g, '~$1~')
     .replaceAll(BOLD, '*');
-  return neutralizePlainPings(text).replace(
+  return neutralizePings(text).replace(
     new RegExp(`${LINK}(\\d+)${LINK}`, 'g'),
     (_match, index: string) => links[Number(index)] ?? '',
   );

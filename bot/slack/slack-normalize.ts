@@ -1,12 +1,11 @@
 // Turns validated Slack payloads into the pieces of a ChatEvent, deciding which messages the bot must ignore.
 import type { Conversation } from '../../agent/conversation.js';
+import { type ButtonIntent, decodeButton } from '../chat/button-codec.js';
 import {
   type BlockActions,
-  type ButtonIntent,
   EventEnvelopeSchema,
   type MessageEvent,
   MessageEventSchema,
-  parseButtonValue,
   type SlashCommand,
 } from './slack-payloads.js';
 
@@ -121,7 +120,7 @@ export interface IncomingAction {
 
 export function normalizeBlockAction(payload: BlockActions): Normalized<IncomingAction> {
   const action = payload.actions[0]!;
-  const intent = parseButtonValue(action.value);
+  const intent = decodeButton(action.value);
   if (!intent) return skip(`a button value we did not create (${action.action_id})`);
   const channelId = payload.channel?.id ?? payload.container?.channel_id;
   const messageTs = payload.message?.ts ?? payload.container?.message_ts;

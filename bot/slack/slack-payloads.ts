@@ -58,23 +58,3 @@ export const BlockActionsSchema = z.object({
     .min(1),
 });
 export type BlockActions = z.infer<typeof BlockActionsSchema>;
-
-/** What a button's value asks for: only opaque ids travel in buttons, never arguments. */
-export type ButtonIntent =
-  | { action: 'approve' | 'deny'; approvalId: string }
-  | { action: 'answer'; runId: string; choice: number };
-
-const OPAQUE_ID = /^[\w-]{1,100}$/;
-
-export function parseButtonValue(value: string | undefined): ButtonIntent | undefined {
-  if (!value) return undefined;
-  const [action, target, extra, ...rest] = value.split(':');
-  if (rest.length > 0 || !target || !OPAQUE_ID.test(target)) return undefined;
-  if ((action === 'approve' || action === 'deny') && extra === undefined) {
-    return { action, approvalId: target };
-  }
-  if (action === 'answer' && extra !== undefined && /^\d{1,3}$/.test(extra)) {
-    return { action, runId: target, choice: Number(extra) };
-  }
-  return undefined;
-}

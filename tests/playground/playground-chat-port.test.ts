@@ -5,6 +5,7 @@ import { MemoryStore } from '../../agent/store/memory-store.js';
 import { PlaygroundChatPort } from '../../bot/playground/playground-chat-port.js';
 import { DEFAULT_CHANNEL, PlaygroundStore } from '../../bot/playground/playground-store.js';
 import { runChatPortContract } from '../chat-port-contract.js';
+import { sampleQuestion } from '../fixtures/outbound-messages.js';
 import { inspectRendered } from './rendered-message.js';
 
 runChatPortContract('playground', async () => {
@@ -14,19 +15,21 @@ runChatPortContract('playground', async () => {
   const port = new PlaygroundChatPort(playground, 'opsbot');
   const channel: Conversation = { platform: 'playground', channelId: DEFAULT_CHANNEL, channelName: 'ops' };
   const startedAt = Date.now();
+  // The contract's cards expire at 12:15 that day; the page is read as Slack's is, at noon.
+  const readAt = Date.UTC(2026, 0, 1, 12, 0);
   return {
     port,
     channel,
     async inspect(ref) {
       const message = await playground.message(ref.messageId);
       if (!message) throw new Error(`no message ${ref.messageId}`);
-      return inspectRendered(message);
+      return inspectRendered(message, [], readAt);
     },
     async messages(conversation) {
       const history = await playground.history(conversation.channelId);
       return history
         .filter((message) => message.createdAt >= startedAt && message.threadId === conversation.threadId)
-        .map((message) => inspectRendered(message));
+        .map((message) => inspectRendered(message, [], readAt));
     },
     close: () => store.close(),
   };
@@ -66,5 +69,24 @@ describe('playground store', () => {
     await expect(
       port.post({ platform: 'slack', channelId: 'C1' }, { kind: 'text', text: 'x' }),
     ).rejects.toThrow(/cannot post to a slack conversation/);
+  });
+
+  it('reads a question an older playground marked answered on its record as answered, without buttons', async () => {
+    const store = new MemoryStore();
+    const playground = new PlaygroundStore(store);
+    await playground.ensureChannel('ops');
+    const port = new PlaygroundChatPort(playground, 'opsbot');
+    const question = sampleQuestion;
+    const ref = await port.post({ platform: 'playground', channelId: 'ops' }, question);
+    const key = `playground:message:${ref.messageId}`;
+    await store.set(key, {
+      ...((await store.get(key)) as object),
+      answered: { by: 'Alice', value: 'prod', at: 1 },
+    });
+    const message = (await playground.message(ref.messageId))!;
+    expect(message.content).toEqual({ ...question, answered: { by: 'Alice', answer: 'prod', at: 1 } });
+    const shown = inspectRendered(message);
+    expect(shown.buttons).toEqual([]);
+    expect(shown.text).toContain('Answered by Alice: prod');
   });
 });

@@ -1,6 +1,7 @@
 // What a person sees of a playground message: the page's own renderer, read back as text, buttons and pings.
 
 import type { PlaygroundMessage } from '../../bot/playground/playground-store.js';
+import { presentMessage } from '../../bot/playground/playground-view.js';
 import { renderMessage } from '../../bot/playground/public/render.js';
 import type { RenderedMessage } from '../chat-port-contract.js';
 
@@ -21,11 +22,16 @@ export function htmlToText(html: string): string {
   );
 }
 
-export function inspectRendered(message: PlaygroundMessage, users: string[] = []): RenderedMessage {
-  const html = renderMessage(message, { now: Date.now(), users, botName: 'opsbot' });
-  const buttons = [
-    ...html.matchAll(/<button [^>]*data-action="(?:approve|deny|answer)"[^>]*>([\s\S]*?)<\/button>/g),
-  ].map((match) => htmlToText(match[1]!).trim());
+/** The message as the server sends it to the page (with its view as of `now`), rendered by the page's code. */
+export function inspectRendered(
+  message: PlaygroundMessage,
+  users: string[] = [],
+  now = Date.now(),
+): RenderedMessage {
+  const html = renderMessage(presentMessage(message, now), { now, users, botName: 'opsbot' });
+  const buttons = [...html.matchAll(/<button [^>]*data-action="press"[^>]*>([\s\S]*?)<\/button>/g)].map(
+    (match) => htmlToText(match[1]!).trim(),
+  );
   const pings = [...html.matchAll(/data-ping="([^"]*)"/g)].map((match) => decodeEntities(match[1]!));
   return { text: htmlToText(html), buttons, pings };
 }

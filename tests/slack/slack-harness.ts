@@ -139,7 +139,7 @@ export class SlackHarness {
     });
     this.router = new Router({ kernel: this.kernel, settings, logger: silentLogger, clock });
     this.slack = await startSlack({
-      opsbot: { kernel: this.kernel },
+      opsbot: { store },
       router: this.router,
       environment: {
         SLACK_BOT_TOKEN: 'xoxb-test',

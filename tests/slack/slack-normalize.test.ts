@@ -1,11 +1,10 @@
-// Normalizing Slack payloads: which messages count, the conversation and thread, event ids, button values.
+// Normalizing Slack payloads: which messages count, the conversation and thread, event ids, button clicks.
 import { describe, expect, it } from 'vitest';
 import {
   normalizeBlockAction,
   normalizeMessageEvent,
   withoutMention,
 } from '../../bot/slack/slack-normalize.js';
-import { parseButtonValue } from '../../bot/slack/slack-payloads.js';
 
 const self = { botUserId: 'UBOT', botId: 'BBOT', allowedBotIds: new Set<string>() };
 const envelope = (event: Record<string, unknown>) => ({
@@ -104,19 +103,5 @@ describe('button clicks', () => {
       },
     });
   });
-
-  it('accepts only the values opsbot puts on its buttons', () => {
-    expect(parseButtonValue('deny:apv_a-b')).toEqual({ action: 'deny', approvalId: 'apv_a-b' });
-    expect(parseButtonValue('answer:run_1:2')).toEqual({ action: 'answer', runId: 'run_1', choice: 2 });
-    for (const bad of [
-      'approve:',
-      'approve:a:b',
-      'answer:run_1',
-      'answer:run_1:x',
-      'execute:rm',
-      'approve:a b',
-      undefined,
-    ])
-      expect(parseButtonValue(bad)).toBeUndefined();
-  });
+  // Which button values are accepted is the codec's: tests/chat/button-codec.test.ts.
 });

@@ -2,10 +2,12 @@
 
 import type { types } from '@slack/bolt';
 import { describe, expect, it } from 'vitest';
-import { SLACK_LIMITS, splitMrkdwn } from '../../bot/slack/slack-limits.js';
+import { splitText } from '../../bot/chat/split-text.js';
+import { VIEW_LIMITS } from '../../bot/chat/view-limits.js';
+import { monospaceTable, tableOf } from '../../bot/chat/view-tables.js';
+import { SLACK_LIMITS } from '../../bot/slack/slack-limits.js';
 import { markdownToMrkdwn, safeMrkdwn } from '../../bot/slack/slack-mrkdwn.js';
 import { renderOutbound } from '../../bot/slack/slack-render.js';
-import { monospace } from '../../bot/slack/slack-tables.js';
 import { renderSlackMessage } from '../fakes/slack/render-slack-message.js';
 
 const now = Date.UTC(2026, 0, 1, 12, 0);
@@ -68,7 +70,7 @@ describe('Slack size limits', () => {
 
   it('closes and reopens a code block cut between two sections', () => {
     const code = `\`\`\`\n${Array.from({ length: 200 }, (_, index) => `row ${index} ${'y'.repeat(30)}`).join('\n')}\n\`\`\``;
-    const chunks = splitMrkdwn(code);
+    const chunks = splitText(code, { max: SLACK_LIMITS.sectionText });
     expect(chunks.length).toBeGreaterThan(1);
     for (const chunk of chunks) {
       expect(chunk.length).toBeLessThanOrEqual(3_000);
@@ -78,8 +80,16 @@ describe('Slack size limits', () => {
   });
 
   it('never cuts an escaped character in half', () => {
-    const chunks = splitMrkdwn('&amp;'.repeat(1_000));
-    for (const chunk of chunks) expect(chunk).toMatch(/^(&amp;)+$/);
+    const [message] = renderOutbound(
+      { kind: 'result', runId: 'run_1', ok: true, text: '&'.repeat(1_000) },
+      { now },
+    ).messages;
+    const chunks = sectionTexts(message!.blocks);
+    expect(chunks.length).toBeGreaterThan(1);
+    for (const chunk of chunks) {
+      expect(chunk).toMatch(/^(&amp;)+$/);
+      expect(chunk.length).toBeLessThanOrEqual(SLACK_LIMITS.sectionText);
+    }
   });
 
   it('spreads more than 50 blocks over several messages', () => {
@@ -119,10 +129,16 @@ describe('Slack size limits', () => {
 
 describe('Slack tables and cards', () => {
   it('renders rows as aligned columns, numbers right-aligned', () => {
-    const table = monospace([
-      { mount: '/', used: '71 GiB', percent: 71 },
-      { mount: '/var/lib/docker', used: '3 GiB', percent: 5 },
-    ]);
+    const table = monospaceTable(
+      tableOf(
+        '',
+        [
+          { mount: '/', used: '71 GiB', percent: 71 },
+          { mount: '/var/lib/docker', used: '3 GiB', percent: 5 },
+        ],
+        VIEW_LIMITS.slack,
+      ),
+    );
     expect(table.split('\n')).toEqual([
       '```',
       'mount            used    percent',

@@ -43,9 +43,7 @@ async function act(app, button) {
       user: app.state.user,
       clientId: app.state.clientId,
       messageId: article.dataset.id,
-      action: button.dataset.action,
-      target: button.dataset.target,
-      ...(button.dataset.value === undefined ? {} : { value: button.dataset.value }),
+      button: button.dataset.button,
     });
   } catch (error) {
     release(button);
@@ -136,6 +134,6 @@ export function wireControls(app) {
     else if (action === 'dismiss') {
       app.state.ephemerals = app.state.ephemerals.filter((ephemeral) => ephemeral.id !== target);
       app.render();
-    } else act(app, button);
+    } else if (action === 'press') act(app, button);
   });
 }

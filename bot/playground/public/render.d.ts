@@ -14,7 +14,8 @@ export interface RenderableMessage {
     | { kind: 'user'; userId: string; displayName: string; roles: string[] };
   content: { kind: string; [key: string]: unknown };
   createdAt: number;
-  answered?: { by: string; value: string; at: number };
+  /** The bot's messages carry their neutral view (bot/chat/message-view.ts), which is what is rendered. */
+  view?: unknown;
 }
 
 export function escapeHtml(value: unknown): string;

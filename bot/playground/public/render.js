@@ -56,117 +56,154 @@ export function renderMessage(message, context, extras = {}) {
   )}</div>${extras.footer ?? ''}</div></article>`;
 }
 
-/** The body of a message, by kind; an unknown kind (a newer bot) still shows its text. */
+/**
+ * The body of a message. People's own text is Markdown in which mentions ping; the bot's messages arrive with
+ * their neutral view (made by the server, bot/chat/message-view.ts), which is all this renders of them.
+ */
 export function renderContent(message, context) {
   const content = message.content;
-  const markdown = (text, pings = false) =>
-    `<div class="md">${renderMarkdown(text, { pings, users: context.users ?? [], botName: context.botName })}</div>`;
-  switch (content.kind) {
-    case 'user_text':
-      return markdown(content.text, true);
-    case 'text':
-      return content.tone === 'warning' || content.tone === 'error'
-        ? `<div class="note note--${content.tone}">${TONE_ICONS[content.tone]}${markdown(content.text)}</div>`
-        : markdown(content.text);
+  if (content.kind === 'user_text') return markdown(content.text, context, true);
+  const view = message.view;
+  // A message without a view (a newer kind from a newer server) still shows its text.
+  if (!view) return markdown(String(content.text ?? content.question ?? ''), context);
+  switch (view.kind) {
     case 'status':
-      return `<div class="status status--${escapeHtml(content.tone)}" role="status"><span class="status__icon">${
-        TONE_ICONS[content.tone] ?? ''
-      }</span><span class="status__text">${escapeHtml(content.text)}</span></div>`;
+      return `<div class="status status--${escapeHtml(view.tone)}" role="status"><span class="status__icon">${
+        TONE_ICONS[view.tone] ?? ''
+      }</span><span class="status__text">${escapeHtml(view.blocks[0]?.text ?? view.summary)}</span>${
+        view.footer ? `<span class="status__run">${escapeHtml(view.footer)}</span>` : ''
+      }</div>`;
     case 'question':
-      return question(message, content, markdown);
     case 'approval':
-      return approval(content, context);
+      return card(view, context);
     case 'result':
-      return `<div class="result result--${content.ok ? 'ok' : 'failed'}">${
-        content.ok ? '' : `<div class="result__label">${ICONS.cross}Failed</div>`
-      }${markdown(content.text)}${(content.details ?? []).map((detail) => renderDetail(detail, content.text)).join('')}</div>`;
+      return `<div class="result result--${view.tone === 'error' ? 'failed' : 'ok'}">${
+        view.tone === 'error' ? `<div class="result__label">${ICONS.cross}Failed</div>` : ''
+      }${blocks(view, context)}${footer(view)}</div>`;
     default:
-      return markdown(String(content.text ?? content.question ?? ''));
+      return view.tone === 'warning' || view.tone === 'error'
+        ? `<div class="note note--${view.tone}">${TONE_ICONS[view.tone]}${blocks(view, context)}</div>`
+        : blocks(view, context);
   }
 }
 
-function question(message, content, markdown) {
-  // The kernel sends the answer with the question; older stored messages carry it on the record.
-  const answered =
-    message.answered ??
-    (content.answered
-      ? { by: content.answered.by, value: content.answered.answer, at: content.answered.at }
-      : undefined);
-  const buttons = answered
-    ? ''
-    : content.choices
+function markdown(text, context, pings = false) {
+  return `<div class="md">${renderMarkdown(text, { pings, users: context.users ?? [], botName: context.botName })}</div>`;
+}
+
+function blocks(view, context) {
+  return view.blocks.map((block) => renderBlock(block, context)).join('');
+}
+
+function renderBlock(block, context) {
+  switch (block.type) {
+    case 'text': {
+      const body =
+        block.format === 'markdown' ? markdown(block.text, context) : `<p>${escapeHtml(block.text)}</p>`;
+      return block.label
+        ? `<div class="args__label">${escapeHtml(block.label)}</div><blockquote class="card__reason">${body}</blockquote>`
+        : body;
+    }
+    case 'code':
+      return `<div class="args">${
+        block.label ? `<div class="args__label">${escapeHtml(block.label)}</div>` : ''
+      }<pre class="code"><code>${escapeHtml(block.code)}</code></pre></div>`;
+    case 'fields':
+      return `<dl class="facts">${block.fields
         .map(
-          (choice) =>
-            `<button type="button" class="btn btn--choice" data-action="answer" data-target="${escapeHtml(
-              content.runId,
-            )}" data-value="${escapeHtml(choice)}">${escapeHtml(choice)}</button>`,
+          (field) =>
+            `<div class="fact"><dt>${escapeHtml(field.label)}</dt><dd>${
+              field.at !== undefined
+                ? escapeHtml(formatClock(field.at))
+                : field.code
+                  ? `<code>${escapeHtml(field.value)}</code>`
+                  : escapeHtml(field.value)
+            }</dd></div>`,
         )
-        .join('');
-  const footer = answered
-    ? `<div class="card__outcome outcome--approved">${ICONS.check}<span>Answered by ${escapeHtml(
-        answered.by,
-      )}: <strong>${escapeHtml(answered.value)}</strong></span></div>`
-    : `${buttons ? `<div class="card__actions">${buttons}</div>` : ''}<div class="card__hint">${
-        buttons ? 'Pick one, or reply' : 'Reply'
-      } in this thread to answer.</div>`;
-  return `<div class="card card--question${answered ? ' card--done' : ''}"><div class="card__head">${
-    ICONS.question
-  }<span class="card__title">Question for ${escapeHtml(content.askedOf)}</span></div><div class="card__body">${markdown(
-    content.question,
-  )}</div>${footer}</div>`;
+        .join('')}</dl>`;
+    case 'detail':
+      return renderDetail(block);
+    default:
+      return '';
+  }
 }
 
-function approval(content, context) {
-  const decision = content.decision;
-  const state = decision ? decision.outcome : 'pending';
-  const countdown = decision
-    ? ''
-    : `<span class="countdown" data-expires-at="${Number(content.expiresAt)}">${escapeHtml(
-        formatCountdown(content.expiresAt - context.now),
-      )}</span>`;
-  // The lead line already names the requester and the tool; the facts add what an approver weighs.
-  const facts = [
-    ['Approvers', escapeHtml(content.approvers.join('; '))],
-    ['Expires', escapeHtml(formatClock(content.expiresAt))],
-  ]
-    .map(([term, value]) => `<div class="fact"><dt>${term}</dt><dd>${value}</dd></div>`)
-    .join('');
-  const reason = content.reason
-    ? `<blockquote class="card__reason">${escapeHtml(content.reason)}</blockquote>`
-    : '<p class="card__reason card__reason--none">No reason was given.</p>';
-  const footer = decision
-    ? decisionLine(decision)
-    : `<div class="card__actions"><button type="button" class="btn btn--approve" data-action="approve" data-target="${escapeHtml(
-        content.approvalId,
-      )}">${ICONS.check}Approve</button><button type="button" class="btn btn--deny" data-action="deny" data-target="${escapeHtml(
-        content.approvalId,
-      )}">${ICONS.cross}Deny</button></div>`;
-  const title = {
-    pending: 'Approval needed',
-    approved: 'Approved',
-    denied: 'Denied',
-    expired: 'Expired',
-    withdrawn: 'Cancelled',
-  }[state];
-  return `<div class="card card--approval card--${escapeHtml(state)}"><div class="card__head">${
-    ICONS.shield
-  }<span class="card__title">${escapeHtml(title ?? state)}</span>${countdown}</div><div class="card__body"><p class="card__lead"><strong>${escapeHtml(
-    content.requester,
-  )}</strong> wants to run <code>${escapeHtml(content.tool)}</code></p>${reason}<dl class="facts">${facts}</dl><div class="args"><div class="args__label">Arguments</div><pre class="code"><code>${escapeHtml(
-    content.argumentsJson,
-  )}</code></pre></div></div>${footer}</div>`;
+const CARD_ICONS = { question: ICONS.question, approval: ICONS.shield };
+const CARD_STATES = {
+  approved: 'approved',
+  denied: 'denied',
+  expired: 'expired',
+  withdrawn: 'denied',
+  answered: 'done',
+};
+
+/** Questions and approval cards: a head, the body, then either the buttons or how it ended. */
+function card(view, context) {
+  const state = view.outcome ? view.outcome.state : 'pending';
+  const countdown =
+    view.expiresAt === undefined
+      ? ''
+      : `<span class="countdown" data-expires-at="${Number(view.expiresAt)}">${escapeHtml(
+          formatCountdown(view.expiresAt - context.now),
+        )}</span>`;
+  const end = view.outcome
+    ? outcomeLine(view.outcome)
+    : `${buttons(view.buttons)}${view.kind === 'question' && view.footer ? `<div class="card__hint">${escapeHtml(view.footer)}</div>` : ''}`;
+  const small = view.kind === 'question' ? '' : footer(view);
+  const classes = `card card--${view.kind} card--${escapeHtml(CARD_STATES[state] ?? state)}${view.outcome ? ' card--done' : ''}`;
+  return `<div class="${classes}"><div class="card__head">${CARD_ICONS[view.kind] ?? ''}<span class="card__title">${escapeHtml(
+    view.heading ?? '',
+  )}</span>${countdown}</div><div class="card__body">${blocks(view, context)}</div>${end}${small}</div>`;
 }
 
-function decisionLine(decision) {
-  const words = { approved: 'Approved', denied: 'Denied', expired: 'Expired', withdrawn: 'Cancelled' };
-  const icon =
-    decision.outcome === 'approved' ? ICONS.check : decision.outcome === 'denied' ? ICONS.cross : ICONS.clock;
-  const by = decision.outcome === 'expired' ? '' : ` by <strong>${escapeHtml(decision.by)}</strong>`;
-  const after = decision.outcome === 'expired' ? ', nobody approved' : '';
-  const reason = decision.reason ? ` · ${escapeHtml(decision.reason)}` : '';
-  return `<div class="card__outcome outcome--${escapeHtml(decision.outcome)}">${icon}<span>${
-    words[decision.outcome] ?? escapeHtml(decision.outcome)
-  }${by} at ${escapeHtml(formatClock(decision.at))}${after}${reason}</span></div>`;
+function buttons(list) {
+  if (list.length === 0) return '';
+  const styles = {
+    primary: ['btn--approve', ICONS.check],
+    danger: ['btn--deny', ICONS.cross],
+    default: ['btn--choice', ''],
+  };
+  return `<div class="card__actions">${list
+    .map((button) => {
+      const [style, icon] = styles[button.style] ?? styles.default;
+      return `<button type="button" class="btn ${style}" data-action="press" data-button="${escapeHtml(
+        button.id,
+      )}">${icon}${escapeHtml(button.label)}</button>`;
+    })
+    .join('')}</div>`;
+}
+
+const OUTCOME_ICONS = {
+  approved: ICONS.check,
+  answered: ICONS.check,
+  denied: ICONS.cross,
+  expired: ICONS.clock,
+  withdrawn: ICONS.cross,
+};
+const OUTCOME_WORDS = {
+  approved: 'Approved',
+  denied: 'Denied',
+  expired: 'Expired',
+  withdrawn: 'Cancelled',
+  answered: 'Answered',
+};
+
+function outcomeLine(outcome) {
+  const by = outcome.by ? ` by <strong>${escapeHtml(outcome.by)}</strong>` : '';
+  const text =
+    outcome.state === 'answered'
+      ? `Answered${by}: <strong>${escapeHtml(outcome.detail ?? '')}</strong>`
+      : `${OUTCOME_WORDS[outcome.state] ?? escapeHtml(outcome.state)}${by} at ${escapeHtml(formatClock(outcome.at))}${
+          outcome.detail ? ` · ${escapeHtml(outcome.detail)}` : ''
+        }`;
+  return `<div class="card__outcome outcome--${escapeHtml(outcome.state === 'answered' ? 'approved' : outcome.state)}">${
+    OUTCOME_ICONS[outcome.state] ?? ''
+  }<span>${text}</span></div>`;
+}
+
+/** The run id, so people can name the run in `/ops status` and `/ops cancel`. */
+function footer(view) {
+  return view.footer ? `<div class="msg__footer">${escapeHtml(view.footer)}</div>` : '';
 }
 
 /** An answer from the bot that only the person who acted sees; it is not stored, so a reload drops it. */

@@ -1,4 +1,4 @@
-// Work that continues after Slack got its ack: tracked so tests and shutdown can wait for it, and never unhandled.
+// Work that continues after the platform got its ack: tracked so tests and shutdown can wait for it, never unhandled.
 import { errorMessage } from '../../agent/errors.js';
 import type { Logger } from '../../agent/logger.js';
 
@@ -7,10 +7,11 @@ export class BackgroundWork {
 
   constructor(private readonly logger: Logger) {}
 
+  /** Starts `work` on a later tick, so the caller (and the ack it is about to send) never waits for any of it. */
   run(name: string, work: () => Promise<void>): void {
     const task = Promise.resolve()
       .then(work)
-      .catch((error) => this.logger.error({ err: errorMessage(error), work: name }, 'Slack work failed'))
+      .catch((error) => this.logger.error({ err: errorMessage(error), work: name }, 'chat work failed'))
       .finally(() => this.running.delete(task));
     this.running.add(task);
   }

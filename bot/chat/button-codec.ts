@@ -1,0 +1,63 @@
+// Button ids that carry opaque ids only: `approve:<approvalId>`, `deny:<approvalId>`, `answer:<runId>:<index>`.
+import { z } from 'zod';
+
+/** Discord's custom_id limit, the tightest of the platforms; Slack's button value allows 2,000. */
+export const MAX_BUTTON_ID_CHARS = 100;
+/** Choices a question may offer by button; more than any platform shows at once. */
+export const MAX_CHOICE_INDEX = 999;
+
+const OpaqueId = z.string().regex(/^[A-Za-z0-9_-]{1,90}$/, 'an id of letters, digits, _ or -');
+/** Canonical decimal: no sign, no exponent, no leading zero, so one index has exactly one encoding. */
+const ChoiceIndex = z
+  .string()
+  .regex(/^(0|[1-9]\d{0,2})$/, 'a choice number')
+  .transform(Number)
+  .pipe(z.number().int().min(0).max(MAX_CHOICE_INDEX));
+
+export const ButtonIntentSchema = z.discriminatedUnion('action', [
+  z.object({ action: z.enum(['approve', 'deny']), approvalId: OpaqueId }),
+  z.object({
+    action: z.literal('answer'),
+    runId: OpaqueId,
+    choice: z.number().int().min(0).max(MAX_CHOICE_INDEX),
+  }),
+]);
+/** What a click asks for. The click is checked against the stored approval or run, never against the button. */
+export type ButtonIntent = z.infer<typeof ButtonIntentSchema>;
+
+/** The id to put on a button; throws for ids that could not round-trip, which is a bug in the caller. */
+export function encodeButton(intent: ButtonIntent): string {
+  const checked = ButtonIntentSchema.parse(intent);
+  const encoded =
+    checked.action === 'answer'
+      ? `answer:${checked.runId}:${checked.choice}`
+      : `${checked.action}:${checked.approvalId}`;
+  if (encoded.length > MAX_BUTTON_ID_CHARS) {
+    throw new Error(`A button id must be at most ${MAX_BUTTON_ID_CHARS} characters: ${encoded}`);
+  }
+  return encoded;
+}
+
+const EncodedButton = z
+  .string()
+  .max(MAX_BUTTON_ID_CHARS)
+  .transform((value) => value.split(':'))
+  .pipe(
+    z.union([
+      z.tuple([z.enum(['approve', 'deny']), OpaqueId]).transform(([action, approvalId]) => ({
+        action,
+        approvalId,
+      })),
+      z.tuple([z.literal('answer'), OpaqueId, ChoiceIndex]).transform(([action, runId, choice]) => ({
+        action,
+        runId,
+        choice,
+      })),
+    ]),
+  );
+
+/** The intent of a button we made, or undefined for anything else: a forged, stale or garbled value. */
+export function decodeButton(value: unknown): ButtonIntent | undefined {
+  const parsed = EncodedButton.safeParse(value);
+  return parsed.success ? parsed.data : undefined;
+}

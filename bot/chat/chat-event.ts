@@ -1,0 +1,66 @@
+// The one event shape every platform adapter produces after verifying, acking and normalizing at the edge.
+import { z } from 'zod';
+import { ConversationSchema } from '../../agent/conversation.js';
+import { PrincipalSchema } from '../../agent/principal.js';
+import { type ButtonIntent, MAX_CHOICE_INDEX } from './button-codec.js';
+
+const base = {
+  /** The platform's id for this delivery, used to drop retries (Slack event_id, Discord interaction id). */
+  eventId: z.string().min(1).max(200),
+  principal: PrincipalSchema,
+  conversation: ConversationSchema,
+};
+
+const ActionEventSchema = z
+  .object({
+    ...base,
+    kind: z.literal('action'),
+    action: z.enum(['approve', 'deny', 'answer']),
+    /** An approval id, or for `answer` the run id. */
+    target: z.string().min(1).max(100),
+    /** For `answer` from a button: the index of the chosen choice, which the router turns into its text. */
+    choice: z.number().int().min(0).max(MAX_CHOICE_INDEX).optional(),
+    /** For `answer` typed by a person: the answer as given. */
+    value: z.string().max(2000).optional(),
+  })
+  .refine(
+    (event) => (event.action === 'answer') === (event.choice !== undefined || event.value !== undefined),
+    {
+      message: 'an answer carries a choice number or a value; approve and deny carry neither',
+    },
+  )
+  .refine((event) => event.choice === undefined || event.value === undefined, {
+    message: 'an answer carries a choice number or a value, not both',
+  });
+
+export const ChatEventSchema = z.discriminatedUnion('kind', [
+  /** A message the bot can see: a mention, a direct message, or a reply in a thread. */
+  z.object({
+    ...base,
+    kind: z.literal('message'),
+    /** The text with the bot's own mention removed. */
+    text: z.string(),
+    mentioned: z.boolean(),
+    direct: z.boolean(),
+  }),
+  /** A slash command, e.g. `/ops status`; `text` is what follows the command. */
+  z.object({ ...base, kind: z.literal('command'), text: z.string() }),
+  /** A button: approve or deny an approval, or pick a choice for a question. */
+  ActionEventSchema,
+]);
+export type ChatEvent = z.infer<typeof ChatEventSchema>;
+export type ActionEvent = Extract<ChatEvent, { kind: 'action' }>;
+
+/** What the router wants the adapter to tell only the person who acted (Slack ephemeral, Discord ephemeral). */
+export interface RouterReply {
+  ephemeral?: string;
+}
+
+/** The action fields of a ChatEvent for a decoded button, the same for every platform. */
+export function actionFromButton(
+  intent: ButtonIntent,
+): Pick<ActionEvent, 'action' | 'target'> & { choice?: number } {
+  return intent.action === 'answer'
+    ? { action: 'answer', target: intent.runId, choice: intent.choice }
+    : { action: intent.action, target: intent.approvalId };
+}

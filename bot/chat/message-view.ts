@@ -1,0 +1,294 @@
+// An OutboundMessage as a neutral view: what a person should see, already trimmed and split to one platform's limits.
+import type { MessageTone, OutboundMessage } from '../../agent/chat-port.js';
+import { encodeButton } from './button-codec.js';
+import { neutralizePings } from './neutralize-pings.js';
+import { clip, splitText } from './split-text.js';
+import type { ViewLimits } from './view-limits.js';
+import { type ToolDataView, toolDataView } from './view-tables.js';
+import { readableUtc, relativeFuture } from './view-time.js';
+
+/**
+ * Every string in a view is inert (no pings) and within the platform's limits. `markdown` text came from the model
+ * or a tool and is converted by each adapter its own way; `plain` text is opsbot's own and is shown as written.
+ */
+export type ViewBlock =
+  | { type: 'text'; text: string; format: 'markdown' | 'plain'; label?: string }
+  | { type: 'code'; code: string; label?: string }
+  | { type: 'fields'; fields: ViewField[] }
+  | { type: 'detail'; tool: string; summary?: string; data: ToolDataView };
+
+export interface ViewField {
+  label: string;
+  value: string;
+  /** Shown as code (a tool name, an id). */
+  code?: boolean;
+  /** The value is this instant, written in UTC; adapters that can show the reader's own zone use this. */
+  at?: number;
+}
+
+export interface ViewButton {
+  /** From the button codec: opaque ids only, at most 100 characters. */
+  id: string;
+  label: string;
+  style: 'primary' | 'danger' | 'default';
+}
+
+/** How a card ended: it then has no buttons. */
+export interface ViewOutcome {
+  /** withdrawn: the run was cancelled while the card waited; `by` is who cancelled it. */
+  state: 'approved' | 'denied' | 'expired' | 'withdrawn' | 'answered';
+  /** Who decided, cancelled or answered; absent when nobody did (expired). */
+  by?: string;
+  at: number;
+  /** The answer, or the reason given. */
+  detail?: string;
+}
+
+export const OUTCOME_WORDS: Record<ViewOutcome['state'], string> = {
+  approved: 'Approved',
+  denied: 'Denied',
+  expired: 'Expired',
+  withdrawn: 'Cancelled',
+  answered: 'Answered',
+};
+
+export interface MessageView {
+  kind: OutboundMessage['kind'];
+  tone?: MessageTone;
+  /** One plain line: notifications, and platforms' fallback text. */
+  summary: string;
+  heading?: string;
+  blocks: ViewBlock[];
+  buttons: ViewButton[];
+  outcome?: ViewOutcome;
+  /** Small print: the run id (so people can name it in `status` and `cancel`), or a hint. */
+  footer?: string;
+  /** While the buttons are live: when they stop meaning anything. */
+  expiresAt?: number;
+  /** Output too long to read in messages, whole; the blocks then hold a preview. */
+  attachment?: { filename: string; title: string; content: string };
+}
+
+export interface ViewOptions {
+  now: number;
+  limits: ViewLimits;
+}
+
+type Message<K extends OutboundMessage['kind']> = Extract<OutboundMessage, { kind: K }>;
+
+export function messageView(message: OutboundMessage, options: ViewOptions): MessageView {
+  switch (message.kind) {
+    case 'status':
+      return {
+        kind: 'status',
+        tone: message.tone,
+        summary: line(message.text, 300),
+        blocks: [
+          { type: 'text', format: 'plain', text: inert(clip(message.text, options.limits.textChars)) },
+        ],
+        buttons: [],
+        footer: inert(message.runId),
+      };
+    case 'text':
+      return {
+        kind: 'text',
+        ...(message.tone ? { tone: message.tone } : {}),
+        summary: line(message.text, 300),
+        ...body(message.text, [], options.limits),
+        buttons: [],
+      };
+    case 'result':
+      return {
+        kind: 'result',
+        ...(message.ok ? {} : { tone: 'error' as const }),
+        summary: line(message.text, 300),
+        ...body(message.text, detailBlocks(message, options.limits), options.limits),
+        buttons: [],
+        footer: inert(message.runId),
+      };
+    case 'question':
+      return questionView(message, options);
+    case 'approval':
+      return approvalView(message, options);
+  }
+}
+
+/** A question shows its choices as buttons until it is answered; then the answer, and no buttons. */
+function questionView(message: Message<'question'>, { limits }: ViewOptions): MessageView {
+  const heading = inert(clip(`Question for ${message.askedOf}`, limits.headingChars));
+  const blocks = markdownBlocks(message.question, limits);
+  if (message.answered) {
+    const { by, answer, at } = message.answered;
+    return {
+      kind: 'question',
+      summary: line(`${by} answered ${answer}: ${message.question}`, 300),
+      heading,
+      blocks,
+      buttons: [],
+      outcome: { state: 'answered', by: inert(by), at, detail: inert(clip(answer, limits.fieldChars)) },
+    };
+  }
+  const buttons = message.choices.slice(0, limits.buttons).map(
+    (choice, index): ViewButton => ({
+      id: encodeButton({ action: 'answer', runId: message.runId, choice: index }),
+      label: inert(clip(choice, limits.buttonLabelChars)),
+      style: 'default',
+    }),
+  );
+  return {
+    kind: 'question',
+    summary: line(`Question for ${message.askedOf}: ${message.question}`, 300),
+    heading,
+    blocks,
+    buttons,
+    footer: buttons.length > 0 ? 'Pick one, or reply in this thread.' : 'Reply in this thread to answer.',
+  };
+}
+
+/**
+ * An approval card: everything an approver weighs, and Approve/Deny until it is decided. A card whose approval
+ * has expired shows that, with no buttons, whether or not the expiry was recorded yet.
+ */
+function approvalView(card: Message<'approval'>, { now, limits }: ViewOptions): MessageView {
+  const outcome = approvalOutcome(card, now);
+  const state = outcome ? OUTCOME_WORDS[outcome.state] : 'Approval needed';
+  const field = (label: string, value: string, extra: Partial<ViewField> = {}): ViewField => ({
+    label,
+    value: inert(clip(value, limits.fieldChars)),
+    ...extra,
+  });
+  const expires = `${readableUtc(card.expiresAt)}, ${relativeFuture(card.expiresAt, now)}`;
+  const blocks: ViewBlock[] = [
+    {
+      type: 'fields',
+      fields: [
+        field('Requested by', card.requester),
+        field('Tool', card.tool, { code: true }),
+        field('Approvers', card.approvers.join(', ') || 'nobody is set up to approve this'),
+        field('Expires', expires, { at: card.expiresAt }),
+      ],
+    },
+    ...(card.reason
+      ? markdownBlocks(card.reason, limits, 'Reason')
+      : [{ type: 'text' as const, format: 'plain' as const, label: 'Reason', text: 'No reason was given.' }]),
+    ...codeBlocks(card.argumentsJson, limits, 'Arguments'),
+  ];
+  return {
+    kind: 'approval',
+    summary: line(`${state}: ${card.tool} requested by ${card.requester}`, 300),
+    heading: inert(clip(`${state}: ${card.tool}`, limits.headingChars)),
+    blocks,
+    buttons: outcome
+      ? []
+      : [
+          {
+            id: encodeButton({ action: 'approve', approvalId: card.approvalId }),
+            label: 'Approve',
+            style: 'primary',
+          },
+          {
+            id: encodeButton({ action: 'deny', approvalId: card.approvalId }),
+            label: 'Deny',
+            style: 'danger',
+          },
+        ],
+    ...(outcome ? { outcome } : { expiresAt: card.expiresAt }),
+    footer: inert(`${card.runId} · ${card.approvalId}`),
+  };
+}
+
+const OUTCOME_REASONS: Partial<Record<ViewOutcome['state'], string>> = {
+  expired: 'nobody approved',
+  withdrawn: 'the run was cancelled, so nothing was run',
+};
+
+function approvalOutcome(card: Message<'approval'>, now: number): ViewOutcome | undefined {
+  const decision = card.decision;
+  if (decision) {
+    const reason = decision.reason ?? OUTCOME_REASONS[decision.outcome];
+    return {
+      state: decision.outcome,
+      ...(decision.outcome === 'expired' ? {} : { by: inert(decision.by) }),
+      at: decision.at,
+      ...(reason ? { detail: inert(clip(reason, 1_000)) } : {}),
+    };
+  }
+  if (card.expiresAt <= now) return { state: 'expired', at: card.expiresAt, detail: 'nobody approved' };
+  return undefined;
+}
+
+/** Text split to the platform's limit; past the attachment threshold, a preview and the whole as a file. */
+function body(
+  text: string,
+  trailing: ViewBlock[],
+  limits: ViewLimits,
+): Pick<MessageView, 'blocks' | 'attachment'> {
+  const long = text.length > limits.attachAfterChars;
+  const blocks = [...markdownBlocks(long ? preview(text, limits.previewChars) : text, limits), ...trailing];
+  // Platforms refuse a message with nothing in it.
+  if (blocks.length === 0) blocks.push({ type: 'text', format: 'plain', text: '(no text)' });
+  return {
+    blocks,
+    ...(long ? { attachment: { filename: 'output.txt', title: 'Full output', content: text } } : {}),
+  };
+}
+
+/** The first lines, cut at a line break, and a pointer to the file holding the rest. */
+function preview(text: string, chars: number): string {
+  const head = text.slice(0, chars);
+  const cut = head.lastIndexOf('\n') > chars / 2 ? head.slice(0, head.lastIndexOf('\n')) : head;
+  const fences = cut.split('```').length - 1;
+  const closed = fences % 2 === 1 ? `${cut}\n\`\`\`` : cut;
+  const rest = text.length - cut.length;
+  return `${closed}\n\n_… ${rest.toLocaleString('en-US')} more characters in the attached file._`;
+}
+
+function markdownBlocks(text: string, limits: ViewLimits, label?: string): ViewBlock[] {
+  if (text.trim() === '') return [];
+  return splitText(inert(text), { max: limits.textChars, ...weightOf(limits) }).map((chunk, index) => ({
+    type: 'text',
+    format: 'markdown',
+    text: chunk,
+    ...(label && index === 0 ? { label } : {}),
+  }));
+}
+
+/** Code is split without fences; each adapter puts its own around every piece. */
+function codeBlocks(code: string, limits: ViewLimits, label?: string): ViewBlock[] {
+  return splitText(inert(code), { max: limits.textChars - 8, ...weightOf(limits) }).map((chunk, index) => ({
+    type: 'code',
+    code: chunk,
+    ...(label && index === 0 ? { label } : {}),
+  }));
+}
+
+/** Each tool's summary (unless the message already says it) and its data as tables and fields. */
+function detailBlocks(message: Message<'result'>, limits: ViewLimits): ViewBlock[] {
+  return (message.details ?? []).flatMap((detail): ViewBlock[] => {
+    const data = toolDataView(detail.data, limits);
+    const summary = detail.summary.trim() !== message.text.trim() ? detail.summary.trim() : '';
+    const shows = data.tables.length > 0 || data.fields.length > 0 || data.raw !== undefined;
+    if (!shows && summary === '') return [];
+    return [
+      {
+        type: 'detail',
+        tool: inert(clip(detail.tool, limits.headingChars)),
+        ...(summary ? { summary: inert(clip(summary, limits.fieldChars)) } : {}),
+        data,
+      },
+    ];
+  });
+}
+
+function weightOf(limits: ViewLimits): { weight?: (character: string) => number } {
+  return limits.weight ? { weight: limits.weight } : {};
+}
+
+/** Control characters have no business in chat and would confuse adapters' own markers. */
+function inert(text: string): string {
+  return neutralizePings(text.replace(/[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]/g, ''));
+}
+
+function line(text: string, max: number): string {
+  return inert(clip(text.replace(/\s+/g, ' ').trim(), max));
+}

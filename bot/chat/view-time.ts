@@ -1,0 +1,15 @@
+// Times on cards, written the same way everywhere; adapters that can show the reader's own zone do so on top.
+
+/** `2026-01-01 12:15 UTC`: unambiguous in logs, tests and clients that cannot render local dates. */
+export function readableUtc(ms: number): string {
+  return `${new Date(ms).toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+}
+
+/** `in 15 min`, `in 2 h`, or `already passed`. */
+export function relativeFuture(ms: number, now: number): string {
+  const left = ms - now;
+  if (left <= 0) return 'already passed';
+  if (left < 60_000) return `in ${Math.ceil(left / 1000)} s`;
+  if (left < 3_600_000) return `in ${Math.round(left / 60_000)} min`;
+  return `in ${Math.round((left / 3_600_000) * 10) / 10} h`;
+}

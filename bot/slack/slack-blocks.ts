@@ -1,0 +1,167 @@
+// Each part of a neutral message view as Block Kit: sections, fields, tables, outcomes and buttons.
+import type { types } from '@slack/bolt';
+import type { MessageTone } from '../../agent/chat-port.js';
+import { decodeButton } from '../chat/button-codec.js';
+import { OUTCOME_WORDS, type ViewBlock, type ViewButton, type ViewOutcome } from '../chat/message-view.js';
+import { clip, splitText } from '../chat/split-text.js';
+import { VIEW_LIMITS } from '../chat/view-limits.js';
+import { cellText, monospaceTable, type ToolDataView, type ViewTable } from '../chat/view-tables.js';
+import { SLACK_LIMITS } from './slack-limits.js';
+import { escapeText, markdownToMrkdwn, safeMrkdwn, safePlainText } from './slack-mrkdwn.js';
+import { slackDate } from './slack-time.js';
+
+export type KnownBlock = types.KnownBlock;
+
+export const TONE_EMOJI: Record<MessageTone, string> = {
+  info: ':information_source:',
+  working: ':hourglass_flowing_sand:',
+  success: ':white_check_mark:',
+  warning: ':warning:',
+  error: ':x:',
+};
+
+const OUTCOME_EMOJI: Record<ViewOutcome['state'], string> = {
+  approved: ':white_check_mark:',
+  denied: ':no_entry:',
+  expired: ':hourglass:',
+  withdrawn: ':no_entry_sign:',
+  answered: ':speech_balloon:',
+};
+
+/** Action ids our listener takes; Slack wants them unique within a message, so answers carry their index. */
+export const BUTTON_ACTION_IDS = /^opsbot_(approve|deny|answer_\d{1,3})$/;
+
+/** One view block as Block Kit; `prefix` (a tone emoji) goes in front of the first text. */
+export function viewBlockToSlack(block: ViewBlock, prefix = ''): KnownBlock[] {
+  switch (block.type) {
+    case 'text': {
+      const text = block.format === 'markdown' ? markdownToMrkdwn(block.text) : safeMrkdwn(block.text);
+      return [section(`${prefix}${labelLine(block.label)}${text}`)];
+    }
+    case 'code':
+      return [section(`${labelLine(block.label)}\`\`\`\n${escapeText(block.code)}\n\`\`\``)];
+    case 'fields':
+      return fieldSections(
+        block.fields.map((field) => {
+          const value = field.code ? `\`${safeMrkdwn(field.value)}\`` : safeMrkdwn(field.value);
+          return {
+            label: field.label,
+            mrkdwn: field.at === undefined ? value : `${slackDate(field.at)} (${value})`,
+          };
+        }),
+      );
+    case 'detail':
+      return detailBlocks(block.tool, block.summary, block.data);
+  }
+}
+
+function detailBlocks(tool: string, summary: string | undefined, data: ToolDataView): KnownBlock[] {
+  const head = `*${safeMrkdwn(tool)}*${summary ? `: ${markdownToMrkdwn(summary)}` : ''}`;
+  const blocks: KnownBlock[] = [context(head)];
+  for (const table of data.tables) blocks.push(...tableBlocks(table));
+  if (data.fields.length > 0) {
+    blocks.push(
+      ...fieldSections(
+        data.fields.map((field) => ({ label: field.key, mrkdwn: safeMrkdwn(cellText(field.value)) })),
+      ),
+    );
+  }
+  return blocks;
+}
+
+/** A single row reads best as fields; more rows as aligned columns in code, split into sections. */
+function tableBlocks(table: ViewTable): KnownBlock[] {
+  const title = table.title ? `*${safeMrkdwn(table.title)}*\n` : '';
+  const [row] = table.rows;
+  if (
+    table.rows.length === 1 &&
+    row &&
+    table.omittedRows === 0 &&
+    table.columns.length <= SLACK_LIMITS.fieldsPerSection
+  ) {
+    return fieldSections(
+      table.columns.map((column, index) => ({
+        label: column.key,
+        mrkdwn: safeMrkdwn(cellText(row[index]!)),
+      })),
+    );
+  }
+  const limits = VIEW_LIMITS.slack;
+  return splitText(monospaceTable(table), { max: limits.textChars, weight: limits.weight }).map(
+    (chunk, index) => section(`${index === 0 ? title : ''}${safeMrkdwn(chunk)}`),
+  );
+}
+
+/** `Alice answered *prod*`, or `Approved by Bob at <date>: reason`. */
+export function outcomeBlock(outcome: ViewOutcome): KnownBlock {
+  const emoji = OUTCOME_EMOJI[outcome.state];
+  if (outcome.state === 'answered') {
+    return section(
+      `${emoji} ${safeMrkdwn(outcome.by ?? 'Someone')} answered *${safeMrkdwn(outcome.detail ?? '')}*`,
+    );
+  }
+  const by = outcome.by ? ` by ${safeMrkdwn(outcome.by)}` : '';
+  const detail = outcome.detail === undefined ? '' : `: ${markdownToMrkdwn(outcome.detail)}`;
+  return section(`${emoji} *${OUTCOME_WORDS[outcome.state]}*${by} at ${slackDate(outcome.at)}${detail}`);
+}
+
+/** Buttons in rows of 25; each value is the codec's id, checked against the Store when clicked. */
+export function buttonBlocks(buttons: readonly ViewButton[]): KnownBlock[] {
+  const blocks: KnownBlock[] = [];
+  for (let start = 0; start < buttons.length; start += SLACK_LIMITS.actionsPerBlock) {
+    blocks.push({
+      type: 'actions',
+      block_id: `opsbot_actions_${start}`,
+      elements: buttons.slice(start, start + SLACK_LIMITS.actionsPerBlock).map((button) => ({
+        type: 'button' as const,
+        action_id: actionId(button.id),
+        text: {
+          type: 'plain_text' as const,
+          text: clip(safePlainText(button.label), SLACK_LIMITS.buttonText),
+        },
+        value: button.id,
+        ...(button.style === 'default' ? {} : { style: button.style }),
+      })),
+    });
+  }
+  return blocks;
+}
+
+function actionId(buttonId: string): string {
+  const intent = decodeButton(buttonId);
+  if (!intent) throw new Error(`Not a button id from the codec: ${buttonId}`);
+  return intent.action === 'answer' ? `opsbot_answer_${intent.choice}` : `opsbot_${intent.action}`;
+}
+
+export function headerBlock(text: string): KnownBlock {
+  return {
+    type: 'header',
+    text: { type: 'plain_text', text: clip(safePlainText(text), SLACK_LIMITS.headerText) },
+  };
+}
+
+export function section(mrkdwn: string): KnownBlock {
+  return { type: 'section', text: { type: 'mrkdwn', text: clip(mrkdwn, SLACK_LIMITS.sectionText) } };
+}
+
+export function context(mrkdwn: string): KnownBlock {
+  return { type: 'context', elements: [{ type: 'mrkdwn', text: clip(mrkdwn, SLACK_LIMITS.sectionText) }] };
+}
+
+function labelLine(label: string | undefined): string {
+  return label ? `*${safeMrkdwn(label)}*\n` : '';
+}
+
+function fieldSections(fields: { label: string; mrkdwn: string }[]): KnownBlock[] {
+  const sections: KnownBlock[] = [];
+  for (let start = 0; start < fields.length; start += SLACK_LIMITS.fieldsPerSection) {
+    sections.push({
+      type: 'section',
+      fields: fields.slice(start, start + SLACK_LIMITS.fieldsPerSection).map((field) => ({
+        type: 'mrkdwn' as const,
+        text: clip(`*${safeMrkdwn(field.label)}*\n${field.mrkdwn}`, SLACK_LIMITS.fieldText),
+      })),
+    });
+  }
+  return sections;
+}
