@@ -32,11 +32,16 @@ describe('durable runs', () => {
     expect(() => loadRunRecord({ ...raw, status: 'bogus' }, 'stored run x')).toThrow(/damaged: status/);
   });
 
-  it('resumes the stored fixture run in a fresh kernel', async () => {
+  it.each([
+    ['v1', (raw: { pending: { expiresAt: number } }, at: number) => (raw.pending.expiresAt = at)],
+    ['v2', (raw: { question: { expiresAt: number } }, at: number) => (raw.question.expiresAt = at)],
+  ] as const)('resumes the stored %s fixture run in a fresh kernel', async (version, renew) => {
     harness = await createHarness({ store: 'sqlite' });
-    const raw = JSON.parse(readFileSync(new URL('../fixtures/run-v1.fixture.json', import.meta.url), 'utf8'));
-    raw.pending.expiresAt = harness.clock.now() + 60_000;
-    // Stored as v1, read through the migration.
+    const raw = JSON.parse(
+      readFileSync(new URL(`../fixtures/run-${version}.fixture.json`, import.meta.url), 'utf8'),
+    );
+    renew(raw, harness.clock.now() + 60_000);
+    // Stored as written by that version, read through the migrations.
     await harness.store.set(`run:${raw.id}`, raw);
     harness.fake.reply(text('prod is fine'));
     const run = await answerRun(harness.kernel, raw.id, 'prod', {
@@ -45,6 +50,13 @@ describe('durable runs', () => {
       platform: raw.principal.platform,
     });
     expect(run.status).toBe('finished');
+    expect(run.answer).toBe('prod is fine');
+  });
+
+  it('loads the stored v2 run fixture as it was written', () => {
+    const raw = JSON.parse(readFileSync(new URL('../fixtures/run-v2.fixture.json', import.meta.url), 'utf8'));
+    const run = loadRunRecord(raw, 'fixture');
+    expect(run).toEqual(raw);
   });
 
   it('marks a run caught mid-action as outcome_unknown on restart and never re-runs the action', async () => {
