@@ -348,7 +348,7 @@ export class Kernel {
       if (this.worker.isStepping(runId)) await this.within(CANCEL_WAITS_MS, this.worker.stopped(runId));
       const now = await this.runs.load(runId);
       if (now.status === 'cancelled') return { run: now, message: `Cancelled ${runId}.` };
-      return { run: now, message: `${runId} will stop at its next step (${describeRunState(now)}).` };
+      return { run: now, message: `Cancelling ${runId}: it stops as soon as its current step ends.` };
     }
     try {
       const current = await this.runs.load(runId);

@@ -162,7 +162,10 @@ export class RunWorker {
         });
         return;
       }
-      run = run.queue.length > 0 ? await this.runQueuedCalls(run) : await this.plan(run, engine, state);
+      run =
+        run.queue.length > 0
+          ? await this.runQueuedCalls(run, state.controller.signal)
+          : await this.plan(run, engine, state);
     }
   }
 
@@ -242,7 +245,7 @@ export class RunWorker {
   }
 
   /** Runs queued calls in order: consecutive read calls together, write and danger calls alone. */
-  private async runQueuedCalls(start: Run): Promise<Run> {
+  private async runQueuedCalls(start: Run, signal: AbortSignal): Promise<Run> {
     let run = start;
     while (run.queue.length > 0 && run.status === 'running') {
       const call = run.queue[0]!;
@@ -284,7 +287,7 @@ export class RunWorker {
           if (!this.withinCallBudget(run)) return this.overBudget(run);
           run =
             prepared.tool.risk === 'read'
-              ? await this.runReadBatch(run, { call, tool: prepared.tool, args: prepared.args })
+              ? await this.runReadBatch(run, { call, tool: prepared.tool, args: prepared.args }, signal)
               : await this.runAlone(run, call, prepared.tool, prepared.args);
           break;
         }
@@ -350,7 +353,7 @@ export class RunWorker {
   }
 
   /** Runs `first` (already prepared, at the head of the queue) together with the read calls right after it. */
-  private async runReadBatch(start: Run, first: ReadyCall): Promise<Run> {
+  private async runReadBatch(start: Run, first: ReadyCall, signal: AbortSignal): Promise<Run> {
     const { executor, limits } = this.deps;
     const batch: ReadyCall[] = [first];
     const signatures = new Set([callSignature(first.tool.name, first.args)]);
@@ -363,9 +366,13 @@ export class RunWorker {
       signatures.add(signature);
       batch.push({ call, tool: prepared.tool, args: prepared.args });
     }
-    const outcomes = await Promise.all(
+    const results = Promise.all(
       batch.map(({ call, tool, args }) => executor.execute(start, tool, args, call)),
     );
+    // Reads are safe to abandon: a cancel does not wait for a slow check to time out. Their results are dropped.
+    const cancelled = whenAborted(signal);
+    const outcomes = await Promise.race([results, cancelled.promise]).finally(cancelled.dispose);
+    if (!outcomes) return start;
     let run = start;
     for (const [index, { call, args }] of batch.entries())
       run = await this.record(run, { ...call, args }, outcomes[index]!);
@@ -385,6 +392,17 @@ export class RunWorker {
       message: `Stopped: the run reached its budget of ${maxToolCalls} tool calls (limits.max_tool_calls) without finishing.`,
     });
   }
+}
+
+/** Resolves (with nothing) when the signal aborts; dispose() removes the listener when it did not. */
+function whenAborted(signal: AbortSignal): { promise: Promise<undefined>; dispose: () => void } {
+  let onAbort = () => {};
+  const promise = new Promise<undefined>((resolve) => {
+    onAbort = () => resolve(undefined);
+    if (signal.aborted) resolve(undefined);
+    else signal.addEventListener('abort', onAbort, { once: true });
+  });
+  return { promise, dispose: () => signal.removeEventListener('abort', onAbort) };
 }
 
 function actor(request: CancelRequest) {
