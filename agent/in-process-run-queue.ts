@@ -61,7 +61,7 @@ export class InProcessRunQueue implements RunQueue {
       this.waitingIds.delete(runId);
       this.runningIds.add(runId);
       this.running += 1;
-      const job: Promise<void> = advance(runId)
+      const job: Promise<void> = started(advance, runId)
         .catch((error) =>
           this.logger.error({ runId, err: errorMessage(error) }, 'a run could not be advanced'),
         )
@@ -81,5 +81,14 @@ export class InProcessRunQueue implements RunQueue {
     const waiters = this.idleWaiters;
     this.idleWaiters = [];
     for (const resolve of waiters) resolve();
+  }
+}
+
+/** The advance as a promise, even when the handler throws before it returns one. */
+function started(advance: AdvanceRun, runId: string): Promise<void> {
+  try {
+    return advance(runId);
+  } catch (error) {
+    return Promise.reject(error);
   }
 }
