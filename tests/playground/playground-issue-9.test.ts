@@ -38,8 +38,10 @@ async function runIdOf(rootId: string): Promise<string> {
 }
 
 async function privateReply(containing: string): Promise<string> {
+  // The router has answered by the time the test asks; this only allows for the stream's own delay.
   const reply = await playground.live.next(
     (event) => event.event === 'ephemeral' && String(event.data.text).includes(containing),
+    3_000,
   );
   return reply.data.text;
 }
@@ -79,8 +81,8 @@ describe('playground: cancel sticks', () => {
     const runId = await runIdOf(rootId);
 
     expect((await playground.say('alice', `/ops cancel ${runId}`)).status).toBe(202);
-    expect(await privateReply(runId)).toBe(`Cancelled ${runId}.`);
     await playground.settled();
+    expect(await privateReply(runId)).toBe(`Cancelled ${runId}.`);
     expect((await playground.kernel.get(runId)).status).toBe('cancelled');
 
     release();
@@ -109,8 +111,8 @@ describe('playground: cancel, then a late click', () => {
     const approve = card.view!.buttons.find((button) => button.label === 'Approve')!;
 
     await playground.say('alice', `/ops cancel ${runId}`);
-    expect(await privateReply(runId)).toBe(`Cancelled ${runId}.`);
     await playground.settled();
+    expect(await privateReply(runId)).toBe(`Cancelled ${runId}.`);
     const closed = (await thread(rootId)).find((message) => message.id === card.id)!;
     expect(closed.view!.buttons).toEqual([]);
     expect(closed.view!.outcome).toMatchObject({ state: 'withdrawn', by: 'Alice' });
@@ -118,6 +120,7 @@ describe('playground: cancel, then a late click', () => {
 
     playground.clock.advance(16 * 60_000);
     expect((await playground.press('bob', card.id, approve.id)).status).toBe(202);
+    await playground.settled();
     expect(await privateReply('withdrawn')).toBe(
       'This request was withdrawn: the run was cancelled by Alice at 2026-01-01 12:00:00 UTC, so nothing was run.',
     );
