@@ -9,6 +9,8 @@ export const ErrorCode = {
   RunBusy: 'opsbot_run_busy',
   /** The run is in a state where this cannot happen to it (cancelled, finished, waiting for something else). */
   RunWrongState: 'opsbot_run_wrong_state',
+  /** A worker's lease on the run lapsed while it worked: it stops without writing the run. */
+  RunLeaseLost: 'opsbot_run_lease_lost',
   NotAllowed: 'opsbot_not_allowed',
   RunSchema: 'opsbot_run_schema',
   ModelUnavailable: 'opsbot_model_unavailable',

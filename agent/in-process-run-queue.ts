@@ -7,6 +7,8 @@ import type { AdvanceRun, RunQueue } from './run-queue.js';
 export class InProcessRunQueue implements RunQueue {
   private readonly waiting: string[] = [];
   private readonly waitingIds = new Set<string>();
+  /** Runs being advanced now: one enqueued again waits until its advance ends, never beside it. */
+  private readonly runningIds = new Set<string>();
   private running = 0;
   private advance: AdvanceRun | undefined;
   private concurrency = 1;
@@ -52,16 +54,20 @@ export class InProcessRunQueue implements RunQueue {
   private pump(): void {
     const advance = this.advance;
     if (!advance) return;
-    while (!this.closed && this.running < this.concurrency && this.waiting.length > 0) {
-      const runId = this.waiting.shift()!;
+    while (!this.closed && this.running < this.concurrency) {
+      const next = this.waiting.findIndex((waiting) => !this.runningIds.has(waiting));
+      if (next === -1) break;
+      const [runId] = this.waiting.splice(next, 1) as [string];
       this.waitingIds.delete(runId);
+      this.runningIds.add(runId);
       this.running += 1;
-      const job: Promise<void> = advance(runId)
+      const job: Promise<void> = started(advance, runId)
         .catch((error) =>
           this.logger.error({ runId, err: errorMessage(error) }, 'a run could not be advanced'),
         )
         .finally(() => {
           this.running -= 1;
+          this.runningIds.delete(runId);
           this.active.delete(job);
           this.pump();
           this.notifyIdle();
@@ -75,5 +81,14 @@ export class InProcessRunQueue implements RunQueue {
     const waiters = this.idleWaiters;
     this.idleWaiters = [];
     for (const resolve of waiters) resolve();
+  }
+}
+
+/** The advance as a promise, even when the handler throws before it returns one. */
+function started(advance: AdvanceRun, runId: string): Promise<void> {
+  try {
+    return advance(runId);
+  } catch (error) {
+    return Promise.reject(error);
   }
 }

@@ -348,7 +348,9 @@ export class Kernel {
       if (this.worker.isStepping(runId)) await this.within(CANCEL_WAITS_MS, this.worker.stopped(runId));
       const now = await this.runs.load(runId);
       if (now.status === 'cancelled') return { run: now, message: `Cancelled ${runId}.` };
-      return { run: now, message: `Cancelling ${runId}: it stops as soon as its current step ends.` };
+      // A worker holds it: a queued run is saved as running only at the end of its first step.
+      const state = now.status === 'queued' ? `run ${runId} is working` : describeRunState(now);
+      return { run: now, message: `${runId} will stop at its next step (${state}).` };
     }
     try {
       const current = await this.runs.load(runId);

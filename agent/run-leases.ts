@@ -3,6 +3,9 @@ import { CallerError, ErrorCode } from './errors.js';
 import type { Store } from './store/store.js';
 import { storeKeys } from './store/store-keys.js';
 
+/** When a lease this process held was last taken, once it may have lapsed: it is never written under again. */
+const LOST = Number.NEGATIVE_INFINITY;
+
 export class RunLeases {
   /** Runs this process holds now, with when each lease was last taken or renewed. */
   private readonly held = new Map<string, number>();
@@ -43,9 +46,30 @@ export class RunLeases {
   async renew(runId: string): Promise<boolean> {
     const since = this.held.get(runId);
     if (since === undefined || this.now() - since < this.leaseMs / 3) return false;
-    this.held.set(runId, this.now());
-    await this.take(runId);
+    await this.refresh(runId, since);
     return true;
+  }
+
+  /**
+   * Whether this process may still write the run. False once its lease may have lapsed: another process may
+   * have taken the run over, changed it (cancelled it) and let go since. Asks the Store only once a third of
+   * the lease has passed, and renews it then.
+   */
+  async stillHeld(runId: string): Promise<boolean> {
+    const since = this.held.get(runId);
+    if (since === undefined) return false;
+    if (this.now() - since < this.leaseMs / 3) return true;
+    return this.refresh(runId, since);
+  }
+
+  /** Takes the lease again, unless it may have lapsed since it was last taken; a lease lost stays lost. */
+  private async refresh(runId: string, since: number): Promise<boolean> {
+    if (this.now() - since < this.leaseMs) {
+      this.held.set(runId, this.now());
+      if (await this.take(runId)) return true;
+    }
+    this.held.set(runId, LOST);
+    return false;
   }
 
   /** True while this process holds the run (stepping it, or settling an answer or a click). */

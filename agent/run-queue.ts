@@ -4,7 +4,10 @@
 export type AdvanceRun = (runId: string) => Promise<void>;
 
 export interface RunQueue {
-  /** Asks a worker to advance the run. A job for the same run that has not started yet is not added twice. */
+  /**
+   * Asks a worker to advance the run. A job for the same run that has not started yet is not added twice; a run
+   * enqueued while it is being advanced is advanced again once that advance ends, never beside it.
+   */
   enqueue(runId: string): Promise<void>;
   /** Starts handing jobs to `advance`, at most `concurrency` at once. Called once, by the worker. */
   process(advance: AdvanceRun, options: { concurrency: number }): void;

@@ -129,6 +129,12 @@ export class RunWorker {
         `The worker cannot apply ${event.type}: ${result.refusal.message}`,
       );
     }
+    if (!(await this.deps.leases.stillHeld(run.id))) {
+      throw new SystemError(
+        ErrorCode.RunLeaseLost,
+        `Run ${run.id} was left unchanged: this process's lease on it ran out while it worked, so another process may have taken it over`,
+      );
+    }
     return this.deps.effects.apply(result.run, result.effects);
   }
 

@@ -58,4 +58,23 @@ describe('run leases', () => {
     expect((await other.recover()).continued).toBe(1);
     expect(((await other.settled(stuck.id)) as TestRun).answer).toBe('recovered');
   });
+
+  it('a worker whose lease lapsed mid-step writes nothing, even once nobody holds the lease', async () => {
+    harness = await createHarness({ store: 'sqlite', kernel: { runLeaseMs: 60_000 } });
+    harness.fake.respond(async (_request, index) => {
+      // The first step outlives the lease: another process may have taken the run over and let go meanwhile.
+      if (index === 0) harness.clock.advance(60_001);
+      return text(index === 0 ? 'stale answer' : 'fresh answer');
+    });
+    const runId = await harness.kernel.start({ text: 'check', principal: alice, conversation });
+    await harness.kernel.idle();
+    expect((await harness.kernel.get(runId)).status).toBe('queued');
+    expect(harness.chat.texts().join('\n')).not.toContain('stale answer');
+
+    // Recovery picks the run up from its last save and redoes the step.
+    expect((await harness.kernel.recover()).continued).toBe(1);
+    const run = (await harness.kernel.settled(runId)) as TestRun;
+    expect(run.answer).toBe('fresh answer');
+    expect(harness.fake.requests).toHaveLength(2);
+  });
 });

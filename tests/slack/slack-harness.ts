@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import type { ChatPort } from '../../agent/chat-port.js';
 import { ManualClock } from '../../agent/clock.js';
 import { Kernel } from '../../agent/kernel.js';
+import type { KernelOptions } from '../../agent/kernel-options.js';
 import { silentLogger } from '../../agent/logger.js';
 import { createOpenAIModelClient } from '../../agent/model/model-client.js';
 import { ApprovalBook } from '../../agent/policy/approvals.js';
@@ -66,6 +67,8 @@ export interface SlackHarnessOptions {
   model?: boolean;
   allowedBotIds?: string[];
   paceIntervalMs?: number;
+  /** permissions.on_denial: what a run does when its call is denied or its approval expires. */
+  onDenial?: 'continue' | 'stop';
 }
 
 export class SlackHarness {
@@ -84,6 +87,8 @@ export class SlackHarness {
 
   kernel!: Kernel;
   router!: Router;
+  settings: Settings = settings;
+  private kernelOptions!: KernelOptions;
   slack!: SlackAdapter;
 
   static async start(options: SlackHarnessOptions = {}): Promise<SlackHarness> {
@@ -106,6 +111,10 @@ export class SlackHarness {
 
   private async build(options: SlackHarnessOptions): Promise<void> {
     const { clock } = this;
+    const settings = options.onDenial
+      ? { ...this.settings, permissions: { ...this.settings.permissions, on_denial: options.onDenial } }
+      : this.settings;
+    this.settings = settings;
     const store = new MemoryStore(clock);
     const audit = new AuditLog(store, { clock });
     // The kernel needs a chat port before Slack has started; main.ts does the same with its platform dispatcher.
@@ -113,7 +122,7 @@ export class SlackHarness {
       post: (conversation, message) => this.slack.port.post(conversation, message),
       update: (ref, message) => this.slack.port.update(ref, message),
     };
-    this.kernel = new Kernel({
+    this.kernelOptions = {
       store,
       tools: testTools(this.probe),
       ...(options.model === false
@@ -136,7 +145,8 @@ export class SlackHarness {
       chat,
       clock,
       limits: { toolTimeoutMs: 1_000 },
-    });
+    };
+    this.kernel = new Kernel(this.kernelOptions);
     this.router = new Router({ kernel: this.kernel, settings, logger: silentLogger, clock });
     this.slack = await startSlack({
       opsbot: { store },
@@ -156,6 +166,11 @@ export class SlackHarness {
       ...(this.server ? { httpServer: this.server } : {}),
     });
     await this.socket?.connected();
+  }
+
+  /** A second opsbot process over the same store, posting to the same Slack: another replica, or a worker. */
+  newKernel(overrides: Partial<KernelOptions> = {}): Kernel {
+    return new Kernel({ ...this.kernelOptions, ...overrides });
   }
 
   get eventsUrl(): string {
