@@ -9,6 +9,7 @@ import type { ModelClient } from './model/model-client.js';
 import type { Redactor } from './redaction.js';
 import type { RunQueue } from './run-queue.js';
 import type { Store } from './store/store.js';
+import type { Timers } from './timers.js';
 import type { Tool } from './tool.js';
 import type { ToolPolicy } from './tool-policy.js';
 import type { ToolRegistry } from './tool-registry.js';
@@ -52,6 +53,8 @@ export interface KernelOptions {
   worker?: boolean;
   /** How many runs this process steps at once. */
   concurrency?: number;
+  /** For the lease heartbeat; Node's timers by default. */
+  timers?: Timers;
 }
 
 export function kernelLimits(limits: Partial<KernelLimits> = {}): KernelLimits {
@@ -63,10 +66,8 @@ export function toolBreakerOptions(options: Partial<BreakerOptions> = {}): Break
 }
 
 /**
- * A lease is renewed between steps, so it must outlast the longest single step: a tool call may take its whole
- * time limit. Five minutes also covers a model call with its retries.
+ * How long a run's lease lasts if its holder dies. A worker renews it on a heartbeat (every third of it) while
+ * it steps the run, whatever the step is doing, so the lease need not outlast the longest step: a crashed
+ * worker's runs are taken over about this long after it died, plus one recovery sweep.
  */
-export function defaultLeaseMs(tools: readonly Tool[], toolTimeoutMs: number): number {
-  const longestTool = Math.max(toolTimeoutMs, ...tools.map((tool) => tool.timeoutMs ?? 0));
-  return Math.max(5 * 60_000, 2 * longestTool);
-}
+export const DEFAULT_RUN_LEASE_MS = 20_000;

@@ -17,7 +17,7 @@ import { CallerError, ErrorCode } from './errors.js';
 import { ExpirySweep } from './expiry-sweep.js';
 import { InProcessRunQueue } from './in-process-run-queue.js';
 import {
-  defaultLeaseMs,
+  DEFAULT_RUN_LEASE_MS,
   type KernelLimits,
   type KernelOptions,
   kernelLimits,
@@ -124,7 +124,7 @@ export class Kernel {
     this.leases = new RunLeases(
       options.store,
       `kernel_${randomBytes(6).toString('hex')}`,
-      options.runLeaseMs ?? defaultLeaseMs(options.tools, this.limits.toolTimeoutMs),
+      options.runLeaseMs ?? DEFAULT_RUN_LEASE_MS,
       () => this.clock.now(),
     );
     this.approvals = options.approvals;
@@ -181,6 +181,7 @@ export class Kernel {
       clock: this.clock,
       limits: this.limits,
       logger: this.logger,
+      timers: options.timers ?? systemTimers,
     });
     if (options.worker !== false)
       this.queue.process(this.worker.advance, { concurrency: options.concurrency ?? 32 });

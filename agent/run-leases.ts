@@ -37,6 +37,11 @@ export class RunLeases {
     return this.store.claim(storeKeys.runLease(runId), this.owner, this.leaseMs);
   }
 
+  /** How often a worker renews the leases it holds: a third of the lease, so two missed beats still hold it. */
+  get heartbeatMs(): number {
+    return this.leaseMs / 3;
+  }
+
   release(runId: string): Promise<boolean> {
     this.held.delete(runId);
     return this.store.release(storeKeys.runLease(runId), this.owner);

@@ -16,6 +16,7 @@ import { type RunMachineEvent, refusedRecord, transition } from './run-machine.j
 import type { RecordedOutcome } from './run-record-call.js';
 import type { RunRepository } from './run-repository.js';
 import { type CallOutcome, callSignature, type StepExecutor } from './step-executor.js';
+import type { Timers } from './timers.js';
 import type { Tool } from './tool.js';
 
 export interface RunWorkerDeps {
@@ -30,6 +31,7 @@ export interface RunWorkerDeps {
   clock: Clock;
   limits: KernelLimits;
   logger: Logger;
+  timers: Timers;
 }
 
 /** How often, in working time, a worker looks in the Store for a cancel sent from another process. */
@@ -67,10 +69,12 @@ export class RunWorker {
       finished = resolve;
     });
     this.stepping.set(runId, state);
-    const unwatch = this.deps.cancels.watch(runId, (request) => {
-      state.cancel = request;
+    const cancel = (request: CancelRequest) => {
+      state.cancel ??= request;
       state.controller.abort(new Error(`cancelled by ${request.displayName}`));
-    });
+    };
+    const unwatch = this.deps.cancels.watch(runId, cancel);
+    const stopBeating = this.heartbeat(runId, cancel);
     try {
       const run = await this.deps.runs.find(runId);
       if (!run || (run.status !== 'queued' && run.status !== 'running')) return;
@@ -94,12 +98,39 @@ export class RunWorker {
       const started = await this.apply(run, { type: 'work_started', at: this.now() });
       await this.drive(started, engine, state);
     } finally {
+      stopBeating();
       unwatch();
       this.stepping.delete(runId);
       finished();
       await this.deps.leases.release(runId);
     }
   };
+
+  /**
+   * While the run is stepped, whatever the step is doing (a slow model call, a long tool): the lease is renewed,
+   * so a live worker is never taken over and a dead one is found within one lease; and a cancel sent from
+   * another process is read, and aborts the step at once.
+   */
+  private heartbeat(runId: string, cancel: (request: CancelRequest) => void): () => void {
+    const { timers, leases, cancels, logger } = this.deps;
+    let handle: unknown;
+    let stopped = false;
+    const beat = async () => {
+      try {
+        await leases.renew(runId);
+        const request = await cancels.pending(runId);
+        if (request) cancel(request);
+      } catch (error) {
+        logger.warn({ runId, err: errorMessage(error) }, 'could not renew a run lease');
+      }
+      if (!stopped) handle = timers.setTimeout(() => void beat(), leases.heartbeatMs);
+    };
+    handle = timers.setTimeout(() => void beat(), leases.heartbeatMs);
+    return () => {
+      stopped = true;
+      timers.clearTimeout(handle);
+    };
+  }
 
   /** True while this process steps the run. */
   isStepping(runId: string): boolean {

@@ -32,7 +32,7 @@ export interface Serving {
 }
 
 /** How often runs whose process died are looked for (their lease ran out) and taken over. */
-const RECOVERY_SWEEP_MS = 60_000;
+const RECOVERY_SWEEP_MS = 10_000;
 
 export async function serve(options: ServeOptions): Promise<Serving> {
   const environment = readEnvironment(options.env);

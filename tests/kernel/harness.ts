@@ -169,6 +169,8 @@ export async function createHarness(
           }),
       chat,
       clock,
+      // Tests move the clock by minutes inside one step, while the lease heartbeat runs on real timers.
+      runLeaseMs: 5 * 60_000,
       limits: { toolTimeoutMs: 200 },
       ...options.kernel,
       ...overrides,

@@ -1,7 +1,7 @@
 // Issue 9's three defects through the playground's HTTP API, on an injected clock: cancel sticks past the lease
 // and the sweeps, a late click on a cancelled run's card is refused, and an approval nobody clicks expires.
 import { afterEach, describe, expect, it } from 'vitest';
-import { defaultLeaseMs } from '../../agent/kernel-options.js';
+import { DEFAULT_RUN_LEASE_MS } from '../../agent/kernel-options.js';
 import type { PresentedMessage } from '../../bot/playground/playground-view.js';
 import { type FakeOpenAIServer, startFakeOpenAIServer, text, toolCalls } from '../fakes/openai-server.js';
 import { type ClockedPlayground, startClockedPlayground } from './helpers/clocked-playground.js';
@@ -88,7 +88,7 @@ describe('playground: cancel sticks', () => {
     release();
     await playground.settled();
     const { kernel, clock } = playground;
-    clock.advance(defaultLeaseMs(kernel.registry.all(), kernel.limits.toolTimeoutMs) + 1_000);
+    clock.advance(DEFAULT_RUN_LEASE_MS + 1_000);
     expect(await kernel.recover()).toEqual({ continued: 0, outcomeUnknown: 0 });
     expect(await kernel.expirySweep().sweep()).toBe(0);
     await playground.settled();

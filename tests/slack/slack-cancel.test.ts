@@ -1,7 +1,7 @@
 // Issue 9's cancel defects through real Bolt: `/ops cancel` sticks past the lease and both sweeps, also when
 // the run's worker process died, and a late click on a cancelled run's card is refused and runs nothing.
 import { afterEach, describe, expect, it } from 'vitest';
-import { defaultLeaseMs } from '../../agent/kernel-options.js';
+import { DEFAULT_RUN_LEASE_MS } from '../../agent/kernel-options.js';
 import { withResolvedRoles } from '../../agent/policy/resolve-roles.js';
 import { text, toolCalls } from '../fakes/openai-server.js';
 import { renderSlackMessage } from '../fakes/slack/render-slack-message.js';
@@ -43,7 +43,7 @@ function runIdIn(shown: string): string {
 
 /** Past the run lease the harness's kernel takes, so an orphaned run would be recovered. */
 function pastTheLease(h: SlackHarness): number {
-  return defaultLeaseMs(h.kernel.registry.all(), h.kernel.limits.toolTimeoutMs) + 1_000;
+  return DEFAULT_RUN_LEASE_MS + 1_000;
 }
 
 describe.each<SlackMode>(['http', 'socket'])('Slack /ops cancel over %s', (mode) => {
