@@ -344,7 +344,10 @@ export class Kernel {
       throw new CallerError(ErrorCode.RunWrongState, `Nothing to cancel: ${describeRunState(run)}.`);
     }
     const by = actorOf(principal);
-    if (!(await this.leases.claim(runId))) {
+    // A click or an answer holds a waiting run only for a moment: wait for it rather than leave a request
+    // that no worker would read while the run waits.
+    const waiting = run.status === 'waiting_for_user' || run.status === 'waiting_for_approval';
+    if (!(await this.leases.claimWithin(runId, waiting ? PERSON_WAITS_MS : 0))) {
       await this.cancels.request(runId, by);
       if (this.worker.isStepping(runId)) await this.within(CANCEL_WAITS_MS, this.worker.stopped(runId));
       const now = await this.runs.load(runId);

@@ -3,6 +3,9 @@ import { CallerError, ErrorCode } from './errors.js';
 import type { Store } from './store/store.js';
 import { storeKeys } from './store/store-keys.js';
 
+/** How often a caller waiting for a lease tries again. */
+const RETRY_MS = 25;
+
 /** When a lease this process held was last taken, once it may have lapsed: it is never written under again. */
 const LOST = Number.NEGATIVE_INFINITY;
 
@@ -93,20 +96,25 @@ export class RunLeases {
    * end (waitMs), and otherwise is told to try again: nothing is half-applied.
    */
   async hold<T>(runId: string, work: () => Promise<T>, options: { waitMs?: number } = {}): Promise<T> {
-    const deadline = this.now() + (options.waitMs ?? 0);
-    while (!(await this.claim(runId))) {
-      if (this.now() >= deadline) {
-        throw new CallerError(
-          ErrorCode.RunBusy,
-          `Run ${runId} is busy in another step; try again in a moment.`,
-        );
-      }
-      await this.sleep(25);
+    if (!(await this.claimWithin(runId, options.waitMs ?? 0))) {
+      throw new CallerError(
+        ErrorCode.RunBusy,
+        `Run ${runId} is busy in another step; try again in a moment.`,
+      );
     }
     try {
       return await work();
     } finally {
       await this.release(runId);
+    }
+  }
+
+  /** Takes the lease, trying again for up to waitMs (counted in tries, so a test's frozen clock cannot hang it). */
+  async claimWithin(runId: string, waitMs: number): Promise<boolean> {
+    for (let tries = Math.ceil(waitMs / RETRY_MS); ; tries--) {
+      if (await this.claim(runId)) return true;
+      if (tries <= 0) return false;
+      await this.sleep(RETRY_MS);
     }
   }
 }
