@@ -449,6 +449,11 @@ export class Kernel {
     });
   }
 
+  /** Redacts text bound for people outside a run's messages (a private reply, for one). */
+  redact(text: string): string {
+    return this.redactor.redact(text);
+  }
+
   /** Posts a message that belongs to no run through the same redacting notifier as every run message. */
   notify(conversation: Conversation, message: OutboundMessage): Promise<MessageRef> {
     return this.effects.notify(conversation, message);

@@ -4,6 +4,7 @@ import { type Clock, systemClock } from '../clock.js';
 import { ConversationSchema } from '../conversation.js';
 import { type Principal, principalKey } from '../principal.js';
 import type { Store } from '../store/store.js';
+import { storeKeys } from '../store/store-keys.js';
 
 export const AuditKindSchema = z.enum([
   'request',
@@ -59,7 +60,7 @@ export class AuditLog {
     options: { clock?: Clock; logName?: string } = {},
   ) {
     this.clock = options.clock ?? systemClock;
-    this.logName = options.logName ?? 'audit';
+    this.logName = options.logName ?? storeKeys.auditLog;
   }
 
   async record(entry: AuditEntryInput): Promise<AuditEntry> {

@@ -28,4 +28,11 @@ export const storeKeys = {
   chatEvent: (platform: string, eventId: string) => `event:${platform}:${eventId}`,
   /** One slot of a person's task rate. */
   rateSlot: (personKey: string, window: number, slot: number) => `rate:${personKey}:${window}:${slot}`,
+  /** The append-only audit log. */
+  auditLog: 'audit',
+  /** The local playground's channels and messages. */
+  playgroundChannels: 'playground:channels',
+  playgroundChannel: (channelId: string) => `playground:channel:${channelId}`,
+  playgroundMessage: (messageId: string) => `playground:message:${messageId}`,
+  playgroundChannelLog: (channelId: string) => `playground:channel-messages:${channelId}`,
 } as const;

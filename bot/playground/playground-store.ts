@@ -5,6 +5,7 @@ import type { OutboundMessage } from '../../agent/chat-port.js';
 import type { Clock } from '../../agent/clock.js';
 import { systemClock } from '../../agent/clock.js';
 import type { Store } from '../../agent/store/store.js';
+import { storeKeys } from '../../agent/store/store-keys.js';
 
 export const DEFAULT_CHANNEL = 'ops';
 /** Lower case, digits, dashes and underscores, as channel names are written in settings (`#ops`). */
@@ -76,10 +77,10 @@ export interface NewMessage {
 const HISTORY_LIMIT = 500;
 
 const keys = {
-  channels: 'playground:channels',
-  channel: (id: string) => `playground:channel:${id}`,
-  message: (id: string) => `playground:message:${id}`,
-  channelLog: (id: string) => `playground:channel-messages:${id}`,
+  channels: storeKeys.playgroundChannels,
+  channel: storeKeys.playgroundChannel,
+  message: storeKeys.playgroundMessage,
+  channelLog: storeKeys.playgroundChannelLog,
 };
 
 export class PlaygroundStore {

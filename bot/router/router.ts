@@ -44,6 +44,12 @@ export class Router {
    * decides or cancels, and returns at once with any ephemeral text. The kernel's worker steps the runs.
    */
   async handle(event: ChatEvent): Promise<RouterReply> {
+    const reply = await this.route(event);
+    // A private reply is outbound text too: it is redacted like every message the kernel posts.
+    return reply.ephemeral === undefined ? reply : { ephemeral: this.kernel.redact(reply.ephemeral) };
+  }
+
+  private async route(event: ChatEvent): Promise<RouterReply> {
     try {
       switch (event.kind) {
         case 'action':

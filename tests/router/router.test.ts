@@ -147,6 +147,30 @@ describe('router', () => {
     expect(harness.probe.count('restart_service')).toBe(0);
   });
 
+  it('redacts the echo of an /ops task and its private replies, like every message the kernel posts', async () => {
+    await setup();
+    harness.fake.reply(text('checked'));
+    const secret = 'xoxb-123456789012-abcdefghijklmnop';
+    await router.handle({
+      kind: 'command',
+      eventId: 'c-secret',
+      principal: harness.person('alice'),
+      conversation: channel,
+      text: `is the token ${secret} still valid?`,
+    });
+    const echo = harness.chat.posts[0]!.message;
+    expect(echo).toMatchObject({ kind: 'text', text: expect.stringContaining('Alice asked: is the token') });
+    expect(JSON.stringify(harness.chat.posts)).not.toContain(secret);
+    const reply = await router.handle({
+      kind: 'command',
+      eventId: 'c-secret-2',
+      principal: harness.person('alice'),
+      conversation: channel,
+      text: `status run_${secret}`,
+    });
+    expect(reply.ephemeral).toBe('There is no run run_[REDACTED] that you can see.');
+  });
+
   it('answers /ops commands privately, and starts /ops <task> in a new thread under a posted task message', async () => {
     await setup();
     const whoami = await router.handle({
