@@ -284,7 +284,8 @@ export class RunWorker {
   /** Runs queued calls in order: consecutive read calls together, write and danger calls alone. */
   private async runQueuedCalls(start: Run, signal: AbortSignal): Promise<Run> {
     let run = start;
-    while (run.queue.length > 0 && run.status === 'running') {
+    // A cancel ends the batch loop: the drive loop applies it at the step boundary.
+    while (run.queue.length > 0 && run.status === 'running' && !signal.aborted) {
       const call = run.queue[0]!;
       const prepared = this.deps.executor.prepare(run, call);
       switch (prepared.kind) {
