@@ -30,7 +30,7 @@ import { type DecideResult, decideResultMessage } from './policy/approvals.js';
 import { type AuditLog, auditActor } from './policy/audit-log.js';
 import type { Principal } from './principal.js';
 import { Redactor } from './redaction.js';
-import { type EngineKind, isTerminal, type Run, type RunStatus } from './run.js';
+import { type EngineKind, isSettled, isTerminal, type Run } from './run.js';
 import { RunCancels } from './run-cancels.js';
 import { RunEffects } from './run-effects.js';
 import { RunLeases } from './run-leases.js';
@@ -61,17 +61,6 @@ export interface CancelResult {
   /** What to tell the person who asked: cancelled now, or at the run's next step. */
   message: string;
 }
-
-/** Where a run stops needing a worker: it ended, or it waits for a person. */
-const SETTLED: ReadonlySet<RunStatus> = new Set([
-  'waiting_for_user',
-  'waiting_for_approval',
-  'finished',
-  'failed',
-  'cancelled',
-  'expired',
-  'outcome_unknown',
-]);
 
 /** An answer or a click waits this long for a step in progress on the same run to reach its boundary. */
 const PERSON_WAITS_MS = 5_000;
@@ -475,7 +464,7 @@ export class Kernel {
   settled(runId: string): Promise<Run> {
     return new Promise((resolve, reject) => {
       const stop = this.listeners.add((run) => {
-        if (run.id !== runId || !SETTLED.has(run.status)) return;
+        if (run.id !== runId || !isSettled(run.status)) return;
         stop();
         // The worker lets go of the run (its lease) just after this change: resolve once it has.
         void this.worker.stopped(runId).then(() => resolve(run));

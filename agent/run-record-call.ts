@@ -3,23 +3,10 @@
 import { callSignature } from './call-signature.js';
 import type { PlannedCall, RunBase } from './run.js';
 import type { RunEffect } from './run-effect.js';
-import type { ToolErrorClass } from './tool-errors.js';
+import type { CallOutcome } from './step-executor.js';
 
 /** What a call produced, with its arguments as people may see them (redacted). */
-export interface RecordedOutcome {
-  /** The tool message content for the model. */
-  content: string;
-  ok: boolean;
-  /** For people and the trace. */
-  summary: string;
-  data?: unknown;
-  errorClass?: ToolErrorClass;
-  repeated: boolean;
-  durationMs: number;
-  /** The call ran (and so counts against the tool's budget and circuit breaker). */
-  executed: boolean;
-  displayArgs: unknown;
-}
+export type RecordedOutcome = CallOutcome & { displayArgs: unknown };
 
 export function recordOutcome(
   run: RunBase,

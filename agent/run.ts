@@ -138,6 +138,11 @@ export function isTerminal(status: RunStatus): boolean {
   return TERMINAL_STATUSES.has(status);
 }
 
+/** Where a run stops needing a worker: it ended, or it waits for a person. */
+export function isSettled(status: RunStatus): boolean {
+  return isTerminal(status) || status === 'waiting_for_user' || status === 'waiting_for_approval';
+}
+
 /** A run needs its thread while it works or waits for an approver; a question is answered by a reply there. */
 export function holdsThread(status: RunStatus): boolean {
   return !isTerminal(status) && status !== 'waiting_for_user';
