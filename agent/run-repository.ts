@@ -27,22 +27,26 @@ export class RunRepository {
     return loadRunRecord(raw, `stored run ${runId}`);
   }
 
-  /** Saves the whole record, then its index entries; a crash between them is repaired by recovery. */
+  /**
+   * Saves the whole record and its index entries. Entries are added before the record and removed after it, so
+   * a crash between the writes leaves a run indexed where recovery and the expiry sweep look, never missing.
+   */
   async save(run: Run): Promise<void> {
     await this.guard('save', async () => {
-      await this.store.set(runKey(run.id), run);
       // The index entries are idempotent; rewrite them only when the status moved since this process saved it.
-      if (this.indexed.get(run.id) === run.status) return;
+      const moved = this.indexed.get(run.id) !== run.status;
+      const waiting = run.status === 'waiting_for_user' || run.status === 'waiting_for_approval';
+      if (moved && !isTerminal(run.status)) {
+        await this.store.addToSet(ACTIVE, run.id);
+        if (waiting) await this.store.addToSet(WAITING, run.id);
+      }
+      await this.store.set(runKey(run.id), run);
+      if (!moved) return;
       if (isTerminal(run.status)) {
         await this.store.removeFromSet(ACTIVE, run.id);
         await this.store.removeFromSet(WAITING, run.id);
-      } else {
-        await this.store.addToSet(ACTIVE, run.id);
-        if (run.status === 'waiting_for_user' || run.status === 'waiting_for_approval') {
-          await this.store.addToSet(WAITING, run.id);
-        } else {
-          await this.store.removeFromSet(WAITING, run.id);
-        }
+      } else if (!waiting) {
+        await this.store.removeFromSet(WAITING, run.id);
       }
       if (isTerminal(run.status)) this.indexed.delete(run.id);
       else this.indexed.set(run.id, run.status);

@@ -1,0 +1,113 @@
+// One simulated process for the model test: it can die at once, after a number of store calls, or inside an
+// action. Once dead, nothing it started comes back: its store calls, posts and tool calls never answer.
+import type { Store } from '../../../agent/store/store.js';
+
+export interface ArmedDeath {
+  callsLeft: number | undefined;
+  actionTrap: 'before' | 'after' | undefined;
+}
+
+const never = <T>(): Promise<T> => new Promise<T>(() => {});
+
+export class ProcessLife {
+  dead = false;
+  /** Resolves when the process dies. */
+  readonly died: Promise<void>;
+  private markDied!: () => void;
+  private callsLeft: number | undefined;
+  private fatalCall: ((method: string, args: unknown[]) => boolean) | undefined;
+  /** Where the next write or danger action kills the process, if anywhere: before it runs, or after. */
+  actionTrap: 'before' | 'after' | undefined;
+
+  constructor(readonly name: string) {
+    this.died = new Promise((resolve) => {
+      this.markDied = resolve;
+    });
+  }
+
+  kill(): void {
+    if (this.dead) return;
+    this.dead = true;
+    this.markDied();
+  }
+
+  /** The process dies once its `calls`-th store call from now has been made (that call reaches the store). */
+  dieAfterStoreCalls(calls: number): void {
+    this.callsLeft = Math.max(1, calls);
+  }
+
+  /** Takes away any death waiting to happen, and returns it, for `resume`. */
+  pause(): ArmedDeath {
+    const armed = { callsLeft: this.callsLeft, actionTrap: this.actionTrap };
+    this.callsLeft = undefined;
+    this.actionTrap = undefined;
+    return armed;
+  }
+
+  resume(armed: ArmedDeath): void {
+    this.callsLeft = armed.callsLeft;
+    this.actionTrap = armed.actionTrap;
+  }
+
+  /** The process dies just before the first store call that matches (the call never reaches the store). */
+  dieBefore(matches: (method: string, args: unknown[]) => boolean): void {
+    this.fatalCall = matches;
+  }
+
+  /** Runs one store call: made unless the process is dead, and its answer seen only if it is still alive. */
+  storeCall<T>(method: string, args: unknown[], call: () => Promise<T>): Promise<T> {
+    if (this.fatalCall?.(method, args)) this.kill();
+    if (this.dead) return never();
+    let diesNow = false;
+    if (this.callsLeft !== undefined) {
+      this.callsLeft -= 1;
+      diesNow = this.callsLeft <= 0;
+    }
+    const made = call();
+    if (diesNow) {
+      made.catch(() => undefined);
+      this.kill();
+      return never();
+    }
+    return made.then(
+      (value) => (this.dead ? never<T>() : value),
+      (error: unknown) => (this.dead ? never<T>() : Promise.reject(error)),
+    );
+  }
+
+  /** Anything else the process does (posts, tool calls): not started once dead, and never answered after. */
+  act<T>(work: () => Promise<T>): Promise<T> {
+    if (this.dead) return never();
+    return work().then(
+      (value) => (this.dead ? never<T>() : value),
+      (error: unknown) => (this.dead ? never<T>() : Promise.reject(error)),
+    );
+  }
+}
+
+/** The Store as one process sees it: every call goes through its life. */
+export function storeOf(life: ProcessLife, store: Store): Store {
+  const call =
+    <A extends unknown[], R>(method: (...args: A) => Promise<R>) =>
+    (...args: A) =>
+      life.storeCall(method.name, args, () => method.apply(store, args));
+  return {
+    get description() {
+      return `${store.description} (as seen by ${life.name})`;
+    },
+    get: call(store.get) as Store['get'],
+    set: call(store.set),
+    delete: call(store.delete),
+    claim: call(store.claim),
+    release: call(store.release),
+    holder: call(store.holder),
+    append: call(store.append),
+    readLog: call(store.readLog) as Store['readLog'],
+    addToSet: call(store.addToSet),
+    removeFromSet: call(store.removeFromSet),
+    members: call(store.members),
+    ping: call(store.ping),
+    // The test closes the real connection itself.
+    close: async () => undefined,
+  };
+}
