@@ -1,36 +1,78 @@
-// Crashes between two store writes that the model-based test found: each leaves the store in a state that
-// recovery, the expiry sweep or the next click must still bring to an end.
-import { afterEach, describe, expect, it } from 'vitest';
+// Crashes between two store writes, found by the model-based test: each leaves the store in a state that
+// recovery, the expiry sweep or the next click must still bring to an end. Two processes on one SQLite file.
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { ApprovalBook } from '../../agent/policy/approvals.js';
 import { storeKeys } from '../../agent/store/store-keys.js';
-import { toolCalls } from '../fakes/openai-server.js';
-import { alice, conversation, createHarness, type Harness } from './harness.js';
-import { ProcessLife, storeOf } from './model/process-life.js';
+import { type FakeOpenAIServer, startFakeOpenAIServer } from '../fakes/openai-server.js';
+import { APPROVAL_TTL_MS, LEASE_MS, ModelWorld, QUESTION_TTL_MS, type Replica } from './model/model-world.js';
+import { type Step, scriptedResponder, taskText } from './model/scripted-model.js';
 
-let harness: Harness;
-afterEach(async () => harness?.close());
+let fake: FakeOpenAIServer;
+beforeAll(async () => {
+  fake = await startFakeOpenAIServer({ record: false });
+  fake.respond(scriptedResponder());
+});
+afterAll(async () => fake?.close());
 
-const askWhich = toolCalls([{ name: 'ask_user', arguments: { question: 'Which service?' } }]);
+let world: ModelWorld | undefined;
+afterEach(async () => {
+  await world?.close();
+  world = undefined;
+});
+
+/** Two processes; Alice's task runs on the first until it waits for a person (or the process dies). */
+async function aliceStarts(steps: Step[], beforeStart: (first: Replica) => void = () => {}) {
+  world = await ModelWorld.create('sqlite', fake, 'continue');
+  const [first, second] = world.replicas as [Replica, Replica];
+  beforeStart(first);
+  const runId = await first.kernel.start({
+    text: taskText(1, steps),
+    principal: world.person('alice'),
+    conversation: world.conversation(0),
+  });
+  await world.quiesce();
+  return { world, first, second, runId };
+}
 
 describe('crash windows', () => {
-  it('a run that crashed while saving its question still expires, and frees its thread', async () => {
-    harness = await createHarness({ store: 'sqlite' });
-    // The process dies just before it adds the run to the index of waiting runs.
-    const life = new ProcessLife('first');
-    life.dieBefore((method, args) => method === 'addToSet' && args[0] === storeKeys.waitingRuns);
-    const first = harness.newKernel({ store: storeOf(life, harness.store) });
-    harness.fake.respond(() => askWhich);
-    const runId = await first.start({ text: 'restart the stuck one', principal: alice, conversation });
-    await life.died;
+  it('a run whose process died while saving its question still expires, and frees its thread', async () => {
+    const { world, second, runId } = await aliceStarts(['ask'], (first) =>
+      // The process dies after saving the run as waiting_for_user, before indexing it as waiting.
+      first.life.dieBefore((method, args) => method === 'addToSet' && args[0] === storeKeys.waitingRuns),
+    );
+    await world.advance(LEASE_MS + 1);
+    await second.kernel.recover();
+    await world.quiesce();
+    expect((await second.kernel.get(runId)).status).toBe('waiting_for_user');
+    await world.advance(QUESTION_TTL_MS);
+    expect(await second.sweep.sweep()).toBe(1);
+    await world.quiesce();
+    expect((await second.kernel.get(runId)).status).toBe('expired');
+    expect(await world.observer.holder(storeKeys.threadLock(world.conversation(0)))).toBeUndefined();
+  });
 
-    const second = harness.newKernel();
-    // The dead process's lease on the run lapses.
-    harness.clock.advance(10 * 60_000);
-    await second.recover();
-    await second.idle();
-    expect((await second.get(runId)).status).toBe('waiting_for_user');
-    harness.clock.advance(second.limits.questionTtlMs);
-    expect(await second.expirySweep().sweep()).toBe(1);
-    expect((await second.get(runId)).status).toBe('expired');
-    expect(await harness.store.holder(storeKeys.threadLock(conversation))).toBeUndefined();
+  it('a click whose process died after claiming the decision still decides the run at expiry', async () => {
+    const { world, first, second, runId } = await aliceStarts(['restart']);
+    const waiting = await first.kernel.get(runId);
+    if (waiting.status !== 'waiting_for_approval') throw new Error(`the run is ${waiting.status}`);
+    const { approvalId } = waiting.approval;
+    // Bob's click takes the decision's claim, and his process dies before it saves the approval record.
+    second.life.dieAfter(
+      (method, args) => method === 'claim' && args[0] === storeKeys.approvalDecision(approvalId),
+    );
+    void second.kernel.decideApproval(approvalId, world.person('bob'), 'approve');
+    await second.life.died;
+    await world.quiesce();
+
+    const late = await first.kernel.decideApproval(approvalId, world.person('dave'), 'approve');
+    expect(late.message).toMatch(/^Already approved by /);
+    await world.advance(APPROVAL_TTL_MS);
+    expect(await first.sweep.sweep()).toBe(1);
+    await world.quiesce();
+    expect((await first.kernel.get(runId)).status).toBe('finished');
+    expect(world.executions.executions.map((execution) => execution.tool)).toEqual(['restart_service']);
+    const book = new ApprovalBook(world.observer, { clock: world.clock });
+    expect((await book.get(approvalId))?.status).toBe('approved');
+    expect(await world.observer.holder(storeKeys.threadLock(world.conversation(0)))).toBeUndefined();
   });
 });

@@ -2,6 +2,8 @@
 // action. Once dead, nothing it started comes back: its store calls, posts and tool calls never answer.
 import type { Store } from '../../../agent/store/store.js';
 
+export type StoreCallMatch = (method: string, args: unknown[]) => boolean;
+
 export interface ArmedDeath {
   callsLeft: number | undefined;
   actionTrap: 'before' | 'after' | undefined;
@@ -15,7 +17,7 @@ export class ProcessLife {
   readonly died: Promise<void>;
   private markDied!: () => void;
   private callsLeft: number | undefined;
-  private fatalCall: ((method: string, args: unknown[]) => boolean) | undefined;
+  private fatalCall: { matches: StoreCallMatch; made: boolean } | undefined;
   /** Where the next write or danger action kills the process, if anywhere: before it runs, or after. */
   actionTrap: 'before' | 'after' | undefined;
 
@@ -50,18 +52,24 @@ export class ProcessLife {
   }
 
   /** The process dies just before the first store call that matches (the call never reaches the store). */
-  dieBefore(matches: (method: string, args: unknown[]) => boolean): void {
-    this.fatalCall = matches;
+  dieBefore(matches: StoreCallMatch): void {
+    this.fatalCall = { matches, made: false };
+  }
+
+  /** The process dies as soon as the first store call that matches has reached the store. */
+  dieAfter(matches: StoreCallMatch): void {
+    this.fatalCall = { matches, made: true };
   }
 
   /** Runs one store call: made unless the process is dead, and its answer seen only if it is still alive. */
   storeCall<T>(method: string, args: unknown[], call: () => Promise<T>): Promise<T> {
-    if (this.fatalCall?.(method, args)) this.kill();
+    const fatal = this.fatalCall?.matches(method, args) ? this.fatalCall : undefined;
+    if (fatal && !fatal.made) this.kill();
     if (this.dead) return never();
-    let diesNow = false;
+    let diesNow = fatal !== undefined;
     if (this.callsLeft !== undefined) {
       this.callsLeft -= 1;
-      diesNow = this.callsLeft <= 0;
+      diesNow ||= this.callsLeft <= 0;
     }
     const made = call();
     if (diesNow) {
