@@ -75,4 +75,30 @@ describe('crash windows', () => {
     expect((await book.get(approvalId))?.status).toBe('approved');
     expect(await world.observer.holder(storeKeys.threadLock(world.conversation(0)))).toBeUndefined();
   });
+
+  it.each([
+    ['finished', ['read']],
+    ['waiting_for_user', ['ask']],
+  ] as const)(
+    'a process that dies right after saving a run as %s has freed its thread',
+    async (status, steps) => {
+      const { world, second } = await aliceStarts([...steps], (first) =>
+        first.life.dieAfter(
+          (method, args) =>
+            method === 'set' &&
+            String(args[0]).startsWith('run:') &&
+            (args[1] as { status?: string }).status === status,
+        ),
+      );
+      expect(await world.observer.holder(storeKeys.threadLock(world.conversation(0)))).toBeUndefined();
+      // The thread's next task starts at once, not after the lock's TTL.
+      const next = await second.kernel.start({
+        text: taskText(2, []),
+        principal: world.person('alice'),
+        conversation: world.conversation(0),
+      });
+      await world.quiesce();
+      expect((await second.kernel.get(next)).status).toBe('finished');
+    },
+  );
 });
