@@ -21,6 +21,7 @@ import {
 import { withResolvedRoles } from '../../../agent/policy/resolve-roles.js';
 import { settingsToolPolicy } from '../../../agent/policy/settings-tool-policy.js';
 import type { Principal } from '../../../agent/principal.js';
+import type { Run } from '../../../agent/run.js';
 import { RedisStore } from '../../../agent/store/redis-store.js';
 import { SqliteStore } from '../../../agent/store/sqlite-store.js';
 import type { Store } from '../../../agent/store/store.js';
@@ -58,6 +59,14 @@ export class ModelWorld {
   readonly runIds: string[] = [];
   /** Errors the kernels logged, and commands that failed with something other than a caller's mistake. */
   readonly problems: string[] = [];
+  /**
+   * Runs a process died in the middle of: holding their lease, or while starting them. Their messages may be
+   * duplicated or superseded (messages are posted before the state they describe is saved), so the checks of
+   * what the thread shows leave them out; every check of their state still applies.
+   */
+  readonly caughtByCrash = new Set<string>();
+  /** Runs whose cancel the kernel accepted for later ("will stop at its next step"), with their status then. */
+  readonly cancelsAccepted = new Map<string, Run['status']>();
   /** What happened, command by command, for the failure message. */
   readonly story: string[] = [];
   readonly settings: PermissionSettings;
@@ -119,9 +128,16 @@ export class ModelWorld {
     for (const [index, replica] of this.replicas.entries()) {
       if (!replica.life.dead) continue;
       this.executions.epoch += 1;
+      // The live processes hold no lease now: every lease held is the dead one's, on runs it was stepping.
+      const held: string[] = [];
+      for (const runId of this.runIds) {
+        if ((await this.observer.holder(storeKeys.runLease(runId))) !== undefined) held.push(runId);
+      }
+      for (const runId of held) this.caughtByCrash.add(runId);
       const restarted = await this.startProcess();
       this.replicas[index] = restarted;
-      this.story.push(`  ${replica.life.name} died; ${restarted.life.name} starts`);
+      const holding = held.length > 0 ? ` holding ${held.join(', ')}` : '';
+      this.story.push(`  ${replica.life.name} died${holding}; ${restarted.life.name} starts`);
     }
   }
 

@@ -1,13 +1,8 @@
-// One simulated process for the model test: it can die at once, after a number of store calls, or inside an
-// action. Once dead, nothing it started comes back: its store calls, posts and tool calls never answer.
+// One simulated process for the model test: it can die at once, after a number of store calls, or at a chosen
+// store call. Once dead, nothing it started comes back: its store calls, posts and tool calls never answer.
 import type { Store } from '../../../agent/store/store.js';
 
 export type StoreCallMatch = (method: string, args: unknown[]) => boolean;
-
-export interface ArmedDeath {
-  callsLeft: number | undefined;
-  actionTrap: 'before' | 'after' | undefined;
-}
 
 const never = <T>(): Promise<T> => new Promise<T>(() => {});
 
@@ -18,8 +13,6 @@ export class ProcessLife {
   private markDied!: () => void;
   private callsLeft: number | undefined;
   private fatalCall: { matches: StoreCallMatch; made: boolean } | undefined;
-  /** Where the next write or danger action kills the process, if anywhere: before it runs, or after. */
-  actionTrap: 'before' | 'after' | undefined;
 
   constructor(readonly name: string) {
     this.died = new Promise((resolve) => {
@@ -38,17 +31,15 @@ export class ProcessLife {
     this.callsLeft = Math.max(1, calls);
   }
 
-  /** Takes away any death waiting to happen, and returns it, for `resume`. */
-  pause(): ArmedDeath {
-    const armed = { callsLeft: this.callsLeft, actionTrap: this.actionTrap };
+  /** Takes away a death counted in store calls, and returns the count left, for `resume`. */
+  pause(): number | undefined {
+    const callsLeft = this.callsLeft;
     this.callsLeft = undefined;
-    this.actionTrap = undefined;
-    return armed;
+    return callsLeft;
   }
 
-  resume(armed: ArmedDeath): void {
-    this.callsLeft = armed.callsLeft;
-    this.actionTrap = armed.actionTrap;
+  resume(callsLeft: number | undefined): void {
+    this.callsLeft = callsLeft;
   }
 
   /** The process dies just before the first store call that matches (the call never reaches the store). */

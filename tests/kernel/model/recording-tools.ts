@@ -1,5 +1,6 @@
 // The model test's tools: a read, a write and a danger tool that record every execution with the call id the
-// scripted model put in the arguments, which process ran it, and how many crashes had happened by then.
+// scripted model put in the arguments, which process ran it, and how many crashes had happened by then. A trap
+// kills the process inside its next write or danger action.
 import { z } from 'zod';
 import { defineTool, type Tool } from '../../../agent/tool.js';
 import type { ProcessLife } from './process-life.js';
@@ -18,6 +19,8 @@ export interface Execution {
 export class ExecutionLog {
   readonly executions: Execution[] = [];
   epoch = 0;
+  /** The process that runs the next write or danger action dies: before the action takes effect, or after. */
+  actionTrap: 'before' | 'after' | undefined;
 }
 
 const service = z.enum(['api', 'worker']).describe('Which service');
@@ -27,7 +30,8 @@ export function recordingTools(log: ExecutionLog, life: ProcessLife): Tool[] {
     const record = () =>
       log.executions.push({ tool, callId, runId, args, process: life.name, epoch: log.epoch });
     return life.act(async () => {
-      const trap = tool === 'read_logs' ? undefined : life.actionTrap;
+      const trap = tool === 'read_logs' ? undefined : log.actionTrap;
+      if (trap) log.actionTrap = undefined;
       if (trap === 'before') life.kill();
       else record();
       if (trap === 'after') life.kill();
