@@ -101,4 +101,29 @@ describe('crash windows', () => {
       expect((await second.kernel.get(next)).status).toBe('finished');
     },
   );
+
+  it('a cancel put off because a dead process held the waiting run is carried out by recovery', async () => {
+    const { world, first, second, runId } = await aliceStarts(['restart']);
+    const waiting = await first.kernel.get(runId);
+    if (waiting.status !== 'waiting_for_approval') throw new Error(`the run is ${waiting.status}`);
+    // A stray answer on the first process takes the run's lease, and the process dies holding it.
+    first.life.dieAfter((method, args) => method === 'claim' && args[0] === storeKeys.runLease(runId));
+    void first.kernel.answer(runId, 'api', world.person('alice'));
+    await first.life.died;
+    await world.quiesce();
+    const cancel = await second.kernel.cancel(runId, world.person('alice'));
+    expect(cancel.message).toMatch(/will stop at its next step/);
+
+    // The lease lapses; the run still waits for its approval, and nobody steps a waiting run.
+    await world.advance(LEASE_MS + 1);
+    await second.kernel.recover();
+    await world.quiesce();
+    expect((await second.kernel.get(runId)).status).toBe('cancelled');
+    const book = new ApprovalBook(world.observer, { clock: world.clock });
+    expect((await book.get(waiting.approval.approvalId))?.status).toBe('withdrawn');
+    const card = world.chat.ofKind('approval').find((entry) => entry.runId === runId);
+    expect(card?.decision?.outcome).toBe('withdrawn');
+    expect(world.executions.executions).toEqual([]);
+    expect(await world.observer.get(storeKeys.cancelRequest(runId))).toBeUndefined();
+  });
 });
