@@ -21,7 +21,6 @@ import {
 import { withResolvedRoles } from '../../../agent/policy/resolve-roles.js';
 import { settingsToolPolicy } from '../../../agent/policy/settings-tool-policy.js';
 import type { Principal } from '../../../agent/principal.js';
-import type { Run } from '../../../agent/run.js';
 import { RedisStore } from '../../../agent/store/redis-store.js';
 import { SqliteStore } from '../../../agent/store/sqlite-store.js';
 import type { Store } from '../../../agent/store/store.js';
@@ -65,8 +64,6 @@ export class ModelWorld {
    * what the thread shows leave them out; every check of their state still applies.
    */
   readonly caughtByCrash = new Set<string>();
-  /** Runs whose cancel the kernel accepted for later ("will stop at its next step"), with their status then. */
-  readonly cancelsAccepted = new Map<string, Run['status']>();
   /** What happened, command by command, for the failure message. */
   readonly story: string[] = [];
   readonly settings: PermissionSettings;
