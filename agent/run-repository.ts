@@ -10,7 +10,7 @@ const ACTIVE = storeKeys.activeRuns;
 const WAITING = storeKeys.waitingRuns;
 
 export class RunRepository {
-  /** Status each non-terminal run was last indexed under by this process. */
+  /** Status each non-terminal run was last indexed under by this process, since it last loaded the run. */
   private readonly indexed = new Map<string, Run['status']>();
 
   constructor(private readonly store: Store) {}
@@ -23,6 +23,9 @@ export class RunRepository {
 
   async find(runId: string): Promise<Run | undefined> {
     const raw = await this.guard('read', () => this.store.get<unknown>(runKey(runId)));
+    // Another process may have moved the run and its index entries since this one saved it: its next save
+    // here writes them again.
+    this.indexed.delete(runId);
     if (raw === undefined) return undefined;
     return loadRunRecord(raw, `stored run ${runId}`);
   }

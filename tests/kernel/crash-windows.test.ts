@@ -126,4 +126,24 @@ describe('crash windows', () => {
     expect(world.executions.executions).toEqual([]);
     expect(await world.observer.get(storeKeys.cancelRequest(runId))).toBeUndefined();
   });
+
+  it('a question asked again after another process took the answer is indexed again, and expires', async () => {
+    const { world, first, second, runId } = await aliceStarts(['ask', 'ask']);
+    expect((await first.kernel.get(runId)).status).toBe('waiting_for_user');
+    // The second process takes the answer (the run leaves the waiting index) and dies before stepping it.
+    second.life.dieAfter((method, args) => method === 'removeFromSet' && args[0] === storeKeys.waitingRuns);
+    void second.kernel.answer(runId, 'api', world.person('alice'));
+    await second.life.died;
+    await world.quiesce();
+
+    // The first process, which asked the first question, recovers the run and asks the second.
+    await world.advance(LEASE_MS + 1);
+    await first.kernel.recover();
+    await world.quiesce();
+    expect((await first.kernel.get(runId)).status).toBe('waiting_for_user');
+    expect(await world.observer.members(storeKeys.waitingRuns)).toContain(runId);
+    await world.advance(QUESTION_TTL_MS);
+    expect(await first.sweep.sweep()).toBe(1);
+    expect((await first.kernel.get(runId)).status).toBe('expired');
+  });
 });
