@@ -17,13 +17,29 @@ export type Command =
   /** Time passes past the lease TTL: a dead process's leases lapse. */
   | { kind: 'lapse' }
   /**
-   * The process dies: now (between commands), or once it has made that many more store calls. Or whichever
+   * The process dies: now (between commands), once it has made that many more store calls, or right after its
+   * next write of one kind (between that write and the next one of a multi-write step). Or whichever
    * process runs the next write or danger action dies in it, before or after it took effect. A dead process is
    * started again.
    */
-  | { kind: 'crash'; on: Side; when: 'now' | 'action_before' | 'action_after' | number }
+  | {
+      kind: 'crash';
+      on: Side;
+      when: 'now' | 'action_before' | 'action_after' | number | { after: StoreWrite };
+    }
   /** Two commands at once, on either process: two replicas handling two clicks. */
   | { kind: 'race'; first: Command; second: Command };
+
+/** Kinds of store write a process can die right after. */
+export const STORE_WRITES = [
+  'run record',
+  'run index',
+  'thread lock',
+  'thread line',
+  'approval',
+  'cancel request',
+] as const;
+export type StoreWrite = (typeof STORE_WRITES)[number];
 
 const side = fc.constantFrom<Side>(0, 1);
 const person = fc.constantFrom(...PEOPLE);
@@ -70,6 +86,7 @@ const crash = fc.record({
     fc.constantFrom('now' as const, 'action_before' as const, 'action_after' as const),
     fc.constantFrom('action_before' as const, 'action_after' as const),
     fc.integer({ min: 1, max: 40 }),
+    fc.record({ after: fc.constantFrom(...STORE_WRITES) }),
   ),
 });
 
@@ -108,6 +125,8 @@ export function describeCommand(command: Command): string {
       return 'lapse()';
     case 'crash':
       if (typeof command.when === 'number') return `crash(k${command.on}, after ${command.when} store calls)`;
+      if (typeof command.when === 'object')
+        return `crash(k${command.on}, after its next ${command.when.after} write)`;
       return command.when === 'now'
         ? `crash(k${command.on}, now)`
         : `crash(in the next action, ${command.when.slice(7)} it)`;

@@ -4,6 +4,7 @@ import type { OutboundMessage } from '../../../agent/chat-port.js';
 import type { Approval } from '../../../agent/policy/approval-record.js';
 import { ApprovalBook } from '../../../agent/policy/approvals.js';
 import { AuditLog } from '../../../agent/policy/audit-log.js';
+import { principalKey } from '../../../agent/principal.js';
 import { holdsThread, isTerminal, type Run, type RunStatus } from '../../../agent/run.js';
 import { stableJson } from '../../../agent/stable-json.js';
 import { storeKeys } from '../../../agent/store/store-keys.js';
@@ -44,6 +45,7 @@ export async function violations(world: ModelWorld): Promise<string[]> {
     ...runs.filter((run) => !isTerminal(run.status)).map((run) => `${run.id} is still ${run.status}`),
     ...executedTwice(world),
     ...(await unapprovedActions(world, approvals)),
+    ...approvals.flatMap((approval) => approvedByWhom(approval)),
     ...runs.flatMap((run) => endedOnce(run)),
     ...openMessages(world, runs, approvals),
     ...(await lockedThreads(world, runs)),
@@ -90,6 +92,21 @@ async function unapprovedActions(world: ModelWorld, approvals: Approval[]): Prom
       found.push(`${what} executed without claiming its approval's one execution`);
   }
   return found;
+}
+
+/** Who may approve each tool in the model's settings: admins (Bob, Dave) anything, operators (Alice) write_*. */
+const APPROVERS: Record<string, readonly string[]> = {
+  restart_service: ['playground:bob', 'playground:dave'],
+  write_note: ['playground:alice', 'playground:bob', 'playground:dave'],
+};
+
+/** (2) An approval was approved by someone who may approve that tool, and never by the person who asked. */
+function approvedByWhom(approval: Approval): string[] {
+  if (approval.status !== 'approved') return [];
+  const by = approval.decidedBy?.key;
+  const requester = principalKey(approval.requester);
+  if (by !== undefined && by !== requester && APPROVERS[approval.tool]?.includes(by)) return [];
+  return [`approval ${approval.id} of ${approval.tool} for ${requester} was approved by ${by ?? 'nobody'}`];
 }
 
 const END_EVENTS: ReadonlySet<string> = new Set([

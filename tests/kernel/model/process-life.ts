@@ -3,6 +3,9 @@
 import type { Store } from '../../../agent/store/store.js';
 
 export type StoreCallMatch = (method: string, args: unknown[]) => boolean;
+/** A store call the process dies at: before it reaches the store, or just after. */
+type FatalCall = { matches: StoreCallMatch; made: boolean };
+export type ArmedDeath = { callsLeft: number | undefined; fatalCall: FatalCall | undefined };
 
 const never = <T>(): Promise<T> => new Promise<T>(() => {});
 
@@ -12,7 +15,7 @@ export class ProcessLife {
   readonly died: Promise<void>;
   private markDied!: () => void;
   private callsLeft: number | undefined;
-  private fatalCall: { matches: StoreCallMatch; made: boolean } | undefined;
+  private fatalCall: FatalCall | undefined;
 
   constructor(readonly name: string) {
     this.died = new Promise((resolve) => {
@@ -31,15 +34,17 @@ export class ProcessLife {
     this.callsLeft = Math.max(1, calls);
   }
 
-  /** Takes away a death counted in store calls, and returns the count left, for `resume`. */
-  pause(): number | undefined {
-    const callsLeft = this.callsLeft;
+  /** Takes away any death waiting at a store call, and returns it, for `resume`. */
+  pause(): ArmedDeath {
+    const armed = { callsLeft: this.callsLeft, fatalCall: this.fatalCall };
     this.callsLeft = undefined;
-    return callsLeft;
+    this.fatalCall = undefined;
+    return armed;
   }
 
-  resume(callsLeft: number | undefined): void {
-    this.callsLeft = callsLeft;
+  resume(armed: ArmedDeath): void {
+    this.callsLeft = armed.callsLeft;
+    this.fatalCall = armed.fatalCall;
   }
 
   /** The process dies just before the first store call that matches (the call never reaches the store). */

@@ -3,8 +3,9 @@ import { OpsbotError } from '../../../agent/errors.js';
 import type { Run } from '../../../agent/run.js';
 import { loadRunRecord } from '../../../agent/run-migrations.js';
 import { storeKeys } from '../../../agent/store/store-keys.js';
-import { type Command, describeCommand } from './model-commands.js';
+import { type Command, describeCommand, type StoreWrite } from './model-commands.js';
 import { LEASE_MS, type ModelWorld } from './model-world.js';
+import type { StoreCallMatch } from './process-life.js';
 import { taskText } from './scripted-model.js';
 
 /** Every stored run the world knows of, in the order they were made; one that cannot load is a problem. */
@@ -30,9 +31,16 @@ export async function runCommand(world: ModelWorld, command: Command, index: num
     const armed = world.replicas.map((replica) => replica.life.pause());
     const trap = world.executions.actionTrap;
     world.executions.actionTrap = undefined;
+    // Time passes first, then both act at the same moment: a clock jump under a command that holds a lease
+    // would be a process paused for minutes, which this model does not play.
+    for (const part of [command.first, command.second])
+      if (part.kind === 'expire') await world.advance(part.minutes * 60_000);
     const dead = await deadLeases(world);
-    await Promise.all([perform(world, command.first, 'a', dead), perform(world, command.second, 'b', dead)]);
-    for (const [slot, replica] of world.replicas.entries()) replica.life.resume(armed[slot]);
+    await Promise.all([
+      perform(world, command.first, 'a', dead, { timePassed: true }),
+      perform(world, command.second, 'b', dead, { timePassed: true }),
+    ]);
+    for (const [slot, replica] of world.replicas.entries()) replica.life.resume(armed[slot]!);
     world.executions.actionTrap = trap;
   } else {
     await perform(world, command, '', await deadLeases(world));
@@ -45,6 +53,7 @@ async function perform(
   command: Command,
   label: string,
   deadLeases: ReadonlySet<string>,
+  options: { timePassed?: boolean } = {},
 ): Promise<void> {
   const tell = (text: string) => world.story.push(`  ${label ? `${label}: ` : ''}${text}`);
   if (command.kind === 'race') return;
@@ -90,7 +99,7 @@ async function perform(
         return (await kernel.cancel(target.id, world.person(command.who))).message;
       }
       case 'expire': {
-        await world.advance(command.minutes * 60_000);
+        if (!options.timePassed) await world.advance(command.minutes * 60_000);
         if (command.how === 'sweep') return `the sweep expired ${await replica.sweep.sweep()}`;
         const runs = await storedRuns(world);
         const waiting = runs.filter(
@@ -106,13 +115,17 @@ async function perform(
         if (!label) await checkCancelsCarriedOut(world);
         return `recovered ${JSON.stringify(counts)}`;
       }
-      case 'crash':
-        if (command.when === 'now') replica.life.kill();
-        else if (typeof command.when === 'number') replica.life.dieAfterStoreCalls(command.when);
-        else world.executions.actionTrap = command.when === 'action_before' ? 'before' : 'after';
-        return typeof command.when === 'string' && command.when.startsWith('action')
-          ? 'armed: whichever process runs the next action'
-          : `${replica.life.name} armed`;
+      case 'crash': {
+        const { when } = command;
+        if (when === 'action_before' || when === 'action_after') {
+          world.executions.actionTrap = when === 'action_before' ? 'before' : 'after';
+          return 'armed: whichever process runs the next action';
+        }
+        if (when === 'now') replica.life.kill();
+        else if (typeof when === 'number') replica.life.dieAfterStoreCalls(when);
+        else replica.life.dieAfter(writeOf(when.after));
+        return `${replica.life.name} armed`;
+      }
     }
   };
   const runsBefore = world.runIds.length;
@@ -145,6 +158,29 @@ export async function checkCancelsCarriedOut(world: ModelWorld): Promise<void> {
     if ((await world.observer.get(storeKeys.cancelRequest(run.id))) === undefined) continue;
     if ((await world.observer.holder(storeKeys.runLease(run.id))) !== undefined) continue;
     world.problems.push(`${run.id} is still ${run.status} after recovery, with a cancel request stored`);
+  }
+}
+
+/** Which store calls are a write of that kind. */
+function writeOf(kind: StoreWrite): StoreCallMatch {
+  const key = (args: unknown[]) => String(args[0]);
+  switch (kind) {
+    case 'run record':
+      return (method, args) => method === 'set' && key(args).startsWith('run:');
+    case 'run index':
+      return (method, args) =>
+        (method === 'addToSet' || method === 'removeFromSet') && key(args).startsWith('runs:');
+    case 'thread lock':
+      return (method, args) =>
+        (method === 'claim' || method === 'release') && key(args).startsWith('thread-lock:');
+    case 'thread line':
+      return (method, args) =>
+        (method === 'set' || method === 'delete') && key(args).startsWith('thread-waiting:');
+    case 'approval':
+      return (method, args) =>
+        (method === 'set' || method === 'claim') && /^approval(-decision)?:/.test(key(args));
+    case 'cancel request':
+      return (method, args) => (method === 'set' || method === 'delete') && key(args).startsWith('cancel:');
   }
 }
 
