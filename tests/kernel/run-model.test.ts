@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, it } from 'vitest';
 import { type FakeOpenAIServer, startFakeOpenAIServer } from '../fakes/openai-server.js';
 import { type Command, describeCommand, sequenceArbitrary } from './model/model-commands.js';
 import { settle, violations } from './model/model-invariants.js';
-import { type Backend, ModelWorld, redisAnswers } from './model/model-world.js';
+import { type Backend, ModelWorld, REDIS_URL, redisAnswers } from './model/model-world.js';
 import { runCommand, storedRuns } from './model/run-commands.js';
 import { scriptedResponder } from './model/scripted-model.js';
 
@@ -105,7 +105,7 @@ function checkBackend(backend: Backend) {
 describe('the kernel under random commands, crashes and time (model-based)', () => {
   it('holds its invariants on one SQLite file shared by two kernels', checkBackend('sqlite'), 180_000);
   it.skipIf(!hasRedis)(
-    `holds its invariants on one Redis shared by two kernels${hasRedis ? '' : ' (skipped: no Redis answered at 127.0.0.1:6379)'}`,
+    `holds its invariants on one Redis shared by two kernels${hasRedis ? '' : ` (skipped: no Redis answered at ${REDIS_URL})`}`,
     checkBackend('redis'),
     180_000,
   );
