@@ -34,11 +34,14 @@ export class ConversationScheduler {
       return 0;
     }
     const position = await this.withList(conversation, async (list) => {
-      list.push(runId);
-      await this.writeList(conversation, list);
+      // Recovery admits a queued run again: it keeps its one place in line.
+      if (!list.includes(runId)) {
+        list.push(runId);
+        await this.writeList(conversation, list);
+      }
       // The holder may have let go between the first try and the push: try once more, now that we are listed.
-      if (!(await this.take(conversation, runId))) return list.length;
-      list.pop();
+      if (!(await this.take(conversation, runId))) return list.indexOf(runId) + 1;
+      list.splice(list.indexOf(runId), 1);
       await this.writeList(conversation, list);
       return 0;
     });
@@ -59,7 +62,8 @@ export class ConversationScheduler {
     const next = await this.withList(conversation, async (list) => {
       while (list.length > 0) {
         const candidate = list.shift()!;
-        if (!(await this.options.stillQueued(candidate))) continue;
+        // The run letting go never takes the thread back, whatever its last saved status says.
+        if (candidate === runId || !(await this.options.stillQueued(candidate))) continue;
         if (await this.take(conversation, candidate)) {
           await this.writeList(conversation, list);
           return candidate;

@@ -355,20 +355,7 @@ export class Kernel {
         const interrupted = await this.apply(current, { type: 'action_interrupted', at: this.clock.now() });
         return { run: interrupted, message: `Nothing to cancel: ${describeRunState(interrupted)}.` };
       }
-      let card: ReturnType<typeof approvalCard> | undefined;
-      if (current.status === 'waiting_for_approval' && this.approvals) {
-        const { book } = this.approvals;
-        await book.close(current.approval.approvalId, { kind: 'withdrawn', by });
-        const approval = await book.get(current.approval.approvalId);
-        if (approval) card = approvalCard(approval);
-      }
-      const cancelled = await this.apply(current, {
-        type: 'cancelled',
-        at: this.clock.now(),
-        by,
-        ...(card ? { card } : {}),
-      });
-      return { run: cancelled, message: `Cancelled ${runId}.` };
+      return { run: await this.cancelHeld(current, by), message: `Cancelled ${runId}.` };
     } finally {
       await this.leases.release(runId);
     }
@@ -420,6 +407,12 @@ export class Kernel {
         if (await this.scheduler.holds(run.conversation, runId)) await this.queue.enqueue(runId);
         else await this.scheduler.admit(run.conversation, runId);
         counts.continued += 1;
+      } else if (run.status === 'waiting_for_user' || run.status === 'waiting_for_approval') {
+        // A cancel put off because another command (or a process that died) held the run: nobody steps a
+        // waiting run, so recovery carries it out.
+        await this.cancelPutOff(runId).catch((error) =>
+          this.logger.warn({ runId, err: String(error) }, 'could not carry out a cancel put off'),
+        );
       }
     }
     return counts;
@@ -549,6 +542,29 @@ export class Kernel {
     if (!result.ok) return false;
     await this.effects.apply(result.run, result.effects, handOff);
     return true;
+  }
+
+  /** Cancels a run this process holds the lease of, withdrawing the approval it waits for. */
+  private async cancelHeld(current: Run, by: ReturnType<typeof actorOf>): Promise<Run> {
+    let card: ReturnType<typeof approvalCard> | undefined;
+    if (current.status === 'waiting_for_approval' && this.approvals) {
+      const { book } = this.approvals;
+      await book.close(current.approval.approvalId, { kind: 'withdrawn', by });
+      const approval = await book.get(current.approval.approvalId);
+      if (approval) card = approvalCard(approval);
+    }
+    return this.apply(current, { type: 'cancelled', at: this.clock.now(), by, ...(card ? { card } : {}) });
+  }
+
+  /** Carries out a cancel request stored for a waiting run, if there is one. */
+  private async cancelPutOff(runId: string): Promise<void> {
+    const request = await this.cancels.pending(runId);
+    if (!request) return;
+    await this.leases.hold(runId, async () => {
+      const current = await this.runs.load(runId);
+      if (current.status !== 'waiting_for_user' && current.status !== 'waiting_for_approval') return;
+      await this.cancelHeld(current, { key: request.key, displayName: request.displayName });
+    });
   }
 
   private within(ms: number, work: Promise<void>): Promise<void> {

@@ -329,8 +329,9 @@ function askQuestion(
     effects: [
       { kind: 'post', message: questionMessage(run, question), slot: 'question' },
       { kind: 'status', text: 'Waiting for your answer', tone: 'warning' },
-      { kind: 'save' },
+      // Before the save, as at every end: see closing().
       { kind: 'free_thread' },
+      { kind: 'save' },
       { kind: 'trace', record: { kind: 'question', summary: asked.question, durationMs: 0 } },
     ],
   };
@@ -560,14 +561,18 @@ export function refusedRecord(tool: string, message: string): RecordedOutcome {
   };
 }
 
-/** The effects every end shares: save, free the thread, trace. */
+/**
+ * The effects every end shares: free the thread, save, trace. The thread is freed first: a process that dies
+ * between the two leaves a run that recovery takes up again from its last save, without the thread (as after an
+ * answer), never a lock held by a run that has ended, which nothing would release until its TTL.
+ */
 function closing(
   kind: 'finished' | 'failed' | 'cancelled' | 'expired' | 'outcome_unknown',
   summary: string,
 ): RunEffect[] {
   return [
-    { kind: 'save' },
     { kind: 'free_thread' },
+    { kind: 'save' },
     {
       kind: 'trace',
       record: {

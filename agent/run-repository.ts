@@ -10,7 +10,7 @@ const ACTIVE = storeKeys.activeRuns;
 const WAITING = storeKeys.waitingRuns;
 
 export class RunRepository {
-  /** Status each non-terminal run was last indexed under by this process. */
+  /** Status each non-terminal run was last indexed under by this process, since it last loaded the run. */
   private readonly indexed = new Map<string, Run['status']>();
 
   constructor(private readonly store: Store) {}
@@ -23,26 +23,33 @@ export class RunRepository {
 
   async find(runId: string): Promise<Run | undefined> {
     const raw = await this.guard('read', () => this.store.get<unknown>(runKey(runId)));
+    // Another process may have moved the run and its index entries since this one saved it: its next save
+    // here writes them again.
+    this.indexed.delete(runId);
     if (raw === undefined) return undefined;
     return loadRunRecord(raw, `stored run ${runId}`);
   }
 
-  /** Saves the whole record, then its index entries; a crash between them is repaired by recovery. */
+  /**
+   * Saves the whole record and its index entries. Entries are added before the record and removed after it, so
+   * a crash between the writes leaves a run indexed where recovery and the expiry sweep look, never missing.
+   */
   async save(run: Run): Promise<void> {
     await this.guard('save', async () => {
-      await this.store.set(runKey(run.id), run);
       // The index entries are idempotent; rewrite them only when the status moved since this process saved it.
-      if (this.indexed.get(run.id) === run.status) return;
+      const moved = this.indexed.get(run.id) !== run.status;
+      const waiting = run.status === 'waiting_for_user' || run.status === 'waiting_for_approval';
+      if (moved && !isTerminal(run.status)) {
+        await this.store.addToSet(ACTIVE, run.id);
+        if (waiting) await this.store.addToSet(WAITING, run.id);
+      }
+      await this.store.set(runKey(run.id), run);
+      if (!moved) return;
       if (isTerminal(run.status)) {
         await this.store.removeFromSet(ACTIVE, run.id);
         await this.store.removeFromSet(WAITING, run.id);
-      } else {
-        await this.store.addToSet(ACTIVE, run.id);
-        if (run.status === 'waiting_for_user' || run.status === 'waiting_for_approval') {
-          await this.store.addToSet(WAITING, run.id);
-        } else {
-          await this.store.removeFromSet(WAITING, run.id);
-        }
+      } else if (!waiting) {
+        await this.store.removeFromSet(WAITING, run.id);
       }
       if (isTerminal(run.status)) this.indexed.delete(run.id);
       else this.indexed.set(run.id, run.status);

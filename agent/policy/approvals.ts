@@ -220,7 +220,8 @@ export class ApprovalBook {
   private async withdraw(approval: Approval, by: AuditActor, now: number): Promise<DecideResult | 'retry'> {
     const key = decisionKey(approval.id);
     const owner = encodeOwner('withdrawn', now, by.displayName);
-    if (!(await this.store.claim(key, owner, this.keepFor(approval, now)))) return this.readWinner(approval);
+    if (!(await this.store.claim(key, owner, this.keepFor(approval, now))))
+      return this.readWinner(approval, { complete: true });
     const withdrawn: Approval = { ...approval, status: 'withdrawn', decidedBy: by, decidedAt: now };
     await this.saveOrRelease(withdrawn, now, key, owner);
     await this.store.removeFromSet(PENDING_SET, approval.id);
@@ -239,7 +240,8 @@ export class ApprovalBook {
   ): Promise<DecideResult | 'retry'> {
     const key = decisionKey(approval.id);
     const owner = encodeOwner('expired', approval.expiresAt, 'system:expiry');
-    if (!(await this.store.claim(key, owner, this.keepFor(approval, now)))) return this.readWinner(approval);
+    if (!(await this.store.claim(key, owner, this.keepFor(approval, now))))
+      return this.readWinner(approval, { complete: !clicker });
     const expired: Approval = { ...approval, status: 'expired', decidedAt: now };
     await this.saveOrRelease(expired, now, key, owner);
     await this.store.removeFromSet(PENDING_SET, approval.id);
@@ -251,8 +253,16 @@ export class ApprovalBook {
     return { kind: 'expired', approval: expired, recorded: true };
   }
 
-  /** The loser of the claim answers from the winner's record, or from the claim itself if not yet saved. */
-  private async readWinner(approval: Approval): Promise<DecideResult | 'retry'> {
+  /**
+   * The loser of the claim answers from the winner's record, or from the claim itself if not yet saved. When the
+   * book closes an approval (`complete`: at its expiry, or when its run is cancelled), a winner that has still
+   * not saved the record died between its claim and its save: the record is then written from the claim, or the
+   * approval would stay pending for ever and the run waiting on it would never get its decision.
+   */
+  private async readWinner(
+    approval: Approval,
+    options: { complete?: boolean } = {},
+  ): Promise<DecideResult | 'retry'> {
     for (let attempt = 0; attempt < this.loserReads.attempts; attempt++) {
       const current = await this.get(approval.id);
       if (current && current.status !== 'pending') return settled(current);
@@ -261,6 +271,7 @@ export class ApprovalBook {
     const holder = await this.store.holder(decisionKey(approval.id));
     const winner = holder === undefined ? undefined : decodeOwner(holder);
     if (!winner) return 'retry';
+    if (options.complete) return settled(await this.completeFromClaim(approval, winner));
     if (winner.outcome === 'expired') return { kind: 'expired', approval, recorded: false };
     if (winner.outcome === 'withdrawn') {
       return { kind: 'withdrawn', approval, by: { key: winner.key, displayName: winner.key }, at: winner.at };
@@ -271,6 +282,27 @@ export class ApprovalBook {
       by: { key: winner.key, displayName: winner.key },
       at: winner.at,
     };
+  }
+
+  private async completeFromClaim(
+    approval: Approval,
+    winner: NonNullable<ReturnType<typeof decodeOwner>>,
+  ): Promise<Approval> {
+    const status = {
+      approve: 'approved',
+      deny: 'denied',
+      expired: 'expired',
+      withdrawn: 'withdrawn',
+    } as const;
+    const completed: Approval = {
+      ...approval,
+      status: status[winner.outcome],
+      decidedAt: winner.at,
+      ...(winner.outcome === 'expired' ? {} : { decidedBy: { key: winner.key, displayName: winner.key } }),
+    };
+    await this.save(completed, this.clock.now());
+    await this.store.removeFromSet(PENDING_SET, approval.id);
+    return completed;
   }
 
   private keepFor(approval: Approval, now: number): number {

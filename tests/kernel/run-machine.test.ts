@@ -105,7 +105,7 @@ describe('what the transitions cause', () => {
     expect(kinds('running', 'execution_started')).toEqual(['audit', 'save']);
   });
 
-  it('frees the thread at every end, and when a run waits for an answer', () => {
+  it('frees the thread at every end, and when a run waits for an answer, before saving it', () => {
     for (const [status, type] of [
       ['running', 'finished'],
       ['running', 'failed'],
@@ -115,7 +115,10 @@ describe('what the transitions cause', () => {
       ['executing', 'action_interrupted'],
       ['running', 'question_asked'],
     ] as const) {
-      expect(kinds(status, type)).toContain('free_thread');
+      const effects = kinds(status, type);
+      expect(effects).toContain('free_thread');
+      // A crash between the two must not leave the thread locked by a run that no longer needs it.
+      expect(effects.indexOf('free_thread')).toBeLessThan(effects.indexOf('save'));
     }
     expect(kinds('running', 'approval_requested')).not.toContain('free_thread');
   });
