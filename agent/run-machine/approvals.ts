@@ -1,0 +1,138 @@
+// A run waits for an approver: the decision, the expiry, and a call that will not run.
+import type { PlannedCall, Run, RunIn } from '../run.js';
+import type { RunEffect } from '../run-effect.js';
+import { type RecordedOutcome, recordOutcome } from '../run-record-call.js';
+import { formatClock } from '../run-state-words.js';
+import { closing, end, fail } from './endings.js';
+import type { ApprovalCard, CardDecision, Next, RunMachineEvent } from './events.js';
+import { base, to, withEvent } from './shape.js';
+
+export function decideCard(
+  run: RunIn<'waiting_for_approval'>,
+  card: ApprovalCard,
+  decision: CardDecision,
+): RunEffect[] {
+  const messageId = run.approval.cardMessageId;
+  return messageId ? [{ kind: 'update', messageId, message: { ...card, decision } }] : [];
+}
+
+export function approvalDecided(
+  run: RunIn<'waiting_for_approval'>,
+  event: Extract<RunMachineEvent, { type: 'approval_decided' }>,
+): Next {
+  const { call } = run.approval;
+  const outcome = event.decision === 'approve' ? 'approved' : 'denied';
+  const card = decideCard(run, event.card, {
+    outcome,
+    by: event.by.displayName,
+    at: event.at,
+    ...(event.reason ? { reason: event.reason } : {}),
+  });
+  const decided = withEvent(run, {
+    type: 'approval_decided',
+    at: event.at,
+    step: run.step,
+    approvalId: event.approvalId,
+    decision: outcome,
+    by: event.by.key,
+    ...(event.reason ? { reason: event.reason } : {}),
+  });
+  if (event.decision === 'approve' && event.bound) {
+    const approved = { ...call, approved: { approvalId: event.approvalId, by: event.by.displayName } };
+    const queue = [approved, ...run.queue.filter((queued) => queued.id !== call.id)];
+    return {
+      run: to({ ...decided, queue }, 'queued', {}),
+      effects: [...card, { kind: 'save' }, { kind: 'enqueue' }],
+    };
+  }
+  const message = event.bound
+    ? `Denied by ${event.by.displayName}${event.reason ? `: ${event.reason}` : '.'}`
+    : 'The approved call does not match the call waiting to run, so it was not run.';
+  return refuseAndGoOn(decided, call, message, event.stopOnDenial, event.at, card);
+}
+
+export function approvalExpired(
+  run: RunIn<'waiting_for_approval'>,
+  event: Extract<RunMachineEvent, { type: 'approval_expired' }>,
+): Next {
+  const { call, expiresAt } = run.approval;
+  const card = decideCard(run, event.card, { outcome: 'expired', by: 'nobody', at: expiresAt });
+  const decided = withEvent(run, {
+    type: 'approval_decided',
+    at: event.at,
+    step: run.step,
+    approvalId: event.approvalId,
+    decision: 'expired',
+    by: 'expiry',
+  });
+  const message = `The approval for ${call.name} expired before anyone decided (at ${formatClock(expiresAt)}), so it was not run.`;
+  if (!event.stopOnDenial) {
+    // The thread hears it too, not only the model: the run goes on without the call.
+    const told: RunEffect = { kind: 'post', message: { kind: 'text', text: message, tone: 'warning' } };
+    return refuseAndGoOn(decided, call, message, false, event.at, [...card, told]);
+  }
+  const text = `${message} Ask again if it is still needed.`;
+  const ended = end(
+    decided,
+    'expired',
+    { expired: { message: text, at: event.at } },
+    {
+      type: 'expired',
+      at: event.at,
+      step: run.step,
+      message: text,
+    },
+  );
+  return {
+    run: ended,
+    effects: [
+      ...card,
+      { kind: 'post', message: { kind: 'text', text, tone: 'warning' } },
+      { kind: 'status', text: 'Expired', tone: 'warning' },
+      ...closing('expired', text),
+    ],
+  };
+}
+
+/** A call that will not run: the model is told why, and the run stops or goes on as on_denial says. */
+export function refuseAndGoOn(
+  run: Run,
+  call: PlannedCall,
+  message: string,
+  stop: boolean,
+  at: number,
+  before: RunEffect[],
+): Next {
+  const refused = recordOutcome(base(run), call, refusedRecord(call.name, message), at);
+  const queue = refused.run.queue.filter((queued) => queued.id !== call.id);
+  const next = { ...refused.run, queue, status: 'running' as const };
+  if (stop) {
+    const failed = fail(next, 'denied', `${message} The run stopped (permissions.on_denial is stop).`, at);
+    return { run: failed.run, effects: [...before, ...refused.effects, ...failed.effects] };
+  }
+  return {
+    run: to(next, 'queued', {}),
+    effects: [...before, ...refused.effects, { kind: 'save' }, { kind: 'enqueue' }],
+  };
+}
+
+export function refusedRecord(tool: string, message: string): RecordedOutcome {
+  return {
+    content: JSON.stringify({
+      tool,
+      ok: false,
+      error: {
+        class: 'permission_denied',
+        message,
+        what_to_do: 'Someone else must do this: tell the user who can, and do not retry.',
+      },
+    }),
+    ok: false,
+    summary: `permission_denied: ${message}`,
+    errorClass: 'permission_denied',
+    repeated: false,
+    durationMs: 0,
+    executed: false,
+    displayArgs: undefined,
+  };
+}

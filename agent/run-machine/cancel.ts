@@ -1,0 +1,39 @@
+// A run cancelled by a person: its open question or card closed, naming who cancelled it.
+import type { Run } from '../run.js';
+import type { RunEffect } from '../run-effect.js';
+import { decideCard } from './approvals.js';
+import { closing, end } from './endings.js';
+import type { Next, RunMachineEvent } from './events.js';
+import { closeQuestion } from './questions.js';
+
+export function cancel(run: Run, event: Extract<RunMachineEvent, { type: 'cancelled' }>): Next {
+  const by = event.by.displayName;
+  const closed: RunEffect[] =
+    run.status === 'waiting_for_user'
+      ? closeQuestion(run, { answer: `(cancelled by ${by})`, by, at: event.at })
+      : run.status === 'waiting_for_approval' && event.card
+        ? decideCard(run, event.card, { outcome: 'withdrawn', by, at: event.at })
+        : [];
+  const ended = end(
+    run,
+    'cancelled',
+    { cancelled: { by, at: event.at } },
+    {
+      type: 'cancelled',
+      at: event.at,
+      step: run.step,
+      by,
+    },
+  );
+  return {
+    run: ended,
+    effects: [
+      ...closed,
+      { kind: 'post', message: { kind: 'text', text: `Cancelled by ${by}.`, tone: 'warning' } },
+      { kind: 'status', text: `Cancelled by ${by}`, tone: 'warning' },
+      { kind: 'audit', entry: { kind: 'cancel', actor: event.by } },
+      { kind: 'forget_cancel_request' },
+      ...closing('cancelled', `cancelled by ${by}`),
+    ],
+  };
+}

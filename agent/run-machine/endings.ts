@@ -1,0 +1,124 @@
+// How a run ends: finished, failed or interrupted mid-action, and what every end shares.
+import type { Run, RunBase, RunEvent, RunIn } from '../run.js';
+import type { RunEffect } from '../run-effect.js';
+import type { Next, RunMachineEvent } from './events.js';
+import { to, withEvent } from './shape.js';
+
+/**
+ * The effects every end shares: free the thread, save, trace. The thread is freed first: a process that dies
+ * between the two leaves a run that recovery takes up again from its last save, without the thread (as after an
+ * answer), never a lock held by a run that has ended, which nothing would release until its TTL.
+ */
+export function closing(
+  kind: 'finished' | 'failed' | 'cancelled' | 'expired' | 'outcome_unknown',
+  summary: string,
+): RunEffect[] {
+  return [
+    { kind: 'free_thread' },
+    { kind: 'save' },
+    {
+      kind: 'trace',
+      record: {
+        kind,
+        summary: summary.slice(0, 200),
+        durationMs: 0,
+        ...(kind === 'finished' ? {} : { ok: false }),
+      },
+    },
+  ];
+}
+
+export function end<S extends 'finished' | 'failed' | 'cancelled' | 'expired' | 'outcome_unknown'>(
+  run: Run,
+  status: S,
+  fields: Omit<RunIn<S>, keyof RunBase | 'status'>,
+  event: RunEvent,
+): RunIn<S> {
+  const ended = to({ ...run, queue: [] } as Run, status, fields);
+  return withEvent(ended, event);
+}
+
+export function finish(run: Run, event: Extract<RunMachineEvent, { type: 'finished' }>): Next {
+  const ended = end(
+    run,
+    'finished',
+    { answer: event.answer, ok: event.ok },
+    {
+      type: 'finished',
+      at: event.at,
+      step: run.step,
+      answer: event.answer,
+    },
+  );
+  return {
+    run: ended,
+    effects: [
+      {
+        kind: 'post',
+        message: {
+          kind: 'result',
+          runId: run.id,
+          text: event.answer,
+          ok: event.ok,
+          ...(event.details ? { details: event.details } : {}),
+        },
+      },
+      {
+        kind: 'status',
+        text: event.ok ? 'Done' : 'Done, with a problem',
+        tone: event.ok ? 'success' : 'warning',
+      },
+      ...closing('finished', event.answer),
+    ],
+  };
+}
+
+export function fail(run: Run, code: string, message: string, at: number): Next {
+  const ended = end(
+    run,
+    'failed',
+    { error: { code, message } },
+    { type: 'failed', at, step: run.step, code, message },
+  );
+  return {
+    run: ended,
+    effects: [
+      { kind: 'post', message: { kind: 'result', runId: run.id, text: message, ok: false } },
+      { kind: 'status', text: 'Failed', tone: 'error' },
+      ...closing('failed', message),
+    ],
+  };
+}
+
+export function interrupted(run: RunIn<'executing'>, at: number): Next {
+  const { call } = run.executing;
+  const ended = end(
+    run,
+    'outcome_unknown',
+    { unknownCall: call },
+    {
+      type: 'outcome_unknown',
+      at,
+      step: run.step,
+      callId: call.id,
+      tool: call.name,
+    },
+  );
+  const args = JSON.stringify(call.args ?? {});
+  return {
+    run: ended,
+    effects: [
+      {
+        kind: 'post',
+        message: {
+          kind: 'result',
+          runId: run.id,
+          ok: false,
+          text: `opsbot stopped while running ${call.name} ${args}, before its result was saved. It may or may not have taken effect, and it was NOT run again. Check the system, and ask again if it is still needed.`,
+        },
+      },
+      { kind: 'status', text: 'Outcome unknown', tone: 'error' },
+      ...closing('outcome_unknown', `${call.name} was interrupted`),
+    ],
+  };
+}

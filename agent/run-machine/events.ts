@@ -1,0 +1,77 @@
+// The events the run machine takes, and the shapes its transitions share.
+import type { OutboundMessage } from '../chat-port.js';
+import { type Principal, principalKey } from '../principal.js';
+import type { PlannedCall, Run } from '../run.js';
+import type { MessageSlot, RunEffect } from '../run-effect.js';
+import type { RecordedOutcome } from '../run-record-call.js';
+
+export type ApprovalCard = Extract<OutboundMessage, { kind: 'approval' }>;
+
+export type CardDecision = NonNullable<ApprovalCard['decision']>;
+
+/** Who did something to a run, as the run's events and messages name them. */
+export interface Actor {
+  key: string;
+  displayName: string;
+}
+
+export function actorOf(principal: Principal): Actor {
+  return { key: principalKey(principal), displayName: principal.displayName || principalKey(principal) };
+}
+
+/** How a person's answer fits the question: the ask_user result, the missing arguments, or not yet. */
+export type AnswerTake =
+  | { kind: 'tool_result'; content: string }
+  | { kind: 'arguments'; args: Record<string, unknown> }
+  | { kind: 'ask_again'; args: Record<string, unknown>; question: string; choices: string[] };
+
+export type RunMachineEvent =
+  | { type: 'thread_busy'; at: number; position: number }
+  | { type: 'work_started'; at: number }
+  | { type: 'calls_planned'; at: number; calls: PlannedCall[] }
+  | { type: 'call_recorded'; at: number; call: PlannedCall; outcome: RecordedOutcome }
+  | { type: 'step_completed'; at: number }
+  | {
+      type: 'question_asked';
+      at: number;
+      call: PlannedCall;
+      question: string;
+      choices: string[];
+      missingFields: string[];
+      expiresAt: number;
+    }
+  | { type: 'answer_received'; at: number; answer: string; by: Actor; take: AnswerTake; expiresAt: number }
+  | { type: 'question_expired'; at: number }
+  | {
+      type: 'approval_requested';
+      at: number;
+      call: PlannedCall;
+      approvalId: string;
+      expiresAt: number;
+      card: ApprovalCard;
+    }
+  | {
+      type: 'approval_decided';
+      at: number;
+      approvalId: string;
+      decision: 'approve' | 'deny';
+      by: Actor;
+      reason?: string;
+      /** False when the approved call is not the call waiting to run: it is then refused, never run. */
+      bound: boolean;
+      stopOnDenial: boolean;
+      card: ApprovalCard;
+    }
+  | { type: 'approval_expired'; at: number; approvalId: string; stopOnDenial: boolean; card: ApprovalCard }
+  | { type: 'execution_started'; at: number; call: PlannedCall; displayArgs: unknown }
+  | { type: 'execution_finished'; at: number; call: PlannedCall; outcome: RecordedOutcome }
+  | { type: 'finished'; at: number; answer: string; ok: boolean; details?: ResultDetails }
+  | { type: 'failed'; at: number; code: string; message: string }
+  | { type: 'cancelled'; at: number; by: Actor; card?: ApprovalCard }
+  | { type: 'action_interrupted'; at: number }
+  | { type: 'message_posted'; slot: MessageSlot; messageId: string };
+
+export type RunMachineEventType = RunMachineEvent['type'];
+export type ResultDetails = { tool: string; summary: string; data?: unknown }[];
+
+export type Next = { run: Run; effects: RunEffect[] };
