@@ -10,8 +10,8 @@ const ACTIVE = storeKeys.activeRuns;
 const WAITING = storeKeys.waitingRuns;
 
 export class RunRepository {
-  /** Status each non-terminal run was last indexed under by this process. */
-  private readonly indexed = new Map<string, Run['status']>();
+  /** The index entries each non-terminal run was last saved with by this process. */
+  private readonly indexed = new Map<string, IndexEntries>();
 
   constructor(private readonly store: Store) {}
 
@@ -31,21 +31,20 @@ export class RunRepository {
   async save(run: Run): Promise<void> {
     await this.guard('save', async () => {
       await this.store.set(runKey(run.id), run);
-      // The index entries are idempotent; rewrite them only when the status moved since this process saved it.
-      if (this.indexed.get(run.id) === run.status) return;
-      if (isTerminal(run.status)) {
+      // The index entries are idempotent, and queued, running and executing share theirs (as do both waiting
+      // states): rewrite them only when the run moved to other entries since this process saved it.
+      const entries = indexEntries(run.status);
+      if (this.indexed.get(run.id) === entries) return;
+      if (entries === 'ended') {
         await this.store.removeFromSet(ACTIVE, run.id);
         await this.store.removeFromSet(WAITING, run.id);
-      } else {
-        await this.store.addToSet(ACTIVE, run.id);
-        if (run.status === 'waiting_for_user' || run.status === 'waiting_for_approval') {
-          await this.store.addToSet(WAITING, run.id);
-        } else {
-          await this.store.removeFromSet(WAITING, run.id);
-        }
+        this.indexed.delete(run.id);
+        return;
       }
-      if (isTerminal(run.status)) this.indexed.delete(run.id);
-      else this.indexed.set(run.id, run.status);
+      await this.store.addToSet(ACTIVE, run.id);
+      if (entries === 'waiting') await this.store.addToSet(WAITING, run.id);
+      else await this.store.removeFromSet(WAITING, run.id);
+      this.indexed.set(run.id, entries);
     });
   }
 
@@ -81,4 +80,12 @@ export class RunRepository {
 }
 
 const runKey = storeKeys.run;
+
+/** Which index sets hold a run: active only, active and waiting, or none once it ended. */
+type IndexEntries = 'active' | 'waiting' | 'ended';
+
+function indexEntries(status: Run['status']): IndexEntries {
+  if (isTerminal(status)) return 'ended';
+  return status === 'waiting_for_user' || status === 'waiting_for_approval' ? 'waiting' : 'active';
+}
 const threadLog = storeKeys.threadRuns;
