@@ -1,6 +1,7 @@
 // The one step executor every engine shares: validate, gate, guard and run a tool call, and shape its result.
 
 import { ASK_USER, AskUserInput, FINISH, FinishInput } from './builtin-tools.js';
+import { CallScope } from './call-scope.js';
 import { callSignature } from './call-signature.js';
 import type { BreakerRegistry } from './circuit-breaker.js';
 import type { Clock } from './clock.js';
@@ -146,19 +147,22 @@ export class StepExecutor {
     }
     const timeoutMs = tool.timeoutMs ?? this.options.toolTimeoutMs;
     const started = clock.now();
-    const controller = new AbortController();
+    const scope = new CallScope(() => logger.child({ runId: run.id, tool: tool.name, callId: call.id }));
     let timer: NodeJS.Timeout | undefined;
     const timedOut = new Promise<'timeout'>((resolve) => {
       timer = setTimeout(() => resolve('timeout'), timeoutMs);
     });
-    const log = logger.child({ runId: run.id, tool: tool.name, callId: call.id });
     try {
       const result = await Promise.race([
         tool.execute(
           {
-            signal: controller.signal,
+            get signal() {
+              return scope.signal;
+            },
             deadline: started + timeoutMs,
-            logger: log,
+            get logger() {
+              return scope.logger;
+            },
             principal: run.principal,
             conversation: run.conversation,
             runId: run.id,
@@ -169,7 +173,7 @@ export class StepExecutor {
       ]);
       const durationMs = clock.now() - started;
       if (result === 'timeout') {
-        controller.abort(new Error(`timed out after ${timeoutMs} ms`));
+        scope.end(() => new Error(`timed out after ${timeoutMs} ms`));
         breaker.recordFailure();
         return this.failure(
           tool.name,
@@ -197,12 +201,12 @@ export class StepExecutor {
       };
     } catch (error) {
       breaker.recordFailure();
-      log.warn({ err: this.options.redactor.redact(errorMessage(error)) }, 'tool threw');
       const message = this.options.redactor.redact(errorMessage(error));
+      scope.logger.warn({ err: message }, 'tool threw');
       return this.failure(tool.name, 'transient', `${tool.name} failed: ${message}`, clock.now() - started);
     } finally {
       clearTimeout(timer);
-      if (!controller.signal.aborted) controller.abort(new Error('call finished'));
+      scope.end(() => new Error('call finished'));
     }
   }
 
