@@ -18,6 +18,8 @@ export interface ConversationSchedulerOptions {
 }
 
 const WAITING_TTL_MS = 24 * 3_600_000;
+/** Built once: a zod schema costs more to build than to check a short list with. */
+const WaitingList = z.array(z.string());
 const LIST_LOCK_MS = 5_000;
 
 export class ConversationScheduler {
@@ -79,9 +81,7 @@ export class ConversationScheduler {
   }
 
   private async readList(conversation: Conversation): Promise<string[]> {
-    const parsed = z
-      .array(z.string())
-      .safeParse(await this.options.store.get(storeKeys.threadWaiting(conversation)));
+    const parsed = WaitingList.safeParse(await this.options.store.get(storeKeys.threadWaiting(conversation)));
     return parsed.success ? parsed.data : [];
   }
 
