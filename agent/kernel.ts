@@ -463,21 +463,26 @@ export class Kernel {
    */
   settled(runId: string): Promise<Run> {
     return new Promise((resolve, reject) => {
+      // Whichever comes first; once the listener has the run, the stored copy is not read at all.
+      let heard = false;
       const stop = this.listeners.add((run) => {
         if (run.id !== runId || !SETTLED.has(run.status)) return;
+        heard = true;
         stop();
         // The worker lets go of the run (its lease) just after this change: resolve once it has.
         void this.worker.stopped(runId).then(() => resolve(run));
       });
       this.queue
         .idle()
-        .then(() => this.runs.load(runId))
+        .then(() => (heard ? undefined : this.runs.load(runId)))
         .then(
           (run) => {
+            if (heard || !run) return;
             stop();
             resolve(run);
           },
           (error) => {
+            if (heard) return;
             stop();
             reject(error);
           },
