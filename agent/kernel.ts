@@ -465,8 +465,8 @@ export class Kernel {
     return new Promise((resolve, reject) => {
       // Whichever comes first; once the listener has the run, the stored copy is not read at all.
       let heard = false;
-      const stop = this.listeners.add((run) => {
-        if (run.id !== runId || !SETTLED.has(run.status)) return;
+      const stop = this.listeners.addFor(runId, (run) => {
+        if (!SETTLED.has(run.status)) return;
         heard = true;
         stop();
         // The worker lets go of the run (its lease) just after this change: resolve once it has.
