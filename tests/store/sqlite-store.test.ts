@@ -89,6 +89,25 @@ describe('SQLite store outages', () => {
     await store.close();
   });
 
+  it('makes a batch of writes all or none: a write that fails undoes the ones before it', async () => {
+    const store = new SqliteStore(path);
+    await store.set('run:1', { version: 1 });
+    const other = new Database(path);
+    other.exec(`CREATE TRIGGER refuse AFTER INSERT ON set_members WHEN NEW.member = 'poison'
+      BEGIN SELECT RAISE(ABORT, 'refused by the test'); END`);
+    other.close();
+    const batch = store.writeAll([
+      { kind: 'set', key: 'run:1', value: { version: 2 } },
+      { kind: 'append', log: 'thread:1', record: 'run:1' },
+      { kind: 'addToSet', set: 'runs:active', member: 'poison' },
+    ]);
+    expectStoreUnavailable(await failure(batch), 'refused by the test');
+    expect(await store.get('run:1')).toEqual({ version: 1 });
+    expect(await store.readLog('thread:1')).toEqual([]);
+    expect(await store.members('runs:active')).toEqual([]);
+    await store.close();
+  });
+
   it('fails clearly once its connection is closed', async () => {
     const store = new SqliteStore(path);
     await store.close();
@@ -98,6 +117,7 @@ describe('SQLite store outages', () => {
       store.claim('x', 'alice', 1000),
       store.append('log', 1),
       store.members('set'),
+      store.writeAll([{ kind: 'addToSet', set: 'set', member: 'x' }]),
       store.ping(),
     ]) {
       const error = await failure(operation);
