@@ -9,7 +9,7 @@ import { createOpenAIModelClient } from '../agent/model/model-client.js';
 import type { Principal } from '../agent/principal.js';
 import { MemoryStore } from '../agent/store/memory-store.js';
 import { SqliteStore } from '../agent/store/sqlite-store.js';
-import type { Store } from '../agent/store/store.js';
+import type { Store, StoreWrite } from '../agent/store/store.js';
 import { startFakeOpenAIServer } from '../tests/fakes/openai-server.js';
 import { readStatusTool, ToolCounter } from './bench-tool.js';
 import { API_KEY, MODEL } from './runners/runner.js';
@@ -20,11 +20,21 @@ const { values } = parseArgs({
 });
 const runs = Number(values.runs);
 
-/** A Store that counts each call as "method key-kind" (the key up to its first colon, or a set's name). */
+/**
+ * A Store that counts each call as "method key-kind" (the key up to its first colon, or a set's name); a
+ * writeAll call counts once, named by the writes it holds.
+ */
 function counting(store: Store, counts: Map<string, number>): Store {
-  const count = (method: string, key: string) => {
+  const kind = (method: string, key: string) =>
     // Set names are whole keys; other keys end in an id.
-    const name = `${method} ${method.endsWith('Set') || method === 'members' ? key : key.split(':')[0]}`;
+    `${method} ${method.endsWith('Set') || method === 'members' ? key : key.split(':')[0]}`;
+  const nameOf = (method: string, first: unknown) => {
+    if (method !== 'writeAll') return kind(method, String(first ?? ''));
+    const writes = first as StoreWrite[];
+    return `writeAll [${writes.map((write) => kind(write.kind, 'key' in write ? write.key : 'log' in write ? write.log : write.set)).join(', ')}]`;
+  };
+  const count = (method: string, first: unknown) => {
+    const name = nameOf(method, first);
     counts.set(name, (counts.get(name) ?? 0) + 1);
   };
   return new Proxy(store, {
@@ -32,7 +42,7 @@ function counting(store: Store, counts: Map<string, number>): Store {
       const value = Reflect.get(target, property, receiver);
       if (typeof value !== 'function' || property === 'close') return value;
       return (...args: unknown[]) => {
-        count(String(property), String(args[0] ?? ''));
+        count(String(property), args[0]);
         return value.apply(target, args);
       };
     },
