@@ -3,7 +3,7 @@ import type { Conversation } from './conversation.js';
 import { CallerError, ErrorCode, errorMessage, SystemError } from './errors.js';
 import { isTerminal, type Run } from './run.js';
 import { loadRunRecord } from './run-migrations.js';
-import type { Store } from './store/store.js';
+import type { Store, StoreWrite } from './store/store.js';
 import { storeKeys } from './store/store-keys.js';
 
 const ACTIVE = storeKeys.activeRuns;
@@ -27,24 +27,20 @@ export class RunRepository {
     return loadRunRecord(raw, `stored run ${runId}`);
   }
 
-  /** Saves the whole record, then its index entries; a crash between them is repaired by recovery. */
+  /**
+   * Saves the whole record and its index entries in one batch: one transaction on SQLite. Where the backend
+   * makes them one by one, a crash between them is repaired by recovery.
+   */
   async save(run: Run): Promise<void> {
     await this.guard('save', async () => {
-      await this.store.set(runKey(run.id), run);
       // The index entries are idempotent, and queued, running and executing share theirs (as do both waiting
       // states): rewrite them only when the run moved to other entries since this process saved it.
       const entries = indexEntries(run.status);
-      if (this.indexed.get(run.id) === entries) return;
-      if (entries === 'ended') {
-        await this.store.removeFromSet(ACTIVE, run.id);
-        await this.store.removeFromSet(WAITING, run.id);
-        this.indexed.delete(run.id);
-        return;
-      }
-      await this.store.addToSet(ACTIVE, run.id);
-      if (entries === 'waiting') await this.store.addToSet(WAITING, run.id);
-      else await this.store.removeFromSet(WAITING, run.id);
-      this.indexed.set(run.id, entries);
+      const writes: StoreWrite[] = [{ kind: 'set', key: runKey(run.id), value: run }];
+      if (this.indexed.get(run.id) !== entries) writes.push(...indexWrites(run.id, entries));
+      await this.store.writeAll(writes);
+      if (entries === 'ended') this.indexed.delete(run.id);
+      else this.indexed.set(run.id, entries);
     });
   }
 
@@ -83,6 +79,21 @@ const runKey = storeKeys.run;
 
 /** Which index sets hold a run: active only, active and waiting, or none once it ended. */
 type IndexEntries = 'active' | 'waiting' | 'ended';
+
+function indexWrites(runId: string, entries: IndexEntries): StoreWrite[] {
+  if (entries === 'ended') {
+    return [
+      { kind: 'removeFromSet', set: ACTIVE, member: runId },
+      { kind: 'removeFromSet', set: WAITING, member: runId },
+    ];
+  }
+  return [
+    { kind: 'addToSet', set: ACTIVE, member: runId },
+    entries === 'waiting'
+      ? { kind: 'addToSet', set: WAITING, member: runId }
+      : { kind: 'removeFromSet', set: WAITING, member: runId },
+  ];
+}
 
 function indexEntries(status: Run['status']): IndexEntries {
   if (isTerminal(status)) return 'ended';
