@@ -19,6 +19,8 @@ export interface RecordedOutcome {
   /** The call ran (and so counts against the tool's budget and circuit breaker). */
   executed: boolean;
   displayArgs: unknown;
+  /** The call's signature (tool and canonical arguments), when the caller has already worked it out. */
+  signature?: string;
 }
 
 export function recordOutcome(
@@ -56,7 +58,10 @@ export function recordOutcome(
   if (outcome.executed && outcome.ok && call.args) {
     next.completedCalls = {
       ...run.completedCalls,
-      [callSignature(call.name, call.args)]: { callId: call.id, content: outcome.content },
+      [outcome.signature ?? callSignature(call.name, call.args)]: {
+        callId: call.id,
+        content: outcome.content,
+      },
     };
   }
   const effects: RunEffect[] = [];

@@ -15,7 +15,7 @@ import type { RunLeases } from './run-leases.js';
 import { type RunMachineEvent, refusedRecord, transition } from './run-machine.js';
 import type { RecordedOutcome } from './run-record-call.js';
 import type { RunRepository } from './run-repository.js';
-import { type CallOutcome, callSignature, type StepExecutor } from './step-executor.js';
+import type { CallOutcome, StepExecutor } from './step-executor.js';
 import type { Tool } from './tool.js';
 
 export interface RunWorkerDeps {
@@ -46,6 +46,7 @@ interface ReadyCall {
   call: PlannedCall;
   tool: Tool;
   args: Record<string, unknown>;
+  signature: string;
 }
 
 export class RunWorker {
@@ -271,7 +272,7 @@ export class RunWorker {
           break;
         case 'approval': {
           if (call.approved) {
-            run = await this.runApproved(run, call, prepared.tool, prepared.args);
+            run = await this.runApproved(run, { call, ...prepared });
             break;
           }
           if (!this.withinCallBudget(run)) return this.overBudget(run);
@@ -282,10 +283,11 @@ export class RunWorker {
         }
         case 'ready': {
           if (!this.withinCallBudget(run)) return this.overBudget(run);
+          const ready = { call, tool: prepared.tool, args: prepared.args, signature: prepared.signature };
           run =
             prepared.tool.risk === 'read'
-              ? await this.runReadBatch(run, { call, tool: prepared.tool, args: prepared.args })
-              : await this.runAlone(run, call, prepared.tool, prepared.args);
+              ? await this.runReadBatch(run, ready)
+              : await this.runAlone(run, ready);
           break;
         }
       }
@@ -308,12 +310,8 @@ export class RunWorker {
   }
 
   /** An approved call runs once, whichever replica gets here first; a second claim finds it taken. */
-  private async runApproved(
-    run: Run,
-    call: PlannedCall,
-    tool: Tool,
-    args: Record<string, unknown>,
-  ): Promise<Run> {
+  private async runApproved(run: Run, ready: ReadyCall): Promise<Run> {
+    const { call } = ready;
     if (!(await this.deps.approvals.claimExecution(call))) {
       return this.apply(run, {
         type: 'failed',
@@ -322,16 +320,11 @@ export class RunWorker {
         message: `${call.name} was approved, but it could not be run exactly once, so it was not run.`,
       });
     }
-    return this.runAlone(run, call, tool, args);
+    return this.runAlone(run, ready);
   }
 
   /** Executes a write or danger call with `executing` saved first, so a crash mid-action is never replayed. */
-  private async runAlone(
-    run: Run,
-    call: PlannedCall,
-    tool: Tool,
-    args: Record<string, unknown>,
-  ): Promise<Run> {
+  private async runAlone(run: Run, { call, tool, args, signature }: ReadyCall): Promise<Run> {
     const bound = { ...call, args };
     const displayArgs = this.deps.redactor.redactValue(args);
     const executing = await this.apply(run, {
@@ -345,7 +338,7 @@ export class RunWorker {
       type: 'execution_finished',
       at: this.now(),
       call: bound,
-      outcome: { ...outcome, displayArgs },
+      outcome: { ...outcome, displayArgs, signature },
     });
   }
 
@@ -353,22 +346,21 @@ export class RunWorker {
   private async runReadBatch(start: Run, first: ReadyCall): Promise<Run> {
     const { executor, limits } = this.deps;
     const batch: ReadyCall[] = [first];
-    const signatures = new Set([callSignature(first.tool.name, first.args)]);
+    const signatures = new Set([first.signature]);
     for (const call of start.queue.slice(1)) {
       if (start.usage.toolCalls + batch.length >= limits.maxToolCalls) break;
       const prepared = executor.prepare(start, call);
       if (prepared.kind !== 'ready' || prepared.tool.risk !== 'read') break;
-      const signature = callSignature(prepared.tool.name, prepared.args);
-      if (signatures.has(signature)) break;
-      signatures.add(signature);
-      batch.push({ call, tool: prepared.tool, args: prepared.args });
+      if (signatures.has(prepared.signature)) break;
+      signatures.add(prepared.signature);
+      batch.push({ call, tool: prepared.tool, args: prepared.args, signature: prepared.signature });
     }
     const outcomes = await Promise.all(
       batch.map(({ call, tool, args }) => executor.execute(start, tool, args, call)),
     );
     let run = start;
-    for (const [index, { call, args }] of batch.entries())
-      run = await this.record(run, { ...call, args }, outcomes[index]!);
+    for (const [index, { call, args, signature }] of batch.entries())
+      run = await this.record(run, { ...call, args }, { ...outcomes[index]!, signature });
     return run;
   }
 

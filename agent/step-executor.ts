@@ -21,8 +21,15 @@ export type CallPreparation =
   | { kind: 'ask'; question: string; choices: string[] }
   | { kind: 'missing'; question: string; choices: string[]; fields: string[] }
   | { kind: 'resolved'; outcome: CallOutcome }
-  | { kind: 'approval'; tool: Tool; args: Record<string, unknown>; approvers: ApproverSet; ttlMs: number }
-  | { kind: 'ready'; tool: Tool; args: Record<string, unknown> };
+  | {
+      kind: 'approval';
+      tool: Tool;
+      args: Record<string, unknown>;
+      signature: string;
+      approvers: ApproverSet;
+      ttlMs: number;
+    }
+  | { kind: 'ready'; tool: Tool; args: Record<string, unknown>; signature: string };
 
 /** What a call produced: the tool message content for the model, and a summary for people and the trace. */
 export interface CallOutcome {
@@ -99,7 +106,9 @@ export class StepExecutor {
     }
     const args = parsed.data as Record<string, unknown>;
 
-    const earlier = run.completedCalls[callSignature(tool.name, args)];
+    // Worked out once here: the batch and the record reuse it rather than serializing the arguments again.
+    const signature = callSignature(tool.name, args);
+    const earlier = run.completedCalls[signature];
     if (earlier) {
       return {
         kind: 'resolved',
@@ -118,9 +127,16 @@ export class StepExecutor {
       };
     }
     if (decision.outcome === 'needs_approval') {
-      return { kind: 'approval', tool, args, approvers: decision.approvers, ttlMs: decision.ttlMs };
+      return {
+        kind: 'approval',
+        tool,
+        args,
+        signature,
+        approvers: decision.approvers,
+        ttlMs: decision.ttlMs,
+      };
     }
-    return { kind: 'ready', tool, args };
+    return { kind: 'ready', tool, args, signature };
   }
 
   /** Runs a prepared call under its breaker and time limit; never throws. */
