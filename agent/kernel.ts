@@ -29,6 +29,7 @@ import { verifyBinding } from './policy/approval-record.js';
 import { type DecideResult, decideResultMessage } from './policy/approvals.js';
 import { type AuditLog, auditActor } from './policy/audit-log.js';
 import type { Principal } from './principal.js';
+import { randomHex } from './random-id.js';
 import { Redactor } from './redaction.js';
 import { type EngineKind, isTerminal, type Run, type RunStatus } from './run.js';
 import { RunCancels } from './run-cancels.js';
@@ -119,7 +120,7 @@ export class Kernel {
     this.listeners = new RunListeners(this.logger);
     this.redactor = options.redactor ?? new Redactor();
     this.limits = kernelLimits(options.limits);
-    this.newId = options.newId ?? (() => `run_${randomBytes(8).toString('hex')}`);
+    this.newId = options.newId ?? (() => `run_${randomHex(8)}`);
     this.runs = new RunRepository(options.store);
     this.leases = new RunLeases(
       options.store,
