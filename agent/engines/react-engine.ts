@@ -2,7 +2,7 @@
 import { BUILTIN_TOOLS } from '../builtin-tools.js';
 import type { Clock } from '../clock.js';
 import { compressContext } from '../context/compress-context.js';
-import { estimatePromptTokens, estimateTokens } from '../context/token-estimate.js';
+import { estimateMessageTokens, estimatePromptTokens, estimateTokens } from '../context/token-estimate.js';
 import type { ModelClient, ModelToolSpec } from '../model/model-client.js';
 import { parseToolArguments } from '../model/tool-arguments.js';
 import type { ModelMessage } from '../model-message.js';
@@ -37,6 +37,8 @@ const builtinSpecs: ModelToolSpec[] = BUILTIN_TOOLS.map((tool) => ({
 interface RunTurnBasis {
   /** The system prompt states the run's start time, not the turn's, so servers with prefix caching reuse it. */
   prompt: string;
+  /** The estimated tokens of the system message. */
+  promptTokens: number;
   /** The tools this person may use in this place; the same list object every turn. */
   tools: ModelToolSpec[];
   /** The estimated tokens of the tools as sent (their JSON). */
@@ -50,6 +52,8 @@ export class ReactEngine implements Engine {
   readonly kind = 'react' as const;
   /** By run id, oldest first, bounded. */
   private readonly bases = new Map<string, RunTurnBasis>();
+  /** The tools' token estimate by their names: most runs are offered one of a few tool sets. */
+  private readonly toolsTokens = new Map<string, number>();
 
   constructor(private readonly options: ReactEngineOptions) {}
 
@@ -58,7 +62,7 @@ export class ReactEngine implements Engine {
     const basis = this.basis(run);
     const { tools } = basis;
     let messages: ModelMessage[] = [{ role: 'system', content: basis.prompt }, ...run.messages];
-    messages = await this.fitContext(run, messages, basis.toolsTokens, signal);
+    messages = await this.fitContext(run, messages, basis, signal);
 
     const started = clock.now();
     const reply = await model.complete({ messages, tools, signal });
@@ -105,14 +109,28 @@ export class ReactEngine implements Engine {
     const kept = this.bases.get(run.id);
     if (kept !== undefined) return kept;
     const tools = this.toolSpecs(run);
+    const prompt = this.renderSystemPrompt(run);
     const basis = {
-      prompt: this.renderSystemPrompt(run),
+      prompt,
+      promptTokens: estimateMessageTokens({ role: 'system', content: prompt }),
       tools,
-      toolsTokens: estimateTokens(JSON.stringify(tools)),
+      toolsTokens: this.estimateToolsTokens(tools),
     };
     if (this.bases.size >= KEPT_RUNS) this.bases.delete(this.bases.keys().next().value!);
     this.bases.set(run.id, basis);
     return basis;
+  }
+
+  /** Tool specs do not change while the process runs, so the names say everything about the JSON. */
+  private estimateToolsTokens(tools: ModelToolSpec[]): number {
+    const names = tools.map((tool) => tool.name).join('\n');
+    let tokens = this.toolsTokens.get(names);
+    if (tokens === undefined) {
+      tokens = estimateTokens(JSON.stringify(tools));
+      if (this.toolsTokens.size >= KEPT_RUNS) this.toolsTokens.clear();
+      this.toolsTokens.set(names, tokens);
+    }
+    return tokens;
   }
 
   private toolSpecs(run: Run): ModelToolSpec[] {
@@ -140,14 +158,16 @@ export class ReactEngine implements Engine {
   private async fitContext(
     run: Run,
     messages: ModelMessage[],
-    toolsTokens: number,
+    basis: RunTurnBasis,
     signal: AbortSignal,
   ): Promise<ModelMessage[]> {
     const budgetTokens = Math.floor(this.options.contextWindow * this.options.compressAt);
-    if (estimatePromptTokens(messages) + toolsTokens <= budgetTokens) return messages;
+    // The system message is the first; its estimate was made with the basis.
+    const estimated = basis.promptTokens + estimatePromptTokens(run.messages) + basis.toolsTokens;
+    if (estimated <= budgetTokens) return messages;
     const result = await compressContext({
       messages,
-      budgetTokens: Math.max(1, budgetTokens - estimatePromptTokens([]) - toolsTokens),
+      budgetTokens: Math.max(1, budgetTokens - estimatePromptTokens([]) - basis.toolsTokens),
       summarize: (older) => this.summarize(run, older, signal),
     });
     run.messages = result.messages.slice(1);
