@@ -10,7 +10,7 @@ import { type AuditLog, auditActor } from './policy/audit-log.js';
 import type { Redactor } from './redaction.js';
 import type { Run } from './run.js';
 import type { RunCancels } from './run-cancels.js';
-import type { RunEffect } from './run-effect.js';
+import type { RunAuditEntry, RunEffect } from './run-effect.js';
 import type { RunListeners } from './run-listeners.js';
 import { transition } from './run-machine.js';
 import type { RunQueue } from './run-queue.js';
@@ -44,11 +44,18 @@ export class RunEffects {
   async apply(start: Run, effects: readonly RunEffect[], handOff?: string[]): Promise<Run> {
     let run = start;
     for (const effect of effects) {
+      // What needs no I/O is done here, without a wait: most transitions cause only a trace and an audit entry.
       if (effect.kind === 'enqueue' && handOff) handOff.push(run.id);
-      else run = await this.applyOne(run, effect);
+      else if (effect.kind === 'audit') this.audit(run, effect.entry);
+      else if (effect.kind !== 'trace' || this.tracing) run = await this.applyOne(run, effect);
     }
     this.deps.listeners.emit(run);
     return run;
+  }
+
+  /** False when no trace sink is set: callers can skip building trace records. */
+  get tracing(): boolean {
+    return this.deps.trace !== nullTraceSink;
   }
 
   private async applyOne(run: Run, effect: RunEffect): Promise<Run> {
@@ -74,17 +81,7 @@ export class RunEffects {
         await this.trace(run, effect.record);
         return run;
       case 'audit':
-        if (this.deps.audit) {
-          const { actor, ...entry } = effect.entry;
-          this.auditWrites.push(
-            this.deps.audit.record({
-              ...entry,
-              actor: actor ?? auditActor(run.principal),
-              runId: run.id,
-              conversation: run.conversation,
-            }),
-          );
-        }
+        this.audit(run, effect.entry);
         return run;
       case 'free_thread':
         await this.deps.scheduler.release(run.conversation, run.id);
@@ -98,6 +95,19 @@ export class RunEffects {
     }
   }
 
+  /** Starts the audit write; the next save waits for it, so none is lost. */
+  private audit(run: Run, { actor, ...entry }: RunAuditEntry): void {
+    if (!this.deps.audit) return;
+    this.auditWrites.push(
+      this.deps.audit.record({
+        ...entry,
+        actor: actor ?? auditActor(run.principal),
+        runId: run.id,
+        conversation: run.conversation,
+      }),
+    );
+  }
+
   async save(run: Run): Promise<Run> {
     const saved = { ...run, updatedAt: this.deps.clock.now() };
     if (this.auditWrites.length > 0) await Promise.all(this.auditWrites.splice(0));
@@ -107,7 +117,7 @@ export class RunEffects {
 
   /** Writes one trace record; a trace that cannot be written is logged, never fatal to the run. */
   async trace(run: Run, record: Omit<TraceRecord, 'at' | 'runId' | 'step' | 'stateHash'>): Promise<void> {
-    if (this.deps.trace === nullTraceSink) return;
+    if (!this.tracing) return;
     try {
       await this.deps.trace.append({
         at: this.deps.clock.now(),

@@ -207,18 +207,20 @@ export class RunWorker {
     } finally {
       state.controller.signal.removeEventListener('abort', abortStep);
     }
-    const turn = working.events.slice(eventsBefore).find((event) => event.type === 'model_turn');
-    await this.deps.effects.trace(working, {
-      kind: 'model_turn',
-      durationMs: clock.now() - began,
-      summary:
-        outcome.kind === 'answer'
-          ? 'answered'
-          : `called ${outcome.calls.map((call) => call.name).join(', ')}`,
-      ...(turn?.type === 'model_turn'
-        ? { promptTokens: turn.promptTokens, completionTokens: turn.completionTokens }
-        : {}),
-    });
+    if (this.deps.effects.tracing) {
+      const turn = working.events.slice(eventsBefore).find((event) => event.type === 'model_turn');
+      await this.deps.effects.trace(working, {
+        kind: 'model_turn',
+        durationMs: clock.now() - began,
+        summary:
+          outcome.kind === 'answer'
+            ? 'answered'
+            : `called ${outcome.calls.map((call) => call.name).join(', ')}`,
+        ...(turn?.type === 'model_turn'
+          ? { promptTokens: turn.promptTokens, completionTokens: turn.completionTokens }
+          : {}),
+      });
+    }
     const tokens = working.usage.promptTokens + working.usage.completionTokens;
     if (tokens > limits.maxTokens) {
       return this.apply(working, {
