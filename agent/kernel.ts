@@ -236,8 +236,7 @@ export class Kernel {
     });
     const earlier = await this.runs.threadRunIds(task.conversation);
     if (earlier.length > 0) run.threadSummary = await buildThreadSummary(this.runs, earlier);
-    await this.runs.addToThread(task.conversation, run.id);
-    const saved = await this.effects.apply(run, [{ kind: 'save' }]);
+    const saved = await this.effects.create(run);
     const position = await this.scheduler.admit(saved.conversation, saved.id);
     if (position > 0) await this.apply(saved, { type: 'thread_busy', at: this.clock.now(), position });
     return saved.id;

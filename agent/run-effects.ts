@@ -108,6 +108,15 @@ export class RunEffects {
     );
   }
 
+  /** Saves a run that was just made, with its place in its thread, and tells the listeners. */
+  async create(run: Run): Promise<Run> {
+    const saved = { ...run, updatedAt: this.deps.clock.now() };
+    if (this.auditWrites.length > 0) await Promise.all(this.auditWrites.splice(0));
+    await this.deps.runs.create(saved);
+    this.deps.listeners.emit(saved);
+    return saved;
+  }
+
   async save(run: Run): Promise<Run> {
     const saved = { ...run, updatedAt: this.deps.clock.now() };
     if (this.auditWrites.length > 0) await Promise.all(this.auditWrites.splice(0));

@@ -44,9 +44,19 @@ export class RunRepository {
     });
   }
 
-  /** Records that a run belongs to a thread, so later runs there can see its outcome. */
-  async addToThread(conversation: Conversation, runId: string): Promise<void> {
-    await this.guard('save', () => this.store.append(threadLog(conversation), runId));
+  /**
+   * Saves a new run with its index entry and its place in its thread's log, so later runs there can see its
+   * outcome: one batch, as a save is. Its id is new, so no index set can hold it yet.
+   */
+  async create(run: Run): Promise<void> {
+    await this.guard('save', async () => {
+      await this.store.writeAll([
+        { kind: 'append', log: threadLog(run.conversation), record: run.id },
+        { kind: 'set', key: runKey(run.id), value: run },
+        { kind: 'addToSet', set: ACTIVE, member: run.id },
+      ]);
+      this.indexed.set(run.id, 'active');
+    });
   }
 
   async threadRunIds(conversation: Conversation): Promise<string[]> {
