@@ -109,6 +109,8 @@ export class MemoryStore implements Store {
         return this.addToSet(write.set, write.member);
       case 'removeFromSet':
         return this.removeFromSet(write.set, write.member);
+      case 'release':
+        return this.release(write.key, write.owner);
     }
   }
 

@@ -216,6 +216,9 @@ export class RedisStore implements Store {
         case 'removeFromSet':
           await this.removeFromSet(write.set, write.member);
           break;
+        case 'release':
+          await this.release(write.key, write.owner);
+          break;
       }
     }
   }

@@ -252,6 +252,8 @@ export class SqliteStore implements Store {
         return () => statements.addToSet.run(write.set, write.member);
       case 'removeFromSet':
         return () => statements.removeFromSet.run(write.set, write.member);
+      case 'release':
+        return () => statements.release.run(write.key, write.owner);
     }
   }
 
@@ -306,6 +308,7 @@ function describeWrite(write: StoreWrite): string {
   switch (write.kind) {
     case 'set':
     case 'delete':
+    case 'release':
       return `${write.kind} "${write.key}"`;
     case 'append':
       return `append to log "${write.log}"`;

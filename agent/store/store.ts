@@ -6,7 +6,9 @@ export type StoreWrite =
   | { kind: 'delete'; key: string }
   | { kind: 'append'; log: string; record: unknown }
   | { kind: 'addToSet'; set: string; member: string }
-  | { kind: 'removeFromSet'; set: string; member: string };
+  | { kind: 'removeFromSet'; set: string; member: string }
+  /** Releases a claim if `owner` holds it, as `release` does; whether it did is not reported. */
+  | { kind: 'release'; key: string; owner: string };
 
 export interface Store {
   /** Human-readable backend name for logs and health checks, e.g. "sqlite ./data/opsbot.sqlite". */
