@@ -15,6 +15,7 @@ import type { RunListeners } from './run-listeners.js';
 import { transition } from './run-machine.js';
 import type { RunQueue } from './run-queue.js';
 import type { RunRepository } from './run-repository.js';
+import type { StoreWrite } from './store/store.js';
 import { hashState, nullTraceSink, type TraceRecord, type TraceSink } from './trace.js';
 
 export interface RunEffectsDeps {
@@ -43,11 +44,17 @@ export class RunEffects {
    */
   async apply(start: Run, effects: readonly RunEffect[], handOff?: string[]): Promise<Run> {
     let run = start;
-    for (const effect of effects) {
+    for (let index = 0; index < effects.length; index++) {
+      const effect = effects[index]!;
       // What needs no I/O is done here, without a wait: most transitions cause only a trace and an audit entry.
       if (effect.kind === 'enqueue' && handOff) handOff.push(run.id);
       else if (effect.kind === 'audit') this.audit(run, effect.entry);
-      else if (effect.kind !== 'trace' || this.tracing) run = await this.applyOne(run, effect);
+      else if (effect.kind === 'save' && effects[index + 1]?.kind === 'free_thread') {
+        // The save frees the thread in the same write, then the thread moves on.
+        run = await this.save(run, [this.deps.scheduler.freeing(run.conversation, run.id)]);
+        await this.deps.scheduler.moveOn(run.conversation);
+        index += 1;
+      } else if (effect.kind !== 'trace' || this.tracing) run = await this.applyOne(run, effect);
     }
     this.deps.listeners.emit(run);
     return run;
@@ -117,10 +124,10 @@ export class RunEffects {
     return saved;
   }
 
-  async save(run: Run): Promise<Run> {
+  async save(run: Run, alsoWrite: readonly StoreWrite[] = []): Promise<Run> {
     const saved = { ...run, updatedAt: this.deps.clock.now() };
     if (this.auditWrites.length > 0) await Promise.all(this.auditWrites.splice(0));
-    await this.deps.runs.save(saved);
+    await this.deps.runs.save(saved, alsoWrite);
     return saved;
   }
 

@@ -28,17 +28,17 @@ export class RunRepository {
   }
 
   /**
-   * Saves the whole record and its index entries in one batch: one transaction on SQLite. Where the backend
-   * makes them one by one, a crash between them is repaired by recovery.
+   * Saves the whole record and its index entries in one batch (one transaction on SQLite), with `alsoWrite`
+   * after them. Where the backend makes them one by one, a crash between them is repaired by recovery.
    */
-  async save(run: Run): Promise<void> {
+  async save(run: Run, alsoWrite: readonly StoreWrite[] = []): Promise<void> {
     await this.guard('save', async () => {
       // The index entries are idempotent, and queued, running and executing share theirs (as do both waiting
       // states): rewrite them only when the run moved to other entries since this process saved it.
       const entries = indexEntries(run.status);
       const writes: StoreWrite[] = [{ kind: 'set', key: runKey(run.id), value: run }];
       if (this.indexed.get(run.id) !== entries) writes.push(...indexWrites(run.id, entries));
-      await this.store.writeAll(writes);
+      await this.store.writeAll(alsoWrite.length > 0 ? [...writes, ...alsoWrite] : writes);
       if (entries === 'ended') this.indexed.delete(run.id);
       else this.indexed.set(run.id, entries);
     });
