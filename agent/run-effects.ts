@@ -41,19 +41,31 @@ export class RunEffects {
   /**
    * Applies the effects in order and returns the run as it is afterwards (with any new message ids). A caller
    * that holds the run's lease passes `handOff`: the run is queued there, to hand over once the lease is free.
+   * `withSave` is written in the same write as the transition's last save (callers check there is one).
    */
-  async apply(start: Run, effects: readonly RunEffect[], handOff?: string[]): Promise<Run> {
+  async apply(
+    start: Run,
+    effects: readonly RunEffect[],
+    handOff?: string[],
+    withSave: readonly StoreWrite[] = [],
+  ): Promise<Run> {
     let run = start;
+    const lastSave = effects.findLastIndex((effect) => effect.kind === 'save');
     for (let index = 0; index < effects.length; index++) {
       const effect = effects[index]!;
       // What needs no I/O is done here, without a wait: most transitions cause only a trace and an audit entry.
       if (effect.kind === 'enqueue' && handOff) handOff.push(run.id);
       else if (effect.kind === 'audit') this.audit(run, effect.entry);
-      else if (effect.kind === 'save' && effects[index + 1]?.kind === 'free_thread') {
-        // The save frees the thread in the same write, then the thread moves on.
-        run = await this.save(run, [this.deps.scheduler.freeing(run.conversation, run.id)]);
-        await this.deps.scheduler.moveOn(run.conversation);
-        index += 1;
+      else if (effect.kind === 'save') {
+        const also = index === lastSave ? [...withSave] : [];
+        // A save that the thread's freeing follows frees it in the same write; then the thread moves on.
+        const freesThread = effects[index + 1]?.kind === 'free_thread';
+        if (freesThread) also.unshift(this.deps.scheduler.freeing(run.conversation, run.id));
+        run = await this.save(run, also);
+        if (freesThread) {
+          await this.deps.scheduler.moveOn(run.conversation);
+          index += 1;
+        }
       } else if (effect.kind !== 'trace' || this.tracing) run = await this.applyOne(run, effect);
     }
     this.deps.listeners.emit(run);

@@ -98,7 +98,7 @@ export class RunWorker {
       unwatch();
       this.stepping.delete(runId);
       finished();
-      await this.deps.leases.release(runId);
+      if (this.deps.leases.heldHere(runId)) await this.deps.leases.release(runId);
     }
   };
 
@@ -130,7 +130,17 @@ export class RunWorker {
         `The worker cannot apply ${event.type}: ${result.refusal.message}`,
       );
     }
-    return this.deps.effects.apply(result.run, result.effects);
+    // A transition that ends this worker's turn with the run lets go of its lease in the run's last save.
+    const letsGo =
+      result.run.status !== 'running' &&
+      result.run.status !== 'executing' &&
+      result.effects.some((effect) => effect.kind === 'save');
+    if (!letsGo) return this.deps.effects.apply(result.run, result.effects);
+    const after = await this.deps.effects.apply(result.run, result.effects, undefined, [
+      this.deps.leases.releaseWrite(run.id),
+    ]);
+    this.deps.leases.released(run.id);
+    return after;
   }
 
   private async drive(start: Run, engine: Engine, state: Stepping): Promise<void> {
