@@ -50,12 +50,15 @@ export class RunRepository {
    */
   async create(run: Run): Promise<void> {
     await this.guard('save', async () => {
-      await this.store.writeAll([
+      const entries = indexEntries(run.status);
+      const writes: StoreWrite[] = [
         { kind: 'append', log: threadLog(run.conversation), record: run.id },
         { kind: 'set', key: runKey(run.id), value: run },
-        { kind: 'addToSet', set: ACTIVE, member: run.id },
-      ]);
-      this.indexed.set(run.id, 'active');
+      ];
+      if (entries !== 'ended') writes.push({ kind: 'addToSet', set: ACTIVE, member: run.id });
+      if (entries === 'waiting') writes.push({ kind: 'addToSet', set: WAITING, member: run.id });
+      await this.store.writeAll(writes);
+      if (entries !== 'ended') this.indexed.set(run.id, entries);
     });
   }
 
