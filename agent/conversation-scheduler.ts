@@ -4,7 +4,7 @@ import { z } from 'zod';
 import type { Conversation } from './conversation.js';
 import { ErrorCode, SystemError } from './errors.js';
 import type { RunQueue } from './run-queue.js';
-import type { Store } from './store/store.js';
+import type { Store, StoreWrite } from './store/store.js';
 import { storeKeys } from './store/store-keys.js';
 
 export interface ConversationSchedulerOptions {
@@ -18,6 +18,8 @@ export interface ConversationSchedulerOptions {
 }
 
 const WAITING_TTL_MS = 24 * 3_600_000;
+/** Built once: a zod schema costs more to build than to check a short list with. */
+const WaitingList = z.array(z.string());
 const LIST_LOCK_MS = 5_000;
 
 export class ConversationScheduler {
@@ -56,8 +58,20 @@ export class ConversationScheduler {
 
   /** Frees the thread if this run holds it, and starts the next run waiting there. */
   async release(conversation: Conversation, runId: string): Promise<void> {
-    const { store } = this.options;
-    if (!(await store.release(storeKeys.threadLock(conversation), runId))) return;
+    if (!(await this.options.store.release(storeKeys.threadLock(conversation), runId))) return;
+    await this.moveOn(conversation, runId);
+  }
+
+  /** The write that frees the thread if this run holds it, for a save to carry; then call moveOn. */
+  freeing(conversation: Conversation, runId: string): StoreWrite {
+    return { kind: 'release', key: storeKeys.threadLock(conversation), owner: runId };
+  }
+
+  /**
+   * Starts the next run waiting for the thread, once it was freed. Safe to call when the run did not hold the
+   * thread after all: the next run then fails to take it and stays first in line.
+   */
+  async moveOn(conversation: Conversation, runId: string): Promise<void> {
     if ((await this.readList(conversation)).length === 0) return;
     const next = await this.withList(conversation, async (list) => {
       while (list.length > 0) {
@@ -83,9 +97,7 @@ export class ConversationScheduler {
   }
 
   private async readList(conversation: Conversation): Promise<string[]> {
-    const parsed = z
-      .array(z.string())
-      .safeParse(await this.options.store.get(storeKeys.threadWaiting(conversation)));
+    const parsed = WaitingList.safeParse(await this.options.store.get(storeKeys.threadWaiting(conversation)));
     return parsed.success ? parsed.data : [];
   }
 

@@ -29,6 +29,7 @@ import { verifyBinding } from './policy/approval-record.js';
 import { type DecideResult, decideResultMessage } from './policy/approvals.js';
 import { type AuditLog, auditActor } from './policy/audit-log.js';
 import type { Principal } from './principal.js';
+import { randomHex } from './random-id.js';
 import { Redactor } from './redaction.js';
 import { type EngineKind, isSettled, isTerminal, type Run } from './run.js';
 import { RunCancels } from './run-cancels.js';
@@ -108,7 +109,7 @@ export class Kernel {
     this.listeners = new RunListeners(this.logger);
     this.redactor = options.redactor ?? new Redactor();
     this.limits = kernelLimits(options.limits);
-    this.newId = options.newId ?? (() => `run_${randomBytes(8).toString('hex')}`);
+    this.newId = options.newId ?? (() => `run_${randomHex(8)}`);
     this.runs = new RunRepository(options.store);
     this.leases = new RunLeases(
       options.store,
@@ -225,8 +226,7 @@ export class Kernel {
     });
     const earlier = await this.runs.threadRunIds(task.conversation);
     if (earlier.length > 0) run.threadSummary = await buildThreadSummary(this.runs, earlier);
-    await this.runs.addToThread(task.conversation, run.id);
-    const saved = await this.effects.apply(run, [{ kind: 'save' }]);
+    const saved = await this.effects.create(run);
     const position = await this.scheduler.admit(saved.conversation, saved.id);
     if (position > 0) await this.apply(saved, { type: 'thread_busy', at: this.clock.now(), position });
     return saved.id;
@@ -456,21 +456,26 @@ export class Kernel {
    */
   settled(runId: string): Promise<Run> {
     return new Promise((resolve, reject) => {
-      const stop = this.listeners.add((run) => {
-        if (run.id !== runId || !isSettled(run.status)) return;
+      // Whichever comes first; once the listener has the run, the stored copy is not read at all.
+      let heard = false;
+      const stop = this.listeners.addFor(runId, (run) => {
+        if (!isSettled(run.status)) return;
+        heard = true;
         stop();
         // The worker lets go of the run (its lease) just after this change: resolve once it has.
         void this.worker.stopped(runId).then(() => resolve(run));
       });
       this.queue
         .idle()
-        .then(() => this.runs.load(runId))
+        .then(() => (heard ? undefined : this.runs.load(runId)))
         .then(
           (run) => {
+            if (heard || !run) return;
             stop();
             resolve(run);
           },
           (error) => {
+            if (heard) return;
             stop();
             reject(error);
           },

@@ -10,11 +10,12 @@ import { type AuditLog, auditActor } from './policy/audit-log.js';
 import type { Redactor } from './redaction.js';
 import type { Run } from './run.js';
 import type { RunCancels } from './run-cancels.js';
-import type { RunEffect } from './run-effect.js';
+import type { RunAuditEntry, RunEffect } from './run-effect.js';
 import type { RunListeners } from './run-listeners.js';
 import { transition } from './run-machine.js';
 import type { RunQueue } from './run-queue.js';
 import type { RunRepository } from './run-repository.js';
+import type { StoreWrite } from './store/store.js';
 import { hashState, nullTraceSink, type TraceRecord, type TraceSink } from './trace.js';
 
 export interface RunEffectsDeps {
@@ -40,15 +41,41 @@ export class RunEffects {
   /**
    * Applies the effects in order and returns the run as it is afterwards (with any new message ids). A caller
    * that holds the run's lease passes `handOff`: the run is queued there, to hand over once the lease is free.
+   * `withSave` is written in the same write as the transition's last save (callers check there is one).
    */
-  async apply(start: Run, effects: readonly RunEffect[], handOff?: string[]): Promise<Run> {
+  async apply(
+    start: Run,
+    effects: readonly RunEffect[],
+    handOff?: string[],
+    withSave: readonly StoreWrite[] = [],
+  ): Promise<Run> {
     let run = start;
-    for (const effect of effects) {
+    const lastSave = effects.findLastIndex((effect) => effect.kind === 'save');
+    for (let index = 0; index < effects.length; index++) {
+      const effect = effects[index]!;
+      // What needs no I/O is done here, without a wait: most transitions cause only a trace and an audit entry.
       if (effect.kind === 'enqueue' && handOff) handOff.push(run.id);
-      else run = await this.applyOne(run, effect);
+      else if (effect.kind === 'audit') this.audit(run, effect.entry);
+      else if (effect.kind === 'free_thread' && effects[index + 1]?.kind === 'save') {
+        // The machine frees a thread just before the save that ends the run (or asks its question): both go
+        // in one write, the freeing first, so no crash between them can leave the thread locked by an ended
+        // run. Then the thread moves on.
+        const freeing = this.deps.scheduler.freeing(run.conversation, run.id);
+        const also = index + 1 === lastSave ? [...withSave] : [];
+        run = await this.save(run, also, [freeing]);
+        await this.deps.scheduler.moveOn(run.conversation, run.id);
+        index += 1;
+      } else if (effect.kind === 'save') {
+        run = await this.save(run, index === lastSave ? [...withSave] : []);
+      } else if (effect.kind !== 'trace' || this.tracing) run = await this.applyOne(run, effect);
     }
     this.deps.listeners.emit(run);
     return run;
+  }
+
+  /** False when no trace sink is set: callers can skip building trace records. */
+  get tracing(): boolean {
+    return this.deps.trace !== nullTraceSink;
   }
 
   private async applyOne(run: Run, effect: RunEffect): Promise<Run> {
@@ -74,17 +101,7 @@ export class RunEffects {
         await this.trace(run, effect.record);
         return run;
       case 'audit':
-        if (this.deps.audit) {
-          const { actor, ...entry } = effect.entry;
-          this.auditWrites.push(
-            this.deps.audit.record({
-              ...entry,
-              actor: actor ?? auditActor(run.principal),
-              runId: run.id,
-              conversation: run.conversation,
-            }),
-          );
-        }
+        this.audit(run, effect.entry);
         return run;
       case 'free_thread':
         await this.deps.scheduler.release(run.conversation, run.id);
@@ -98,16 +115,42 @@ export class RunEffects {
     }
   }
 
-  async save(run: Run): Promise<Run> {
+  /** Starts the audit write; the next save waits for it, so none is lost. */
+  private audit(run: Run, { actor, ...entry }: RunAuditEntry): void {
+    if (!this.deps.audit) return;
+    this.auditWrites.push(
+      this.deps.audit.record({
+        ...entry,
+        actor: actor ?? auditActor(run.principal),
+        runId: run.id,
+        conversation: run.conversation,
+      }),
+    );
+  }
+
+  /** Saves a run that was just made, with its place in its thread, and tells the listeners. */
+  async create(run: Run): Promise<Run> {
     const saved = { ...run, updatedAt: this.deps.clock.now() };
     if (this.auditWrites.length > 0) await Promise.all(this.auditWrites.splice(0));
-    await this.deps.runs.save(saved);
+    await this.deps.runs.create(saved);
+    this.deps.listeners.emit(saved);
+    return saved;
+  }
+
+  async save(
+    run: Run,
+    alsoWrite: readonly StoreWrite[] = [],
+    writeFirst: readonly StoreWrite[] = [],
+  ): Promise<Run> {
+    const saved = { ...run, updatedAt: this.deps.clock.now() };
+    if (this.auditWrites.length > 0) await Promise.all(this.auditWrites.splice(0));
+    await this.deps.runs.save(saved, alsoWrite, writeFirst);
     return saved;
   }
 
   /** Writes one trace record; a trace that cannot be written is logged, never fatal to the run. */
   async trace(run: Run, record: Omit<TraceRecord, 'at' | 'runId' | 'step' | 'stateHash'>): Promise<void> {
-    if (this.deps.trace === nullTraceSink) return;
+    if (!this.tracing) return;
     try {
       await this.deps.trace.append({
         at: this.deps.clock.now(),

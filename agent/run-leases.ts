@@ -1,6 +1,6 @@
 // Which process may change a run right now: a claim with a TTL per run, so two replicas never step it at once.
 import { CallerError, ErrorCode } from './errors.js';
-import type { Store } from './store/store.js';
+import type { Store, StoreWrite } from './store/store.js';
 import { storeKeys } from './store/store-keys.js';
 
 /** How often a caller waiting for a lease tries again. */
@@ -48,6 +48,16 @@ export class RunLeases {
   release(runId: string): Promise<boolean> {
     this.held.delete(runId);
     return this.store.release(storeKeys.runLease(runId), this.owner);
+  }
+
+  /** The write that releases a held lease, for a save to carry; call `released` once that write is made. */
+  releaseWrite(runId: string): StoreWrite {
+    return { kind: 'release', key: storeKeys.runLease(runId), owner: this.owner };
+  }
+
+  /** A write from `releaseWrite` was made: this process no longer holds the run. */
+  released(runId: string): void {
+    this.held.delete(runId);
   }
 
   /** Extends a held lease once a third of it has passed, so a long run is never taken over while it works. */

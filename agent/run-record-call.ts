@@ -6,7 +6,11 @@ import type { RunEffect } from './run-effect.js';
 import type { CallOutcome } from './step-executor.js';
 
 /** What a call produced, with its arguments as people may see them (redacted). */
-export type RecordedOutcome = CallOutcome & { displayArgs: unknown };
+export type RecordedOutcome = CallOutcome & {
+  displayArgs: unknown;
+  /** The call's signature (tool and canonical arguments), when the caller has already worked it out. */
+  signature?: string;
+};
 
 export function recordOutcome(
   run: RunBase,
@@ -43,7 +47,10 @@ export function recordOutcome(
   if (outcome.executed && outcome.ok && call.args) {
     next.completedCalls = {
       ...run.completedCalls,
-      [callSignature(call.name, call.args)]: { callId: call.id, content: outcome.content },
+      [outcome.signature ?? callSignature(call.name, call.args)]: {
+        callId: call.id,
+        content: outcome.content,
+      },
     };
   }
   const effects: RunEffect[] = [];

@@ -3,15 +3,15 @@ import type { Conversation } from './conversation.js';
 import { CallerError, ErrorCode, errorMessage, SystemError } from './errors.js';
 import { isTerminal, type Run } from './run.js';
 import { loadRunRecord } from './run-migrations.js';
-import type { Store } from './store/store.js';
+import type { Store, StoreWrite } from './store/store.js';
 import { storeKeys } from './store/store-keys.js';
 
 const ACTIVE = storeKeys.activeRuns;
 const WAITING = storeKeys.waitingRuns;
 
 export class RunRepository {
-  /** Status each non-terminal run was last indexed under by this process, since it last loaded the run. */
-  private readonly indexed = new Map<string, Run['status']>();
+  /** The index entries each non-terminal run was last saved with by this process. */
+  private readonly indexed = new Map<string, IndexEntries>();
 
   constructor(private readonly store: Store) {}
 
@@ -31,34 +31,43 @@ export class RunRepository {
   }
 
   /**
-   * Saves the whole record and its index entries. Entries are added before the record and removed after it, so
-   * a crash between the writes leaves a run indexed where recovery and the expiry sweep look, never missing.
+   * Saves the whole record and its index entries in one batch (one transaction on SQLite), with `writeFirst`
+   * before them and `alsoWrite` after them. Where the backend makes them one by one, entries are added before the record and removed after
+   * it, so a crash between the writes leaves a run indexed where recovery and the expiry sweep look.
    */
-  async save(run: Run): Promise<void> {
+  async save(
+    run: Run,
+    alsoWrite: readonly StoreWrite[] = [],
+    writeFirst: readonly StoreWrite[] = [],
+  ): Promise<void> {
     await this.guard('save', async () => {
-      // The index entries are idempotent; rewrite them only when the status moved since this process saved it.
-      const moved = this.indexed.get(run.id) !== run.status;
-      const waiting = run.status === 'waiting_for_user' || run.status === 'waiting_for_approval';
-      if (moved && !isTerminal(run.status)) {
-        await this.store.addToSet(ACTIVE, run.id);
-        if (waiting) await this.store.addToSet(WAITING, run.id);
-      }
-      await this.store.set(runKey(run.id), run);
-      if (!moved) return;
-      if (isTerminal(run.status)) {
-        await this.store.removeFromSet(ACTIVE, run.id);
-        await this.store.removeFromSet(WAITING, run.id);
-      } else if (!waiting) {
-        await this.store.removeFromSet(WAITING, run.id);
-      }
-      if (isTerminal(run.status)) this.indexed.delete(run.id);
-      else this.indexed.set(run.id, run.status);
+      // The index entries are idempotent, and queued, running and executing share theirs (as do both waiting
+      // states): rewrite them only when the run moved to other entries since this process saved it.
+      const entries = indexEntries(run.status);
+      const record: StoreWrite = { kind: 'set', key: runKey(run.id), value: run };
+      const writes = this.indexed.get(run.id) !== entries ? indexedSave(run.id, entries, record) : [record];
+      const all =
+        alsoWrite.length + writeFirst.length > 0 ? [...writeFirst, ...writes, ...alsoWrite] : writes;
+      await this.store.writeAll(all);
+      if (entries === 'ended') this.indexed.delete(run.id);
+      else this.indexed.set(run.id, entries);
     });
   }
 
-  /** Records that a run belongs to a thread, so later runs there can see its outcome. */
-  async addToThread(conversation: Conversation, runId: string): Promise<void> {
-    await this.guard('save', () => this.store.append(threadLog(conversation), runId));
+  /**
+   * Saves a new run with its index entry and its place in its thread's log, so later runs there can see its
+   * outcome: one batch, as a save is. Its id is new, so no index set can hold it yet.
+   */
+  async create(run: Run): Promise<void> {
+    await this.guard('save', async () => {
+      const entries = indexEntries(run.status);
+      const writes: StoreWrite[] = [{ kind: 'append', log: threadLog(run.conversation), record: run.id }];
+      if (entries !== 'ended') writes.push({ kind: 'addToSet', set: ACTIVE, member: run.id });
+      if (entries === 'waiting') writes.push({ kind: 'addToSet', set: WAITING, member: run.id });
+      writes.push({ kind: 'set', key: runKey(run.id), value: run });
+      await this.store.writeAll(writes);
+      if (entries !== 'ended') this.indexed.set(run.id, entries);
+    });
   }
 
   async threadRunIds(conversation: Conversation): Promise<string[]> {
@@ -88,4 +97,35 @@ export class RunRepository {
 }
 
 const runKey = storeKeys.run;
+
+/** Which index sets hold a run: active only, active and waiting, or none once it ended. */
+type IndexEntries = 'active' | 'waiting' | 'ended';
+
+/** The record with its index entries: additions before it, removals after it. */
+function indexedSave(runId: string, entries: IndexEntries, record: StoreWrite): StoreWrite[] {
+  if (entries === 'ended') {
+    return [
+      record,
+      { kind: 'removeFromSet', set: ACTIVE, member: runId },
+      { kind: 'removeFromSet', set: WAITING, member: runId },
+    ];
+  }
+  if (entries === 'waiting') {
+    return [
+      { kind: 'addToSet', set: ACTIVE, member: runId },
+      { kind: 'addToSet', set: WAITING, member: runId },
+      record,
+    ];
+  }
+  return [
+    { kind: 'addToSet', set: ACTIVE, member: runId },
+    record,
+    { kind: 'removeFromSet', set: WAITING, member: runId },
+  ];
+}
+
+function indexEntries(status: Run['status']): IndexEntries {
+  if (isTerminal(status)) return 'ended';
+  return status === 'waiting_for_user' || status === 'waiting_for_approval' ? 'waiting' : 'active';
+}
 const threadLog = storeKeys.threadRuns;

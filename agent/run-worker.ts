@@ -15,7 +15,7 @@ import type { RunLeases } from './run-leases.js';
 import { type RunMachineEvent, refusedRecord, transition } from './run-machine.js';
 import type { RecordedOutcome } from './run-record-call.js';
 import type { RunRepository } from './run-repository.js';
-import { type CallOutcome, callSignature, type StepExecutor } from './step-executor.js';
+import type { CallOutcome, StepExecutor } from './step-executor.js';
 import type { Timers } from './timers.js';
 import type { Tool } from './tool.js';
 
@@ -48,6 +48,7 @@ interface ReadyCall {
   call: PlannedCall;
   tool: Tool;
   args: Record<string, unknown>;
+  signature: string;
 }
 
 export class RunWorker {
@@ -102,7 +103,7 @@ export class RunWorker {
       unwatch();
       this.stepping.delete(runId);
       finished();
-      await this.deps.leases.release(runId);
+      if (this.deps.leases.heldHere(runId)) await this.deps.leases.release(runId);
     }
   };
 
@@ -166,7 +167,17 @@ export class RunWorker {
         `Run ${run.id} was left unchanged: this process's lease on it ran out while it worked, so another process may have taken it over`,
       );
     }
-    return this.deps.effects.apply(result.run, result.effects);
+    // A transition that ends this worker's turn with the run lets go of its lease in the run's last save.
+    const letsGo =
+      result.run.status !== 'running' &&
+      result.run.status !== 'executing' &&
+      result.effects.some((effect) => effect.kind === 'save');
+    if (!letsGo) return this.deps.effects.apply(result.run, result.effects);
+    const after = await this.deps.effects.apply(result.run, result.effects, undefined, [
+      this.deps.leases.releaseWrite(run.id),
+    ]);
+    this.deps.leases.released(run.id);
+    return after;
   }
 
   private async drive(start: Run, engine: Engine, state: Stepping): Promise<void> {
@@ -246,18 +257,20 @@ export class RunWorker {
     } finally {
       state.controller.signal.removeEventListener('abort', abortStep);
     }
-    const turn = working.events.slice(eventsBefore).find((event) => event.type === 'model_turn');
-    await this.deps.effects.trace(working, {
-      kind: 'model_turn',
-      durationMs: clock.now() - began,
-      summary:
-        outcome.kind === 'answer'
-          ? 'answered'
-          : `called ${outcome.calls.map((call) => call.name).join(', ')}`,
-      ...(turn?.type === 'model_turn'
-        ? { promptTokens: turn.promptTokens, completionTokens: turn.completionTokens }
-        : {}),
-    });
+    if (this.deps.effects.tracing) {
+      const turn = working.events.slice(eventsBefore).find((event) => event.type === 'model_turn');
+      await this.deps.effects.trace(working, {
+        kind: 'model_turn',
+        durationMs: clock.now() - began,
+        summary:
+          outcome.kind === 'answer'
+            ? 'answered'
+            : `called ${outcome.calls.map((call) => call.name).join(', ')}`,
+        ...(turn?.type === 'model_turn'
+          ? { promptTokens: turn.promptTokens, completionTokens: turn.completionTokens }
+          : {}),
+      });
+    }
     const tokens = working.usage.promptTokens + working.usage.completionTokens;
     if (tokens > limits.maxTokens) {
       return this.apply(working, {
@@ -312,7 +325,7 @@ export class RunWorker {
           break;
         case 'approval': {
           if (call.approved) {
-            run = await this.runApproved(run, call, prepared.tool, prepared.args);
+            run = await this.runApproved(run, { call, ...prepared });
             break;
           }
           if (!this.withinCallBudget(run)) return this.overBudget(run);
@@ -323,10 +336,11 @@ export class RunWorker {
         }
         case 'ready': {
           if (!this.withinCallBudget(run)) return this.overBudget(run);
+          const ready = { call, tool: prepared.tool, args: prepared.args, signature: prepared.signature };
           run =
             prepared.tool.risk === 'read'
-              ? await this.runReadBatch(run, { call, tool: prepared.tool, args: prepared.args }, signal)
-              : await this.runAlone(run, call, prepared.tool, prepared.args);
+              ? await this.runReadBatch(run, ready, signal)
+              : await this.runAlone(run, ready);
           break;
         }
       }
@@ -349,12 +363,8 @@ export class RunWorker {
   }
 
   /** An approved call runs once, whichever replica gets here first; a second claim finds it taken. */
-  private async runApproved(
-    run: Run,
-    call: PlannedCall,
-    tool: Tool,
-    args: Record<string, unknown>,
-  ): Promise<Run> {
+  private async runApproved(run: Run, ready: ReadyCall): Promise<Run> {
+    const { call } = ready;
     if (!(await this.deps.approvals.claimExecution(call))) {
       return this.apply(run, {
         type: 'failed',
@@ -363,16 +373,11 @@ export class RunWorker {
         message: `${call.name} was approved, but it could not be run exactly once, so it was not run.`,
       });
     }
-    return this.runAlone(run, call, tool, args);
+    return this.runAlone(run, ready);
   }
 
   /** Executes a write or danger call with `executing` saved first, so a crash mid-action is never replayed. */
-  private async runAlone(
-    run: Run,
-    call: PlannedCall,
-    tool: Tool,
-    args: Record<string, unknown>,
-  ): Promise<Run> {
+  private async runAlone(run: Run, { call, tool, args, signature }: ReadyCall): Promise<Run> {
     const bound = { ...call, args };
     const displayArgs = this.deps.redactor.redactValue(args);
     const executing = await this.apply(run, {
@@ -386,7 +391,7 @@ export class RunWorker {
       type: 'execution_finished',
       at: this.now(),
       call: bound,
-      outcome: { ...outcome, displayArgs },
+      outcome: { ...outcome, displayArgs, signature },
     });
   }
 
@@ -394,15 +399,14 @@ export class RunWorker {
   private async runReadBatch(start: Run, first: ReadyCall, signal: AbortSignal): Promise<Run> {
     const { executor, limits } = this.deps;
     const batch: ReadyCall[] = [first];
-    const signatures = new Set([callSignature(first.tool.name, first.args)]);
+    const signatures = new Set([first.signature]);
     for (const call of start.queue.slice(1)) {
       if (start.usage.toolCalls + batch.length >= limits.maxToolCalls) break;
       const prepared = executor.prepare(start, call);
       if (prepared.kind !== 'ready' || prepared.tool.risk !== 'read') break;
-      const signature = callSignature(prepared.tool.name, prepared.args);
-      if (signatures.has(signature)) break;
-      signatures.add(signature);
-      batch.push({ call, tool: prepared.tool, args: prepared.args });
+      if (signatures.has(prepared.signature)) break;
+      signatures.add(prepared.signature);
+      batch.push({ call, tool: prepared.tool, args: prepared.args, signature: prepared.signature });
     }
     const results = Promise.all(
       batch.map(({ call, tool, args }) => executor.execute(start, tool, args, call)),
@@ -412,8 +416,8 @@ export class RunWorker {
     const outcomes = await Promise.race([results, cancelled.promise]).finally(cancelled.dispose);
     if (!outcomes) return start;
     let run = start;
-    for (const [index, { call, args }] of batch.entries())
-      run = await this.record(run, { ...call, args }, outcomes[index]!);
+    for (const [index, { call, args, signature }] of batch.entries())
+      run = await this.record(run, { ...call, args }, { ...outcomes[index]!, signature });
     return run;
   }
 

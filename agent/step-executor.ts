@@ -1,6 +1,7 @@
 // The one step executor every engine shares: validate, gate, guard and run a tool call, and shape its result.
 
 import { ASK_USER, AskUserInput, FINISH, FinishInput } from './builtin-tools.js';
+import { CallScope } from './call-scope.js';
 import { callSignature } from './call-signature.js';
 import type { BreakerRegistry } from './circuit-breaker.js';
 import type { Clock } from './clock.js';
@@ -20,8 +21,15 @@ export type CallPreparation =
   | { kind: 'ask'; question: string; choices: string[] }
   | { kind: 'missing'; question: string; choices: string[]; fields: string[] }
   | { kind: 'resolved'; outcome: CallOutcome }
-  | { kind: 'approval'; tool: Tool; args: Record<string, unknown>; approvers: ApproverSet; ttlMs: number }
-  | { kind: 'ready'; tool: Tool; args: Record<string, unknown> };
+  | {
+      kind: 'approval';
+      tool: Tool;
+      args: Record<string, unknown>;
+      signature: string;
+      approvers: ApproverSet;
+      ttlMs: number;
+    }
+  | { kind: 'ready'; tool: Tool; args: Record<string, unknown>; signature: string };
 
 /** What a call produced: the tool message content for the model, and a summary for people and the trace. */
 export interface CallOutcome {
@@ -98,7 +106,9 @@ export class StepExecutor {
     }
     const args = parsed.data as Record<string, unknown>;
 
-    const earlier = run.completedCalls[callSignature(tool.name, args)];
+    // Worked out once here: the batch and the record reuse it rather than serializing the arguments again.
+    const signature = callSignature(tool.name, args);
+    const earlier = run.completedCalls[signature];
     if (earlier) {
       return {
         kind: 'resolved',
@@ -117,9 +127,16 @@ export class StepExecutor {
       };
     }
     if (decision.outcome === 'needs_approval') {
-      return { kind: 'approval', tool, args, approvers: decision.approvers, ttlMs: decision.ttlMs };
+      return {
+        kind: 'approval',
+        tool,
+        args,
+        signature,
+        approvers: decision.approvers,
+        ttlMs: decision.ttlMs,
+      };
     }
-    return { kind: 'ready', tool, args };
+    return { kind: 'ready', tool, args, signature };
   }
 
   /** Runs a prepared call under its breaker and time limit; never throws. */
@@ -146,19 +163,22 @@ export class StepExecutor {
     }
     const timeoutMs = tool.timeoutMs ?? this.options.toolTimeoutMs;
     const started = clock.now();
-    const controller = new AbortController();
+    const scope = new CallScope(() => logger.child({ runId: run.id, tool: tool.name, callId: call.id }));
     let timer: NodeJS.Timeout | undefined;
     const timedOut = new Promise<'timeout'>((resolve) => {
       timer = setTimeout(() => resolve('timeout'), timeoutMs);
     });
-    const log = logger.child({ runId: run.id, tool: tool.name, callId: call.id });
     try {
       const result = await Promise.race([
         tool.execute(
           {
-            signal: controller.signal,
+            get signal() {
+              return scope.signal;
+            },
             deadline: started + timeoutMs,
-            logger: log,
+            get logger() {
+              return scope.logger;
+            },
             principal: run.principal,
             conversation: run.conversation,
             runId: run.id,
@@ -169,7 +189,7 @@ export class StepExecutor {
       ]);
       const durationMs = clock.now() - started;
       if (result === 'timeout') {
-        controller.abort(new Error(`timed out after ${timeoutMs} ms`));
+        scope.end(() => new Error(`timed out after ${timeoutMs} ms`));
         breaker.recordFailure();
         return this.failure(
           tool.name,
@@ -197,12 +217,12 @@ export class StepExecutor {
       };
     } catch (error) {
       breaker.recordFailure();
-      log.warn({ err: this.options.redactor.redact(errorMessage(error)) }, 'tool threw');
       const message = this.options.redactor.redact(errorMessage(error));
+      scope.logger.warn({ err: message }, 'tool threw');
       return this.failure(tool.name, 'transient', `${tool.name} failed: ${message}`, clock.now() - started);
     } finally {
       clearTimeout(timer);
-      if (!controller.signal.aborted) controller.abort(new Error('call finished'));
+      scope.end(() => new Error('call finished'));
     }
   }
 

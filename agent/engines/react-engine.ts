@@ -2,7 +2,7 @@
 import { BUILTIN_TOOLS } from '../builtin-tools.js';
 import type { Clock } from '../clock.js';
 import { compressContext } from '../context/compress-context.js';
-import { estimatePromptTokens } from '../context/token-estimate.js';
+import { estimateMessageTokens, estimatePromptTokens, estimateTokens } from '../context/token-estimate.js';
 import type { ModelClient, ModelToolSpec } from '../model/model-client.js';
 import { parseToolArguments } from '../model/tool-arguments.js';
 import type { ModelMessage } from '../model-message.js';
@@ -33,18 +33,36 @@ const builtinSpecs: ModelToolSpec[] = BUILTIN_TOOLS.map((tool) => ({
   parameters: toolParametersSchema(tool.input),
 }));
 
+/** What stays the same on every turn of a run, worked out on its first turn. */
+interface RunTurnBasis {
+  /** The system prompt states the run's start time, not the turn's, so servers with prefix caching reuse it. */
+  prompt: string;
+  /** The estimated tokens of the system message. */
+  promptTokens: number;
+  /** The tools this person may use in this place; the same list object every turn. */
+  tools: ModelToolSpec[];
+  /** The estimated tokens of the tools as sent (their JSON). */
+  toolsTokens: number;
+}
+
+/** Runs whose basis is kept, oldest dropped first. */
+const KEPT_RUNS = 1000;
+
 export class ReactEngine implements Engine {
   readonly kind = 'react' as const;
-  /** Rendered system prompts by run id, oldest first, bounded. */
-  private readonly prompts = new Map<string, string>();
+  /** By run id, oldest first, bounded. */
+  private readonly bases = new Map<string, RunTurnBasis>();
+  /** The tools' token estimate by their names: most runs are offered one of a few tool sets. */
+  private readonly toolsTokens = new Map<string, number>();
 
   constructor(private readonly options: ReactEngineOptions) {}
 
   async plan(run: Run, signal: AbortSignal): Promise<PlanOutcome> {
     const { model, clock } = this.options;
-    const tools = this.toolSpecs(run);
-    let messages: ModelMessage[] = [{ role: 'system', content: this.systemPrompt(run) }, ...run.messages];
-    messages = await this.fitContext(run, messages, tools, signal);
+    const basis = this.basis(run);
+    const { tools } = basis;
+    let messages: ModelMessage[] = [{ role: 'system', content: basis.prompt }, ...run.messages];
+    messages = await this.fitContext(run, messages, basis, signal);
 
     const started = clock.now();
     const reply = await model.complete({ messages, tools, signal });
@@ -83,24 +101,43 @@ export class ReactEngine implements Engine {
     return { kind: 'calls', calls };
   }
 
+  /**
+   * The prompt and tools of a run, the same on every turn: rendered, looked up and measured once per run, not
+   * once per turn (the policy gives a run's person and place the same tools for the whole run).
+   */
+  private basis(run: Run): RunTurnBasis {
+    const kept = this.bases.get(run.id);
+    if (kept !== undefined) return kept;
+    const tools = this.toolSpecs(run);
+    const prompt = this.renderSystemPrompt(run);
+    const basis = {
+      prompt,
+      promptTokens: estimateMessageTokens({ role: 'system', content: prompt }),
+      tools,
+      toolsTokens: this.estimateToolsTokens(tools),
+    };
+    if (this.bases.size >= KEPT_RUNS) this.bases.delete(this.bases.keys().next().value!);
+    this.bases.set(run.id, basis);
+    return basis;
+  }
+
+  /** Tool specs do not change while the process runs, so the names say everything about the JSON. */
+  private estimateToolsTokens(tools: ModelToolSpec[]): number {
+    const names = tools.map((tool) => tool.name).join('\n');
+    let tokens = this.toolsTokens.get(names);
+    if (tokens === undefined) {
+      tokens = estimateTokens(JSON.stringify(tools));
+      if (this.toolsTokens.size >= KEPT_RUNS) this.toolsTokens.clear();
+      this.toolsTokens.set(names, tokens);
+    }
+    return tokens;
+  }
+
   private toolSpecs(run: Run): ModelToolSpec[] {
     const { registry, policy } = this.options;
     const visible = policy.visibleTools(run.principal, run.conversation, registry.all());
     const specs = visible.map((tool) => registry.spec(tool.name)).filter((spec) => spec !== undefined);
     return [...specs, ...builtinSpecs];
-  }
-
-  /**
-   * The system prompt is the same on every turn of a run (it states the run's start time, not the turn's),
-   * so servers with prefix caching can reuse it, and it is rendered once per run.
-   */
-  private systemPrompt(run: Run): string {
-    const cached = this.prompts.get(run.id);
-    if (cached !== undefined) return cached;
-    const prompt = this.renderSystemPrompt(run);
-    if (this.prompts.size >= 1000) this.prompts.delete(this.prompts.keys().next().value!);
-    this.prompts.set(run.id, prompt);
-    return prompt;
   }
 
   private renderSystemPrompt(run: Run): string {
@@ -121,16 +158,16 @@ export class ReactEngine implements Engine {
   private async fitContext(
     run: Run,
     messages: ModelMessage[],
-    tools: ModelToolSpec[],
+    basis: RunTurnBasis,
     signal: AbortSignal,
   ): Promise<ModelMessage[]> {
-    const toolsJson = JSON.stringify(tools);
     const budgetTokens = Math.floor(this.options.contextWindow * this.options.compressAt);
-    if (estimatePromptTokens(messages, toolsJson) <= budgetTokens) return messages;
-    const toolsTokens = estimatePromptTokens([], toolsJson);
+    // The system message is the first; its estimate was made with the basis.
+    const estimated = basis.promptTokens + estimatePromptTokens(run.messages) + basis.toolsTokens;
+    if (estimated <= budgetTokens) return messages;
     const result = await compressContext({
       messages,
-      budgetTokens: Math.max(1, budgetTokens - toolsTokens),
+      budgetTokens: Math.max(1, budgetTokens - estimatePromptTokens([]) - basis.toolsTokens),
       summarize: (older) => this.summarize(run, older, signal),
     });
     run.messages = result.messages.slice(1);

@@ -1,6 +1,18 @@
 // The value half of every Store: keyv over a backend adapter, with plain JSON and the Store's TTL rules.
 import { Keyv, type KeyvStoreAdapter } from 'keyv';
 
+/**
+ * The text keyv stores for a value (with its own expiry, by keyv's clock), for a backend that writes it in a
+ * transaction of its own; keyv reads it back like any value it wrote. `ttlMs` is already rounded up.
+ */
+export function keyvText(value: unknown, ttlMs: number | undefined): string {
+  return serialize({ value, expires: ttlMs === undefined ? undefined : Date.now() + ttlMs });
+}
+
+function serialize(data: unknown): string {
+  return JSON.stringify(data);
+}
+
 export class KeyvValues {
   private readonly keyv: Keyv;
 
@@ -9,7 +21,7 @@ export class KeyvValues {
       useKeyPrefix: false,
       throwOnErrors: true,
       // keyv's default serializer is several times slower than JSON, and runs are saved on every step.
-      serialize: (data) => JSON.stringify(data),
+      serialize,
       deserialize: (text) => JSON.parse(text),
     });
   }

@@ -1,7 +1,7 @@
 // An in-process Store for tests, benchmarks and throwaway runs: same contract, nothing survives the process.
 import type { Clock } from '../clock.js';
 import { systemClock } from '../clock.js';
-import type { Store } from './store.js';
+import type { Store, StoreWrite } from './store.js';
 
 interface Entry {
   json: string;
@@ -88,6 +88,30 @@ export class MemoryStore implements Store {
 
   async members(set: string): Promise<string[]> {
     return [...(this.sets.get(set) ?? [])];
+  }
+
+  /** Each method here does its work before its first await, so starting them in order writes all at once. */
+  async writeAll(writes: readonly StoreWrite[]): Promise<void> {
+    const done: Promise<unknown>[] = [];
+    for (const write of writes) done.push(this.startWrite(write));
+    await Promise.all(done);
+  }
+
+  private startWrite(write: StoreWrite): Promise<unknown> {
+    switch (write.kind) {
+      case 'set':
+        return this.set(write.key, write.value, write.ttlMs);
+      case 'delete':
+        return this.delete(write.key);
+      case 'append':
+        return this.append(write.log, write.record);
+      case 'addToSet':
+        return this.addToSet(write.set, write.member);
+      case 'removeFromSet':
+        return this.removeFromSet(write.set, write.member);
+      case 'release':
+        return this.release(write.key, write.owner);
+    }
   }
 
   async ping(): Promise<void> {}

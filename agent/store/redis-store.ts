@@ -6,7 +6,7 @@ import { CallerError, ErrorCode, errorMessage, SystemError } from '../errors.js'
 import type { Logger } from '../logger.js';
 import { silentLogger } from '../logger.js';
 import { KeyvValues } from './keyv-values.js';
-import type { Store } from './store.js';
+import type { Store, StoreWrite } from './store.js';
 
 export interface RedisStoreOptions {
   /** Every key this store touches starts with it, so tests and tenants can share one Redis. */
@@ -195,6 +195,32 @@ export class RedisStore implements Store {
 
   async members(set: string): Promise<string[]> {
     return this.run(`read set "${set}"`, () => this.client.sMembers(this.setKey(set)));
+  }
+
+  /** One by one: values go through keyv, so the writes cannot share one MULTI. */
+  async writeAll(writes: readonly StoreWrite[]): Promise<void> {
+    for (const write of writes) {
+      switch (write.kind) {
+        case 'set':
+          await this.set(write.key, write.value, write.ttlMs);
+          break;
+        case 'delete':
+          await this.delete(write.key);
+          break;
+        case 'append':
+          await this.append(write.log, write.record);
+          break;
+        case 'addToSet':
+          await this.addToSet(write.set, write.member);
+          break;
+        case 'removeFromSet':
+          await this.removeFromSet(write.set, write.member);
+          break;
+        case 'release':
+          await this.release(write.key, write.owner);
+          break;
+      }
+    }
   }
 
   async ping(): Promise<void> {

@@ -1,5 +1,15 @@
 // The Store: keyv for values, plus the atomic primitives keyv lacks (claim, append-only logs, sets).
 
+/** One write of `Store.writeAll`: the same write as the method of that name. */
+export type StoreWrite =
+  | { kind: 'set'; key: string; value: unknown; ttlMs?: number }
+  | { kind: 'delete'; key: string }
+  | { kind: 'append'; log: string; record: unknown }
+  | { kind: 'addToSet'; set: string; member: string }
+  | { kind: 'removeFromSet'; set: string; member: string }
+  /** Releases a claim if `owner` holds it, as `release` does; whether it did is not reported. */
+  | { kind: 'release'; key: string; owner: string };
+
 export interface Store {
   /** Human-readable backend name for logs and health checks, e.g. "sqlite ./data/opsbot.sqlite". */
   readonly description: string;
@@ -29,6 +39,13 @@ export interface Store {
   addToSet(set: string, member: string): Promise<void>;
   removeFromSet(set: string, member: string): Promise<void>;
   members(set: string): Promise<string[]>;
+
+  /**
+   * Makes the writes in order, as the single methods would. SQLite makes them in one transaction (one commit
+   * instead of one each); memory and Redis make them one by one, so a caller must not rely on all or none of
+   * them having happened after a failure.
+   */
+  writeAll(writes: readonly StoreWrite[]): Promise<void>;
 
   /** Answers when the backend is reachable; throws a StoreUnavailable error otherwise. */
   ping(): Promise<void>;

@@ -77,4 +77,24 @@ describe('run leases', () => {
     expect(run.answer).toBe('fresh answer');
     expect(harness.fake.requests).toHaveLength(2);
   });
+
+  it('frees the lease and the thread with the last save of a turn: another process can take the run at once', async () => {
+    harness = await createHarness({ store: 'sqlite' });
+    harness.fake.reply(toolCalls([{ name: 'ask_user', arguments: { question: 'Which?' } }]));
+    const waiting = await runTask(harness.kernel, { text: 'check', principal: alice, conversation });
+    expect(waiting.status).toBe('waiting_for_user');
+    expect(await harness.store.holder(`run-lease:${waiting.id}`)).toBeUndefined();
+    expect(await harness.store.holder('thread-lock:cli:terminal:t1')).toBeUndefined();
+
+    harness.fake.reply(text('done'));
+    const finished = await runTask(harness.kernel, {
+      text: 'another',
+      principal: alice,
+      conversation: { ...conversation, threadId: 't2' },
+    });
+    expect(finished.status).toBe('finished');
+    expect(await harness.store.holder(`run-lease:${finished.id}`)).toBeUndefined();
+    const other = harness.newKernel();
+    expect(await other.cancel(waiting.id, alice)).toMatchObject({ message: `Cancelled ${waiting.id}.` });
+  });
 });

@@ -89,6 +89,25 @@ describe('SQLite store outages', () => {
     await store.close();
   });
 
+  it('makes a batch of writes all or none: a write that fails undoes the ones before it', async () => {
+    const store = new SqliteStore(path);
+    await store.set('run:1', { version: 1 });
+    const other = new Database(path);
+    other.exec(`CREATE TRIGGER refuse AFTER INSERT ON set_members WHEN NEW.member = 'poison'
+      BEGIN SELECT RAISE(ABORT, 'refused by the test'); END`);
+    other.close();
+    const batch = store.writeAll([
+      { kind: 'set', key: 'run:1', value: { version: 2 } },
+      { kind: 'append', log: 'thread:1', record: 'run:1' },
+      { kind: 'addToSet', set: 'runs:active', member: 'poison' },
+    ]);
+    expectStoreUnavailable(await failure(batch), 'refused by the test');
+    expect(await store.get('run:1')).toEqual({ version: 1 });
+    expect(await store.readLog('thread:1')).toEqual([]);
+    expect(await store.members('runs:active')).toEqual([]);
+    await store.close();
+  });
+
   it('fails clearly once its connection is closed', async () => {
     const store = new SqliteStore(path);
     await store.close();
@@ -98,6 +117,7 @@ describe('SQLite store outages', () => {
       store.claim('x', 'alice', 1000),
       store.append('log', 1),
       store.members('set'),
+      store.writeAll([{ kind: 'addToSet', set: 'set', member: 'x' }]),
       store.ping(),
     ]) {
       const error = await failure(operation);
@@ -117,6 +137,50 @@ describe('SQLite store outages', () => {
       thrown = error;
     }
     expectStoreUnavailable(thrown, impossible);
+  });
+
+  it('upgrades a version 1 database in place, keeping its values, claims, logs and sets', async () => {
+    const v1 = new Database(path);
+    v1.exec(`
+      CREATE TABLE keyv (key TEXT PRIMARY KEY, value TEXT NOT NULL, expires INTEGER);
+      CREATE INDEX keyv_expires ON keyv (expires) WHERE expires IS NOT NULL;
+      CREATE TABLE claims (key TEXT PRIMARY KEY, owner TEXT NOT NULL, expires INTEGER NOT NULL);
+      CREATE INDEX claims_expires ON claims (expires);
+      CREATE TABLE log_records (id INTEGER PRIMARY KEY AUTOINCREMENT, log TEXT NOT NULL, record TEXT NOT NULL);
+      CREATE INDEX log_records_by_log ON log_records (log, id);
+      CREATE TABLE set_members (
+        set_name TEXT NOT NULL, member TEXT NOT NULL, PRIMARY KEY (set_name, member)) WITHOUT ROWID;
+      INSERT INTO keyv (key, value, expires) VALUES ('run:1', '{"value":{"status":"running"}}', NULL);
+      INSERT INTO claims (key, owner, expires) VALUES ('run-lease:1', 'kernel_a', 4102444800000);
+      INSERT INTO log_records (log, record) VALUES ('thread:1', '"run:1"');
+      INSERT INTO set_members (set_name, member) VALUES ('runs:active', 'run:1');
+    `);
+    v1.pragma('user_version = 1');
+    v1.close();
+
+    const store = new SqliteStore(path);
+    expect(await store.get('run:1')).toEqual({ status: 'running' });
+    expect(await store.holder('run-lease:1')).toBe('kernel_a');
+    expect(await store.claim('run-lease:1', 'kernel_b', 1000)).toBe(false);
+    expect(await store.readLog('thread:1')).toEqual(['run:1']);
+    expect(await store.members('runs:active')).toEqual(['run:1']);
+    await store.close();
+
+    const upgraded = new Database(path, { readonly: true });
+    expect(upgraded.pragma('user_version', { simple: true })).toBe(2);
+    const claims = upgraded
+      .prepare<[], { sql: string }>("SELECT sql FROM sqlite_master WHERE name = 'claims'")
+      .get();
+    expect(claims?.sql).toContain('WITHOUT ROWID');
+    const claimsIndexes = upgraded
+      .prepare(
+        "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'claims' AND sql IS NOT NULL",
+      )
+      .all();
+    expect(claimsIndexes).toEqual([]);
+    upgraded.close();
+    // Opening it again changes nothing.
+    await new SqliteStore(path).close();
   });
 
   it('refuses a database written by a newer schema instead of guessing', async () => {

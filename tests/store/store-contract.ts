@@ -170,6 +170,39 @@ export function runStoreContract(name: string, makeStore: () => Promise<StoreFix
       expect(await store.members('empty')).toEqual([]);
     });
 
+    it('makes a batch of writes in order, readable by the single methods', async () => {
+      await store.set('stale', 'old');
+      await store.addToSet('runs:waiting', 'run-1');
+      await store.claim('thread-lock:1', 'run-1', longTtlMs);
+      await store.claim('thread-lock:2', 'run-2', longTtlMs);
+      await store.writeAll([
+        { kind: 'append', log: 'thread:1', record: 'run-1' },
+        { kind: 'set', key: 'run:1', value: { status: 'queued', nested: [1, null, 'é'] } },
+        { kind: 'set', key: 'run:1', value: { status: 'running' } },
+        { kind: 'set', key: 'gone-at-once', value: 'x', ttlMs: 0 },
+        { kind: 'set', key: 'short', value: 'soon gone', ttlMs: shortTtl() },
+        { kind: 'delete', key: 'stale' },
+        { kind: 'addToSet', set: 'runs:active', member: 'run-1' },
+        { kind: 'removeFromSet', set: 'runs:waiting', member: 'run-1' },
+        { kind: 'append', log: 'thread:1', record: { run: 2 } },
+        { kind: 'release', key: 'thread-lock:1', owner: 'run-2' },
+        { kind: 'release', key: 'thread-lock:2', owner: 'run-2' },
+      ]);
+      await store.writeAll([]);
+      expect(await store.get('run:1')).toEqual({ status: 'running' });
+      expect(await store.get('gone-at-once')).toBeUndefined();
+      expect(await store.get('stale')).toBeUndefined();
+      expect(await store.readLog('thread:1')).toEqual(['run-1', { run: 2 }]);
+      expect(await store.members('runs:active')).toEqual(['run-1']);
+      expect(await store.members('runs:waiting')).toEqual([]);
+      // A release frees a claim only for its owner, as release does.
+      expect(await store.holder('thread-lock:1')).toBe('run-1');
+      expect(await store.holder('thread-lock:2')).toBeUndefined();
+      await lapse(shortTtl() + 10);
+      expect(await store.get('short')).toBeUndefined();
+      expect(await store.get('run:1')).toEqual({ status: 'running' });
+    });
+
     it('answers a ping and closes more than once without error', async () => {
       await expect(store.ping()).resolves.toBeUndefined();
       await store.close();

@@ -110,6 +110,32 @@ export function storeOf(life: ProcessLife, store: Store): Store {
     addToSet: call(store.addToSet),
     removeFromSet: call(store.removeFromSet),
     members: call(store.members),
+    // One write at a time, each a store call that a crash can fall between: the strictest case (Redis makes
+    // them one by one; SQLite in one transaction, where no crash can fall between them).
+    async writeAll(writes) {
+      for (const write of writes) {
+        switch (write.kind) {
+          case 'set':
+            await call(store.set)(write.key, write.value, write.ttlMs);
+            break;
+          case 'delete':
+            await call(store.delete)(write.key);
+            break;
+          case 'append':
+            await call(store.append)(write.log, write.record);
+            break;
+          case 'addToSet':
+            await call(store.addToSet)(write.set, write.member);
+            break;
+          case 'removeFromSet':
+            await call(store.removeFromSet)(write.set, write.member);
+            break;
+          case 'release':
+            await call(store.release)(write.key, write.owner);
+            break;
+        }
+      }
+    },
     ping: call(store.ping),
     // The test closes the real connection itself.
     close: async () => undefined,
