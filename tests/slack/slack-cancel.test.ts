@@ -42,9 +42,7 @@ function runIdIn(shown: string): string {
 }
 
 /** Past the run lease the harness's kernel takes, so an orphaned run would be recovered. */
-function pastTheLease(h: SlackHarness): number {
-  return DEFAULT_RUN_LEASE_MS + 1_000;
-}
+const PAST_THE_LEASE_MS = DEFAULT_RUN_LEASE_MS + 1_000;
 
 describe.each<SlackMode>(['http', 'socket'])('Slack /ops cancel over %s', (mode) => {
   let h: SlackHarness;
@@ -65,7 +63,7 @@ describe.each<SlackMode>(['http', 'socket'])('Slack /ops cancel over %s', (mode)
     // The model answers after all; then the lease runs out and both sweeps pass.
     model.release();
     await h.settled();
-    h.clock.advance(pastTheLease(h));
+    h.clock.advance(PAST_THE_LEASE_MS);
     expect(await h.kernel.recover()).toEqual({ continued: 0, outcomeUnknown: 0 });
     expect(await h.kernel.expirySweep().sweep()).toBe(0);
     await h.settled();
