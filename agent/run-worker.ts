@@ -8,16 +8,15 @@ import { ErrorCode, errorMessage, OpsbotError, SystemError } from './errors.js';
 import type { KernelLimits } from './kernel-options.js';
 import type { Logger } from './logger.js';
 import type { Redactor } from './redaction.js';
-import type { EngineKind, PlannedCall, Run } from './run.js';
+import type { EngineKind, Run } from './run.js';
+import { RunCalls } from './run-calls.js';
 import type { CancelRequest, RunCancels } from './run-cancels.js';
 import type { RunEffects } from './run-effects.js';
 import type { RunLeases } from './run-leases.js';
-import { type RunMachineEvent, refusedRecord, transition } from './run-machine.js';
-import type { RecordedOutcome } from './run-record-call.js';
+import { type RunMachineEvent, transition } from './run-machine.js';
 import type { RunRepository } from './run-repository.js';
-import type { CallOutcome, StepExecutor } from './step-executor.js';
+import type { StepExecutor } from './step-executor.js';
 import type { Timers } from './timers.js';
-import type { Tool } from './tool.js';
 
 export interface RunWorkerDeps {
   runs: RunRepository;
@@ -44,18 +43,15 @@ interface Stepping {
   done: Promise<void>;
 }
 
-interface ReadyCall {
-  call: PlannedCall;
-  tool: Tool;
-  args: Record<string, unknown>;
-  signature: string;
-}
-
 export class RunWorker {
   private readonly stepping = new Map<string, Stepping>();
   private closing = false;
 
-  constructor(private readonly deps: RunWorkerDeps) {}
+  private readonly calls: RunCalls;
+
+  constructor(private readonly deps: RunWorkerDeps) {
+    this.calls = new RunCalls({ ...deps, apply: (run, event) => this.apply(run, event) });
+  }
 
   /** The queue's job: advance one run, if no other process holds it. */
   advance = async (runId: string): Promise<void> => {
@@ -212,7 +208,7 @@ export class RunWorker {
       }
       run =
         run.queue.length > 0
-          ? await this.runQueuedCalls(run, state.controller.signal)
+          ? await this.calls.runQueued(run, state.controller.signal)
           : await this.plan(run, engine, state);
     }
   }
@@ -293,158 +289,6 @@ export class RunWorker {
     // the last save; write and danger calls save `executing` before they run.
     return this.apply(working, { type: 'calls_planned', at: this.now(), calls: outcome.calls });
   }
-
-  /** Runs queued calls in order: consecutive read calls together, write and danger calls alone. */
-  private async runQueuedCalls(start: Run, signal: AbortSignal): Promise<Run> {
-    let run = start;
-    // A cancel ends the batch loop: the drive loop applies it at the step boundary.
-    while (run.queue.length > 0 && run.status === 'running' && !signal.aborted) {
-      const call = run.queue[0]!;
-      const prepared = this.deps.executor.prepare(run, call);
-      switch (prepared.kind) {
-        case 'finish':
-          return this.apply(run, {
-            type: 'finished',
-            at: this.now(),
-            answer: this.deps.redactor.redact(prepared.answer),
-            ok: true,
-          });
-        case 'ask':
-        case 'missing':
-          return this.apply(run, {
-            type: 'question_asked',
-            at: this.now(),
-            call,
-            question: prepared.question,
-            choices: prepared.choices,
-            missingFields: prepared.kind === 'missing' ? prepared.fields : [],
-            expiresAt: this.now() + this.deps.limits.questionTtlMs,
-          });
-        case 'resolved':
-          run = await this.record(run, call, prepared.outcome);
-          break;
-        case 'approval': {
-          if (call.approved) {
-            run = await this.runApproved(run, { call, ...prepared });
-            break;
-          }
-          if (!this.withinCallBudget(run)) return this.overBudget(run);
-          const requested = await this.deps.approvals.request(run, call, prepared);
-          if (requested.kind === 'requested') return this.apply(run, requested.event);
-          run = await this.record(run, call, refusedRecord(call.name, requested.message));
-          break;
-        }
-        case 'ready': {
-          if (!this.withinCallBudget(run)) return this.overBudget(run);
-          const ready = { call, tool: prepared.tool, args: prepared.args, signature: prepared.signature };
-          run =
-            prepared.tool.risk === 'read'
-              ? await this.runReadBatch(run, ready, signal)
-              : await this.runAlone(run, ready);
-          break;
-        }
-      }
-      if (run.status === 'running') run = await this.apply(run, { type: 'step_completed', at: this.now() });
-    }
-    return run;
-  }
-
-  private record(run: Run, call: PlannedCall, outcome: CallOutcome | RecordedOutcome): Promise<Run> {
-    return this.apply(run, {
-      type: 'call_recorded',
-      at: this.now(),
-      call,
-      outcome: this.shown(call, outcome),
-    });
-  }
-
-  private shown(call: PlannedCall, outcome: CallOutcome | RecordedOutcome): RecordedOutcome {
-    return { ...outcome, displayArgs: this.deps.redactor.redactValue(call.args ?? call.rawArguments) };
-  }
-
-  /** An approved call runs once, whichever replica gets here first; a second claim finds it taken. */
-  private async runApproved(run: Run, ready: ReadyCall): Promise<Run> {
-    const { call } = ready;
-    if (!(await this.deps.approvals.claimExecution(call))) {
-      return this.apply(run, {
-        type: 'failed',
-        at: this.now(),
-        code: 'approval_execution',
-        message: `${call.name} was approved, but it could not be run exactly once, so it was not run.`,
-      });
-    }
-    return this.runAlone(run, ready);
-  }
-
-  /** Executes a write or danger call with `executing` saved first, so a crash mid-action is never replayed. */
-  private async runAlone(run: Run, { call, tool, args, signature }: ReadyCall): Promise<Run> {
-    const bound = { ...call, args };
-    const displayArgs = this.deps.redactor.redactValue(args);
-    const executing = await this.apply(run, {
-      type: 'execution_started',
-      at: this.now(),
-      call: bound,
-      displayArgs,
-    });
-    const outcome = await this.deps.executor.execute(executing, tool, args, call);
-    return this.apply(executing, {
-      type: 'execution_finished',
-      at: this.now(),
-      call: bound,
-      outcome: { ...outcome, displayArgs, signature },
-    });
-  }
-
-  /** Runs `first` (already prepared, at the head of the queue) together with the read calls right after it. */
-  private async runReadBatch(start: Run, first: ReadyCall, signal: AbortSignal): Promise<Run> {
-    const { executor, limits } = this.deps;
-    const batch: ReadyCall[] = [first];
-    const signatures = new Set([first.signature]);
-    for (const call of start.queue.slice(1)) {
-      if (start.usage.toolCalls + batch.length >= limits.maxToolCalls) break;
-      const prepared = executor.prepare(start, call);
-      if (prepared.kind !== 'ready' || prepared.tool.risk !== 'read') break;
-      if (signatures.has(prepared.signature)) break;
-      signatures.add(prepared.signature);
-      batch.push({ call, tool: prepared.tool, args: prepared.args, signature: prepared.signature });
-    }
-    const results = Promise.all(
-      batch.map(({ call, tool, args }) => executor.execute(start, tool, args, call)),
-    );
-    // Reads are safe to abandon: a cancel does not wait for a slow check to time out. Their results are dropped.
-    const cancelled = whenAborted(signal);
-    const outcomes = await Promise.race([results, cancelled.promise]).finally(cancelled.dispose);
-    if (!outcomes) return start;
-    let run = start;
-    for (const [index, { call, args, signature }] of batch.entries())
-      run = await this.record(run, { ...call, args }, { ...outcomes[index]!, signature });
-    return run;
-  }
-
-  private withinCallBudget(run: Run): boolean {
-    return run.usage.toolCalls < this.deps.limits.maxToolCalls;
-  }
-
-  private overBudget(run: Run): Promise<Run> {
-    const { maxToolCalls } = this.deps.limits;
-    return this.apply(run, {
-      type: 'failed',
-      at: this.now(),
-      code: 'max_tool_calls',
-      message: `Stopped: the run reached its budget of ${maxToolCalls} tool calls (limits.max_tool_calls) without finishing.`,
-    });
-  }
-}
-
-/** Resolves (with nothing) when the signal aborts; dispose() removes the listener when it did not. */
-function whenAborted(signal: AbortSignal): { promise: Promise<undefined>; dispose: () => void } {
-  let onAbort = () => {};
-  const promise = new Promise<undefined>((resolve) => {
-    onAbort = () => resolve(undefined);
-    if (signal.aborted) resolve(undefined);
-    else signal.addEventListener('abort', onAbort, { once: true });
-  });
-  return { promise, dispose: () => signal.removeEventListener('abort', onAbort) };
 }
 
 function actor(request: CancelRequest) {
