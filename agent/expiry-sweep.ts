@@ -12,6 +12,8 @@ export interface ExpirySweepDeps {
   find(runId: string): Promise<Run | undefined>;
   /** Expires the run's question or approval if it is due; false when there was nothing to expire. */
   expire(runId: string): Promise<boolean>;
+  /** Closes expired approvals no run waits for (left by a crash); how many it closed. */
+  expireOrphans?(): Promise<number>;
   clock: Clock;
   timers: Timers;
   logger: Logger;
@@ -76,7 +78,11 @@ export class ExpirySweep {
       const due = run ? waitingUntil(run) : undefined;
       if (due !== undefined) this.dueAt.set(runId, due);
     }
-    let expired = 0;
+    let expired =
+      (await this.deps.expireOrphans?.().catch((error) => {
+        logger.warn({ err: errorMessage(error) }, 'could not close orphaned approvals');
+        return 0;
+      })) ?? 0;
     for (const [runId, due] of this.dueAt) {
       if (clock.now() < due) continue;
       this.dueAt.delete(runId);

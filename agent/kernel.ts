@@ -9,7 +9,7 @@ import { type MessageRef, nullChatPort, type OutboundMessage } from './chat-port
 import { BreakerRegistry } from './circuit-breaker.js';
 import { type Clock, systemClock } from './clock.js';
 import { answerRun } from './commands/answer-command.js';
-import { decideApproval, expireWait } from './commands/approval-commands.js';
+import { decideApproval, expireOrphanApprovals, expireWait } from './commands/approval-commands.js';
 import { cancelRun } from './commands/cancel-command.js';
 import { applyTransition, type CommandCore } from './commands/command-core.js';
 import { recoverRuns } from './commands/recover-runs.js';
@@ -278,6 +278,7 @@ export class Kernel {
       waitingRunIds: () => this.runs.waitingRunIds(),
       find: (runId) => this.runs.find(runId),
       expire: (runId) => this.expire(runId),
+      expireOrphans: () => expireOrphanApprovals(this.core),
       clock: this.clock,
       timers,
       logger: this.logger,

@@ -118,3 +118,21 @@ export async function expireApproval(
   await core.effects.apply(result.run, result.effects, handOff);
   return true;
 }
+
+/**
+ * Closes approvals past their expiry whose run does not wait for them: a process that died between creating an
+ * approval and saving its run left them pending, and nothing else would ever close them.
+ */
+export async function expireOrphanApprovals(core: CommandCore): Promise<number> {
+  const book = core.approvals?.book;
+  if (!book) return 0;
+  let closed = 0;
+  for (const approval of await book.listPending()) {
+    if (core.clock.now() < approval.expiresAt) continue;
+    const run = await core.runs.find(approval.runId).catch(() => undefined);
+    if (run?.status === 'waiting_for_approval' && run.approval.approvalId === approval.id) continue;
+    const result = await book.close(approval.id, { kind: 'expired' });
+    if (result.kind === 'expired' && result.recorded) closed += 1;
+  }
+  return closed;
+}

@@ -1,5 +1,6 @@
 // Approvals end to end through the kernel: cards, who may click, once-only execution, expiry, restarts, audit.
 import { afterEach, describe, expect, it } from 'vitest';
+import { ApprovalBook } from '../../agent/policy/approvals.js';
 import { text, toolCalls } from '../fakes/openai-server.js';
 import { runTask, type TestRun } from '../kernel/harness.js';
 import { type ApprovalHarness, createApprovalHarness } from './approval-harness.js';
@@ -191,6 +192,37 @@ describe('approvals', () => {
     expect(run.status).toBe('waiting_for_approval');
     expect(harness.probe.count('restart_service')).toBe(0);
     expect(harness.fake.requests[0]!.body.messages![0]!.content).toContain('UNTRUSTED DATA');
+  });
+});
+
+describe('approvals nobody waits for', () => {
+  it('closes an expired approval whose run never saved that it waits for it (a crash in between)', async () => {
+    harness = await createApprovalHarness('memory');
+    const { run, card } = await waitingRestart(harness);
+    // A process that created a second approval and died before saving the run: no run waits for it.
+    const book = new ApprovalBook(harness.stores[0]!, { clock: harness.clock });
+    const orphan = await book.request({
+      runId: run.id,
+      step: run.step,
+      callId: 'call_orphan',
+      tool: 'restart_service',
+      args: { service: 'worker' },
+      requester: harness.person('alice'),
+      reason: '',
+      approvers: { roles: ['admin'], identities: [], includesDefaultRole: false },
+      ttlMs: 60_000,
+      conversation,
+    });
+    harness.clock.advance(15 * 60_000);
+    const swept = await harness.kernel.expirySweep().sweep();
+    // The run's own approval expires through the run; the orphan is closed in the book.
+    expect(swept).toBe(2);
+    expect((await book.get(orphan.id))?.status).toBe('expired');
+    expect((await book.get(card.approvalId))?.status).toBe('expired');
+    const late = await harness.kernel.decideApproval(orphan.id, harness.person('bob'), 'approve');
+    expect(late.settled).toBe(false);
+    expect(late.message).toMatch(/expired/);
+    expect(harness.probe.count('restart_service')).toBe(0);
   });
 });
 
