@@ -46,6 +46,18 @@ export const SlackSettingsSchema = z
   })
   .prefault({});
 
+export const DiscordSettingsSchema = z
+  .strictObject({
+    /**
+     * Ask the gateway for the MessageContent intent, so plain replies in a thread (without a mention) reach
+     * opsbot. It is privileged: enable it in the developer portal first. Without it, mentions, DMs and /ops work.
+     */
+    message_content: z.boolean().default(false),
+    /** Other bots (by user id) whose messages opsbot answers; every other bot is ignored, to prevent bot loops. */
+    allowed_bot_ids: z.array(z.string().regex(/^\d{17,20}$/, 'a Discord user id (a snowflake)')).default([]),
+  })
+  .prefault({});
+
 export const SettingsSchema = z.strictObject({
   /** The bot's name, as people mention it. */
   bot_name: z.string().default('opsbot'),
@@ -58,6 +70,7 @@ export const SettingsSchema = z.strictObject({
   /** Short names for commands in the command engine: `disk: disk_usage paths=/`. */
   aliases: AliasSettingsSchema.default({}),
   slack: SlackSettingsSchema,
+  discord: DiscordSettingsSchema,
 });
 
 export type Settings = z.output<typeof SettingsSchema>;
