@@ -11,6 +11,7 @@ import {
   permissionsCommand,
   traceCommand,
 } from './commands.js';
+import { discordRegisterCommand } from './discord-register-command.js';
 import { interactive } from './interactive.js';
 import { EXIT, runTask } from './run-task.js';
 
@@ -25,6 +26,9 @@ Commands:
                             Print the audit log (JSON lines with --json), optionally from a time or age.
   whoami | permissions      Your roles, or which tools you can run, need approval for, or may approve.
   config check              Validate opsbot.yaml and the environment, and show what would run.
+  discord register [--guild <id>]
+                            Register the /ops command with Discord (DISCORD_TOKEN, DISCORD_APPLICATION_ID):
+                            in one server at once, or globally (which can take a while to show).
   (no command)              Interactive mode: type tasks, one per line.
 
 Options:
@@ -91,6 +95,10 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
       case 'config':
         if (rest[0] !== 'check') return usage(io, 'the config command is: opsbot config check');
         return await configCheckCommand(context, io);
+      case 'discord':
+        if (rest[0] !== 'register')
+          return usage(io, 'the discord command is: opsbot discord register [--guild <id>]');
+        return await discordRegisterCommand(context, io, values.guild);
       default:
         return usage(io, `unknown command "${command}"`);
     }
@@ -112,6 +120,7 @@ function parse(argv: string[]) {
       help: { type: 'boolean', short: 'h' },
       since: { type: 'string' },
       json: { type: 'boolean' },
+      guild: { type: 'string' },
     },
   });
 }
