@@ -70,6 +70,14 @@ export class FakeDiscordApi extends FakeDiscordState {
     return this;
   }
 
+  /** Ages an interaction past its 15 minutes: its callback answers 10062 and its webhook 50027. */
+  expireInteraction(token: string): this {
+    const interaction = this.interactions.get(token);
+    if (!interaction) throw new Error(`the fake handed out no interaction with token ${token}`);
+    interaction.expired = true;
+    return this;
+  }
+
   callsTo(method: string, route: RegExp): DiscordApiCall[] {
     return this.calls.filter((call) => call.method === method && route.test(call.route));
   }

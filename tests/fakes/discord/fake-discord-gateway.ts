@@ -84,6 +84,14 @@ export class FakeDiscordGateway {
     }
   }
 
+  /**
+   * Resolves once `count` sessions have been sent READY and every GUILD_CREATE. The client turns ready a moment
+   * later, on its own; wait for `Events.ClientReady` for that.
+   */
+  sessionsStarted(count = 1): Promise<void> {
+    return this.until(() => this.sessions.size >= count);
+  }
+
   /** Resolves once `count` RESUMEs have been answered. */
   resumed(count = 1): Promise<void> {
     return this.until(() => this.resumes.length >= count);

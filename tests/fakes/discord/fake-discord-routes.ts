@@ -23,6 +23,8 @@ export interface FakeInteraction {
   callbackType?: number;
   /** The message `@original` stands for, once there is one. */
   originalId?: string;
+  /** Past its 15 minutes: the callback is unknown and the webhook token invalid. */
+  expired?: boolean;
 }
 
 export interface RouteContext {
@@ -110,7 +112,9 @@ function interactionCallback(
   body: Body,
 ): RouteAnswer {
   const interaction = context.interactions.get(token!);
-  if (!interaction || interaction.id !== interactionId) return error(404, 10062, 'Unknown interaction');
+  if (!interaction || interaction.id !== interactionId || interaction.expired) {
+    return error(404, 10062, 'Unknown interaction');
+  }
   if (interaction.callbackType !== undefined) {
     return error(400, 40060, 'Interaction has already been acknowledged.');
   }
@@ -132,6 +136,7 @@ function interactionCallback(
 function followUp(context: RouteContext, [, token]: string[], body: Body): RouteAnswer {
   const interaction = context.interactions.get(token!);
   if (!interaction) return error(404, 10015, 'Unknown Webhook');
+  if (interaction.expired) return error(401, 50027, 'Invalid Webhook Token');
   const message = addMessage(context.state, interaction.channelId, body, token);
   return { status: 200, body: messagePayload(message, interaction.guildId) };
 }
@@ -139,6 +144,7 @@ function followUp(context: RouteContext, [, token]: string[], body: Body): Route
 function editOriginal(context: RouteContext, [, token]: string[], body: Body): RouteAnswer {
   const interaction = context.interactions.get(token!);
   if (!interaction || interaction.callbackType === undefined) return error(404, 10015, 'Unknown Webhook');
+  if (interaction.expired) return error(401, 50027, 'Invalid Webhook Token');
   let message = interaction.originalId ? context.state.message(interaction.originalId) : undefined;
   if (message) applyEdit(message, body);
   else {

@@ -6,7 +6,9 @@ export const FAKE_DISCORD_BOT = {
   username: 'opsbot',
 } as const;
 
-/** GatewayIntentBits.MessageContent, kept here so the fake needs no discord.js import. */
+/** GatewayIntentBits values, kept here so the fake needs no discord.js import. */
+export const GUILD_MESSAGES_INTENT = 1 << 9;
+export const DIRECT_MESSAGES_INTENT = 1 << 12;
 export const MESSAGE_CONTENT_INTENT = 1 << 15;
 
 export interface FakeDiscordUser {

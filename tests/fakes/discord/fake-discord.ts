@@ -3,9 +3,11 @@ import { channelPayload, memberPayload, messagePayload, userPayload } from './di
 import { FakeDiscordApi } from './fake-discord-api.js';
 import { FakeDiscordGateway, type GatewayOptions } from './fake-discord-gateway.js';
 import {
+  DIRECT_MESSAGES_INTENT,
   FAKE_DISCORD_BOT,
   type FakeDiscordMessage,
   type FakeDiscordUser,
+  GUILD_MESSAGES_INTENT,
   MESSAGE_CONTENT_INTENT,
 } from './fake-discord-state.js';
 
@@ -52,8 +54,9 @@ export class FakeDiscord {
   }
 
   /**
-   * Dispatches MESSAGE_CREATE. Without the MessageContent intent the content is blanked, as Discord does, unless
-   * the message mentions the bot, is a DM, or is the bot's own.
+   * Records a message and dispatches MESSAGE_CREATE when the client's intents ask for it (GuildMessages in a guild,
+   * DirectMessages in a DM). Without the MessageContent intent the content is blanked, as Discord does, unless the
+   * message mentions the bot, is a DM, or is the bot's own.
    */
   sendMessage(incoming: IncomingMessage): FakeDiscordMessage {
     const channel = this.api.channels.get(incoming.channelId);
@@ -71,8 +74,11 @@ export class FakeDiscord {
       history: [],
     };
     this.api.allMessages.push(message);
+    const intents = this.gateway.intents ?? 0;
+    if ((intents & (channel.type === 1 ? DIRECT_MESSAGES_INTENT : GUILD_MESSAGES_INTENT)) === 0)
+      return message;
     const contentVisible =
-      ((this.gateway.intents ?? 0) & MESSAGE_CONTENT_INTENT) !== 0 ||
+      (intents & MESSAGE_CONTENT_INTENT) !== 0 ||
       incoming.mentionBot === true ||
       channel.type === 1 ||
       incoming.author.id === FAKE_DISCORD_BOT.userId;
