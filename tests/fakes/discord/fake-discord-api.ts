@@ -139,15 +139,25 @@ export async function startFakeDiscordApi(): Promise<FakeDiscordApi> {
   return new FakeDiscordApi().listen();
 }
 
-/** JSON, or the `payload_json` part of a multipart upload (files are left out). */
+/**
+ * JSON, or for a multipart upload its `payload_json` with each `files[n]` part read as text into the matching
+ * `attachments` entry (`content`), so routes and tests see what was uploaded.
+ */
 async function parseBody(raw: Buffer, contentType: string): Promise<unknown> {
   if (raw.length === 0) return undefined;
-  if (contentType.startsWith('multipart/form-data')) {
-    const form = await new Response(raw, { headers: { 'content-type': contentType } }).formData();
-    const payload = form.get('payload_json');
-    return typeof payload === 'string' ? JSON.parse(payload) : {};
+  if (!contentType.startsWith('multipart/form-data')) return JSON.parse(raw.toString('utf8'));
+  const form = await new Response(raw, { headers: { 'content-type': contentType } }).formData();
+  const payloadJson = form.get('payload_json');
+  const payload = (typeof payloadJson === 'string' ? JSON.parse(payloadJson) : {}) as Body;
+  const described = Array.isArray(payload.attachments) ? (payload.attachments as Body[]) : [];
+  const attachments: Body[] = [];
+  for (const [name, part] of form.entries()) {
+    const index = /^files\[(\d+)\]$/.exec(name)?.[1];
+    if (index === undefined || typeof part === 'string') continue;
+    const description = described.find((attachment) => String(attachment.id) === index) ?? {};
+    attachments.push({ ...description, id: index, filename: part.name, content: await part.text() });
   }
-  return JSON.parse(raw.toString('utf8'));
+  return { ...payload, attachments };
 }
 
 function finish(

@@ -114,6 +114,29 @@ describe('the fake Discord REST API, driven by the real discord.js Client', () =
     });
   });
 
+  it('reads an uploaded file into the message it came with', async () => {
+    const { fake, client } = await setUp();
+    await login(client);
+    const channel = client.channels.cache.get(CHANNEL);
+    if (!channel?.isSendable()) throw new Error('the ops channel is not sendable');
+    const output = 'x'.repeat(20_000);
+    const message = await channel.send({
+      content: 'preview',
+      files: [{ attachment: Buffer.from(output), name: 'output.txt' }],
+      allowedMentions: { parse: [] },
+    });
+
+    const post = fake.api.callsTo('POST', /^\/channels\/\d+\/messages$/)[0]!;
+    expect(post.headers['content-type']).toMatch(/^multipart\/form-data/);
+    expect(post.body).toMatchObject({ content: 'preview', allowed_mentions: { parse: [] } });
+    expect(fake.api.message(message.id)).toMatchObject({
+      content: 'preview',
+      attachments: [{ filename: 'output.txt', content: output }],
+    });
+    expect(message.attachments.first()?.name).toBe('output.txt');
+    expect(message.attachments.first()?.size).toBe(20_000);
+  });
+
   it('waits out a 429 and retries the call', async () => {
     const { fake, client } = await setUp();
     await login(client);

@@ -1,6 +1,11 @@
 // The REST routes an adapter uses, answered from and into the fake's state. Each returns a status and a body.
 import { channelPayload, messagePayload, userPayload } from './discord-payloads.js';
-import type { FakeDiscordMessage, FakeDiscordState, FakeDiscordUser } from './fake-discord-state.js';
+import type {
+  FakeDiscordAttachment,
+  FakeDiscordMessage,
+  FakeDiscordState,
+  FakeDiscordUser,
+} from './fake-discord-state.js';
 import { FAKE_DISCORD_BOT } from './fake-discord-state.js';
 
 export type Body = Record<string, unknown>;
@@ -195,6 +200,7 @@ function addMessage(
     content: typeof body.content === 'string' ? body.content : '',
     embeds: Array.isArray(body.embeds) ? body.embeds : [],
     components: Array.isArray(body.components) ? body.components : [],
+    attachments: attachmentsOf(body),
     ...(body.allowed_mentions === undefined ? {} : { allowedMentions: body.allowed_mentions }),
     ...(token ? { interactionToken: token } : {}),
     history: [],
@@ -209,6 +215,19 @@ function applyEdit(message: FakeDiscordMessage, body: Body): void {
   if (Array.isArray(body.embeds)) message.embeds = body.embeds;
   if (Array.isArray(body.components)) message.components = body.components;
   if (body.allowed_mentions !== undefined) message.allowedMentions = body.allowed_mentions;
+  if (Array.isArray(body.attachments)) message.attachments = attachmentsOf(body);
+}
+
+/** The uploaded files, which the API layer put into `attachments` with their text. */
+function attachmentsOf(body: Body): FakeDiscordAttachment[] {
+  if (!Array.isArray(body.attachments)) return [];
+  return body.attachments
+    .filter((attachment: Body) => typeof attachment.content === 'string')
+    .map((attachment: Body) => ({
+      id: String(attachment.id),
+      filename: String(attachment.filename),
+      content: String(attachment.content),
+    }));
 }
 
 function error(status: number, code: number, message: string): RouteAnswer {

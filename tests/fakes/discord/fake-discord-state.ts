@@ -37,6 +37,13 @@ export interface FakeDiscordGuild {
   members: Array<{ user: FakeDiscordUser; roles: string[] }>;
 }
 
+/** A file the bot uploaded with a message, read as text. */
+export interface FakeDiscordAttachment {
+  id: string;
+  filename: string;
+  content: string;
+}
+
 /** A message as it stands; `history` holds each earlier version, oldest first. */
 export interface FakeDiscordMessage {
   id: string;
@@ -45,6 +52,7 @@ export interface FakeDiscordMessage {
   content: string;
   embeds: unknown[];
   components: unknown[];
+  attachments: FakeDiscordAttachment[];
   /** What the sender asked for, to check that nobody gets pinged. */
   allowedMentions?: unknown;
   /** Set when this message came in through an interaction webhook. */

@@ -71,6 +71,7 @@ export class FakeDiscord {
       content,
       embeds: [],
       components: [],
+      attachments: [],
       history: [],
     };
     this.api.allMessages.push(message);
