@@ -27,6 +27,8 @@ export class FakeDiscordApi extends FakeDiscordState {
   readonly commands = new Map<string, unknown[]>();
   /** Set by the gateway fake: what GET /gateway/bot points clients at. */
   gatewayUrl = 'ws://127.0.0.1:0';
+  /** Set by the gateway fake: how a REST change (a new thread) reaches the client as a dispatch. */
+  dispatch: (type: string, data: unknown) => void = () => {};
   private readonly rateLimits: RateLimit[] = [];
   private readonly sockets = new Set<Socket>();
   private readonly server = createServer((request, response) => {
@@ -126,7 +128,13 @@ export class FakeDiscordApi extends FakeDiscordState {
       );
     }
     const answer = answerRoute(
-      { state: this, interactions: this.interactions, gatewayUrl: this.gatewayUrl, commands: this.commands },
+      {
+        state: this,
+        interactions: this.interactions,
+        gatewayUrl: this.gatewayUrl,
+        commands: this.commands,
+        dispatch: this.dispatch,
+      },
       method,
       call.route,
       (body ?? {}) as Body,

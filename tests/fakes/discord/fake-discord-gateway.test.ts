@@ -90,6 +90,35 @@ describe('the fake Discord gateway, driven by the real discord.js Client', () =>
     expect(fake.api.message(reply.id)).toMatchObject({ content: 'done', history: [{ content: 'on it' }] });
   });
 
+  it('delivers a reply in a thread the bot started, and one in a thread that existed before login', async () => {
+    const { fake, client } = await setUp();
+    fake.api.addThread(CHANNEL, { id: '800000000000000009', name: 'older run' });
+    await login(client);
+    expect(client.channels.cache.get('800000000000000009')?.isThread()).toBe(true);
+    const created = new Promise<string>((resolve) =>
+      client.once(Events.ThreadCreate, (thread, newlyCreated) => resolve(`${thread.id}:${newlyCreated}`)),
+    );
+    const first = next<Message>(client, Events.MessageCreate);
+    fake.sendMessage({ channelId: CHANNEL, author: ALICE, content: 'check disk', mentionBot: true });
+    const thread = await (await first).startThread({ name: 'check disk' });
+    expect(await created).toBe(`${thread.id}:true`);
+
+    const replies: Message[] = [];
+    const two = new Promise<void>((resolve) =>
+      client.on(Events.MessageCreate, (message) => {
+        replies.push(message);
+        if (replies.length === 2) resolve();
+      }),
+    );
+    fake.sendMessage({ channelId: thread.id, author: ALICE, content: 'yes', mentionBot: true });
+    fake.sendMessage({ channelId: '800000000000000009', author: ALICE, content: 'again', mentionBot: true });
+    await two;
+    expect(replies.map((reply) => [reply.channelId, reply.channel.isThread()])).toEqual([
+      [thread.id, true],
+      ['800000000000000009', true],
+    ]);
+  });
+
   it('delivers a DM with its content, and the reply goes to the DM channel', async () => {
     const { fake, client } = await setUp();
     await login(client);

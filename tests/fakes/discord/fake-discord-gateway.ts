@@ -53,6 +53,9 @@ export class FakeDiscordGateway {
     });
     const gateway = new FakeDiscordGateway(server, api, options);
     api.gatewayUrl = gateway.url;
+    api.dispatch = (type, data) => {
+      if (gateway.current()) gateway.dispatch(type, data);
+    };
     return gateway;
   }
 
@@ -120,6 +123,7 @@ export class FakeDiscordGateway {
     }
   }
 
+  /** The newest session: the fake serves one client at a time. */
   private current(): GatewaySession | undefined {
     return [...this.sessions.values()].at(-1);
   }

@@ -36,6 +36,7 @@ export interface RouteContext {
   state: FakeDiscordState;
   interactions: Map<string, FakeInteraction>;
   gatewayUrl: string;
+  dispatch: (type: string, data: unknown) => void;
   commands: Map<string, unknown[]>;
 }
 
@@ -108,7 +109,9 @@ function startThread(context: RouteContext, [channelId, messageId]: string[], bo
   };
   context.state.channels.set(thread.id, thread);
   message.threadId = thread.id;
-  return { status: 201, body: { ...channelPayload(thread), owner_id: BOT_USER.id } };
+  const payload = { ...channelPayload(thread), owner_id: BOT_USER.id };
+  context.dispatch('THREAD_CREATE', { ...payload, newly_created: true });
+  return { status: 201, body: payload };
 }
 
 function interactionCallback(

@@ -98,6 +98,20 @@ export class FakeDiscordState {
     return this;
   }
 
+  /** A public thread that already exists in `parentId`; GUILD_CREATE lists it. */
+  addThread(parentId: string, thread: { id: string; name: string }): this {
+    const parent = this.channels.get(parentId);
+    if (!parent?.guildId) throw new Error(`the fake has no guild channel ${parentId}`);
+    this.channels.set(thread.id, {
+      id: thread.id,
+      type: 11,
+      name: thread.name,
+      parentId,
+      guildId: parent.guildId,
+    });
+    return this;
+  }
+
   /** The DM channel between the bot and `user`, made on first use. */
   dmChannel(user: FakeDiscordUser): FakeDiscordChannel {
     const existing = [...this.channels.values()].find(
