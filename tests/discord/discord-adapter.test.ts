@@ -1,0 +1,189 @@
+// The Discord adapter end to end: the real discord.js Client against the fake Discord, the real router and kernel,
+// a scripted model: a mention answered in a new thread, /ops acknowledged at once, and an approval by button.
+import { afterEach, describe, expect, it } from 'vitest';
+import { ManualClock } from '../../agent/clock.js';
+import { Kernel } from '../../agent/kernel.js';
+import { silentLogger } from '../../agent/logger.js';
+import { createOpenAIModelClient } from '../../agent/model/model-client.js';
+import { ApprovalBook } from '../../agent/policy/approvals.js';
+import { AuditLog } from '../../agent/policy/audit-log.js';
+import { PermissionSettingsSchema } from '../../agent/policy/permission-settings.js';
+import { settingsToolPolicy } from '../../agent/policy/settings-tool-policy.js';
+import { MemoryStore } from '../../agent/store/memory-store.js';
+import { ChatPortByPlatform } from '../../bot/chat-port-by-platform.js';
+import { SettingsSchema } from '../../bot/config/settings-schema.js';
+import { type DiscordAdapter, startDiscord } from '../../bot/discord/discord-adapter.js';
+import { Router } from '../../bot/router/router.js';
+import { type FakeDiscord, startFakeDiscord } from '../fakes/discord/fake-discord.js';
+import { type FakeOpenAIServer, startFakeOpenAIServer, text, toolCalls } from '../fakes/openai-server.js';
+import { ToolProbe, testTools } from '../kernel/harness.js';
+import { renderDiscordMessage } from './render-discord-message.js';
+
+const GUILD = '800000000000000001';
+const CHANNEL = '800000000000000002';
+const ALICE = { id: '700000000000000001', username: 'alice' };
+const BOB = { id: '700000000000000002', username: 'bob' };
+
+const permissions = PermissionSettingsSchema.parse({
+  roles: {
+    operator: { tools: ['*'], risks: ['read', 'write', 'danger'] },
+    admin: { tools: ['*'], risks: ['read', 'write', 'danger'], approve: ['*'], admin: true },
+  },
+  identities: {
+    [`discord:${ALICE.id}`]: { roles: ['operator'] },
+    [`discord:${BOB.id}`]: { roles: ['admin'] },
+  },
+});
+
+interface Rig {
+  fake: FakeDiscord;
+  model: FakeOpenAIServer;
+  kernel: Kernel;
+  adapter: DiscordAdapter;
+  probe: ToolProbe;
+  /** Waits until the adapter and the kernel have nothing left to do. */
+  settled(): Promise<void>;
+}
+
+let rig: Rig | undefined;
+afterEach(async () => {
+  if (!rig) return;
+  await rig.adapter.stop();
+  await rig.kernel.shutdown();
+  await rig.fake.close();
+  await rig.model.close();
+  rig = undefined;
+});
+
+async function start(): Promise<Rig> {
+  const fake = await startFakeDiscord();
+  fake.api
+    .addGuild({ id: GUILD, name: 'ops team', channels: [{ id: CHANNEL, name: 'ops' }] })
+    .addMember(GUILD, ALICE, [])
+    .addMember(GUILD, BOB, []);
+  const model = await startFakeOpenAIServer();
+  const clock = new ManualClock(Date.now());
+  const store = new MemoryStore(clock);
+  const probe = new ToolProbe();
+  const chat = new ChatPortByPlatform();
+  const audit = new AuditLog(store, { clock });
+  const kernel = new Kernel({
+    store,
+    tools: testTools(probe),
+    model: createOpenAIModelClient({
+      baseURL: model.baseURL,
+      apiKey: 'sk-test',
+      model: 'fake',
+      timeoutMs: 2000,
+      maxRetries: 0,
+    }),
+    policy: (registry) => settingsToolPolicy(permissions, registry),
+    approvals: { book: new ApprovalBook(store, { clock, audit }), audit, permissions },
+    chat,
+    clock,
+    limits: { toolTimeoutMs: 1000 },
+  });
+  const router = new Router({
+    kernel,
+    settings: SettingsSchema.parse({ permissions }),
+    logger: silentLogger,
+    clock,
+  });
+  const adapter = await startDiscord({
+    token: 'MTAw.fake.token',
+    apiUrl: fake.api.apiUrl,
+    router,
+    store,
+    permissions,
+    messageContent: false,
+    allowedBotIds: [],
+    clock,
+    logger: silentLogger,
+  });
+  chat.register('discord', adapter.port);
+  const settled = async () => {
+    for (let round = 0; round < 3; round++) {
+      await adapter.idle();
+      await kernel.idle();
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+  };
+  return { fake, model, kernel, adapter, probe, settled };
+}
+
+describe('Discord adapter', () => {
+  it('answers a mention in a new public thread named after the task, without pinging anyone', async () => {
+    rig = await start();
+    rig.model.reply(text('The api is up, @everyone.'));
+    const asked = rig.fake.sendMessage({
+      channelId: CHANNEL,
+      author: ALICE,
+      content: 'is the api up?',
+      mentionBot: true,
+    });
+    await rig.settled();
+    const thread = rig.fake.api.threads(CHANNEL).find((candidate) => candidate.id === asked.id);
+    expect(thread?.name).toBe('is the api up?');
+    const shown = rig.fake.messages(asked.id).map(renderDiscordMessage);
+    expect(shown.map((message) => message.text).join('\n')).toContain('The api is up');
+    expect(shown.flatMap((message) => message.pings)).toEqual([]);
+    expect(
+      rig.fake
+        .messages(asked.id)
+        .every((message) => JSON.stringify(message.allowedMentions) === '{"parse":[]}'),
+    ).toBe(true);
+  });
+
+  it('acknowledges /ops help at once, privately, then answers it', async () => {
+    rig = await start();
+    const { token } = rig.fake.slashCommand({ channelId: CHANNEL, user: ALICE, options: { task: 'help' } });
+    await rig.settled();
+    const callback = rig.fake.api.callsTo('POST', /\/interactions\/\d+\/[^/]+\/callback/)[0];
+    expect(callback?.body).toMatchObject({ type: 5, data: { flags: 64 } });
+    const edits = rig.fake.api.callsTo('PATCH', new RegExp(`/webhooks/\\d+/${token}/messages/@original`));
+    expect(JSON.stringify(edits.at(-1)?.body)).toContain('/ops status');
+  });
+
+  it('runs an approval by button: the requester is refused privately, an approver approves once', async () => {
+    rig = await start();
+    rig.model.reply(
+      toolCalls([{ name: 'restart_service', arguments: { service: 'api' } }], {
+        content: 'the api is stuck',
+      }),
+      text('Restarted the api.'),
+    );
+    const asked = rig.fake.sendMessage({
+      channelId: CHANNEL,
+      author: ALICE,
+      content: 'restart the api',
+      mentionBot: true,
+    });
+    await rig.settled();
+    const card = rig.fake
+      .messages(asked.id)
+      .find((message) => renderDiscordMessage(message).buttons.includes('Approve'));
+    expect(card).toBeDefined();
+    const approveId = (card!.components as { components: { label: string; custom_id: string }[] }[])
+      .flatMap((row) => row.components)
+      .find((button) => button.label === 'Approve')!.custom_id;
+
+    rig.fake.clickButton({ channelId: asked.id, user: ALICE, messageId: card!.id, customId: approveId });
+    await rig.settled();
+    const refusal = rig.fake.api.callsTo('POST', /\/webhooks\/\d+\/[^/]+$/).at(-1);
+    expect(JSON.stringify(refusal?.body)).toContain('someone else has to approve');
+    expect(rig.probe.count('restart_service')).toBe(0);
+
+    rig.fake.clickButton({ channelId: asked.id, user: BOB, messageId: card!.id, customId: approveId });
+    await rig.settled();
+    expect(rig.probe.count('restart_service')).toBe(1);
+    const updated = renderDiscordMessage(rig.fake.api.message(card!.id)!);
+    expect(updated.buttons).toEqual([]);
+    expect(updated.text).toContain('Approved');
+    expect(
+      rig.fake
+        .messages(asked.id)
+        .map((message) => renderDiscordMessage(message).text)
+        .join('\n'),
+    ).toContain('Restarted the api.');
+  });
+});
