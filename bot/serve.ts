@@ -3,11 +3,18 @@
 import { Redactor } from '../agent/redaction.js';
 import { ChatPortByPlatform } from './chat-port-by-platform.js';
 import { createOpsbot } from './compose.js';
-import { modelConfigured, playgroundEnabled, readEnvironment, slackMode } from './config/environment.js';
+import {
+  discordConfigured,
+  modelConfigured,
+  playgroundEnabled,
+  readEnvironment,
+  slackMode,
+} from './config/environment.js';
 import { loadSettings, settingsLocation } from './config/load-settings.js';
 import { HttpServer } from './http/http-server.js';
 import { createLogger } from './logger.js';
 import { Router } from './router/router.js';
+import { DiscordService } from './services/discord-service.js';
 import { expirySweepService } from './services/expiry-sweep-service.js';
 import { httpService } from './services/http-service.js';
 import { kernelService } from './services/kernel-service.js';
@@ -69,6 +76,9 @@ export async function serve(options: ServeOptions): Promise<Serving> {
         http,
       })
     : undefined;
+  const discord = discordConfigured(environment)
+    ? new DiscordService({ opsbot, router, environment, settings, chat, logger })
+    : undefined;
   const recovery = new RecoverySweep({ kernel: opsbot.kernel, logger, intervalMs: RECOVERY_SWEEP_MS });
   // Started in this order and stopped in reverse: the sweep and the HTTP server stop taking work first, the
   // kernel stops before the playground waits for the events in progress to settle, and the store closes last.
@@ -80,6 +90,7 @@ export async function serve(options: ServeOptions): Promise<Serving> {
         : undefined,
       kernelService(opsbot.kernel),
       slack,
+      discord,
       httpService(http, environment),
       recovery,
       expirySweepService(opsbot.kernel),
@@ -101,6 +112,15 @@ export async function serve(options: ServeOptions): Promise<Serving> {
     ...(slack
       ? [
           `  slack:     ${slack.adapter?.mode === 'socket' ? 'Socket Mode' : `HTTP events at ${url}/slack/events`} (${environment.SLACK_SLASH_COMMAND})`,
+        ]
+      : []),
+    ...(discord
+      ? [
+          `  discord:   gateway as ${discord.adapter?.botUserId ?? '?'}, ${
+            settings.discord.message_content
+              ? 'with MessageContent (plain thread replies reach opsbot)'
+              : 'without MessageContent: mentions, DMs and /ops work; plain thread replies need a mention (set discord.message_content after enabling the intent in the developer portal)'
+          }`,
         ]
       : []),
     `  settings:  ${loaded.source === 'file' ? loaded.path : 'built-in defaults (no opsbot.yaml found)'}`,

@@ -5,18 +5,22 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type Serving, serve } from '../../bot/serve.js';
+import { type FakeDiscord, startFakeDiscord } from '../fakes/discord/fake-discord.js';
 import { type FakeSlackApi, startFakeSlackApi } from '../fakes/slack/fake-slack-api.js';
 import { eventCallback } from '../fakes/slack/slack-payload-builders.js';
 import { postSigned } from '../fakes/slack/slack-signing.js';
 
 let serving: Serving | undefined;
 let slack: FakeSlackApi | undefined;
+let discord: FakeDiscord | undefined;
 let dir: string;
 afterEach(async () => {
   await serving?.stop();
   await slack?.close();
+  await discord?.close();
   serving = undefined;
   slack = undefined;
+  discord = undefined;
   rmSync(dir, { recursive: true, force: true });
 });
 
@@ -78,6 +82,46 @@ describe('serve', () => {
     let reply: string | undefined;
     while (Date.now() < deadline && !reply) {
       reply = slack.thread('C0OPS', '1700000000.000100').find((message) => /% full/.test(message.text))?.text;
+      if (!reply) await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    expect(reply).toMatch(/\/ is [\d.]+% full/);
+  });
+
+  it('connects to Discord beside the playground when DISCORD_TOKEN is set, and answers a mention in a thread', async () => {
+    discord = await startFakeDiscord();
+    discord.api.addGuild({
+      id: '800000000000000001',
+      name: 'ops team',
+      channels: [{ id: '800000000000000002', name: 'ops' }],
+    });
+    serving = await serve({
+      env: environment({
+        DISCORD_TOKEN: 'MTAw.fake.token',
+        DISCORD_APPLICATION_ID: '910000000000000001',
+        DISCORD_API_URL: discord.api.apiUrl,
+      }),
+      argv: [],
+    });
+    const ready = (await (await fetch(`${serving.url}/readyz`)).json()) as {
+      checks: Record<string, { ok: boolean; detail?: string }>;
+    };
+    expect(ready.checks.discord).toMatchObject({
+      ok: true,
+      detail: expect.stringMatching(/^gateway ready as \d+$/),
+    });
+    const asked = discord.sendMessage({
+      channelId: '800000000000000002',
+      author: { id: '700000000000000001', username: 'alice' },
+      content: 'disk_usage paths=/',
+      mentionBot: true,
+    });
+    const deadline = Date.now() + 15_000;
+    let reply: string | undefined;
+    while (Date.now() < deadline && !reply) {
+      reply = discord
+        .messages(asked.id)
+        .map((message) => JSON.stringify(message.embeds))
+        .find((text) => /% full/.test(text));
       if (!reply) await new Promise((resolve) => setTimeout(resolve, 50));
     }
     expect(reply).toMatch(/\/ is [\d.]+% full/);
