@@ -186,4 +186,46 @@ describe('Discord adapter', () => {
         .join('\n'),
     ).toContain('Restarted the api.');
   });
+
+  it('takes a reply in the thread as the answer to the question asked there', async () => {
+    rig = await start();
+    rig.model.reply(
+      toolCalls([
+        { name: 'ask_user', arguments: { question: 'Which environment?', choices: ['staging', 'prod'] } },
+      ]),
+      text('prod is fine.'),
+    );
+    const asked = rig.fake.sendMessage({
+      channelId: CHANNEL,
+      author: ALICE,
+      content: 'check the api',
+      mentionBot: true,
+    });
+    await rig.settled();
+    expect(
+      rig.fake
+        .messages(asked.id)
+        .map((message) => renderDiscordMessage(message).text)
+        .join('\n'),
+    ).toContain('Which environment?');
+    // Without MessageContent, Discord sends a thread reply's text only when it mentions the bot.
+    rig.fake.sendMessage({ channelId: asked.id, author: ALICE, content: 'prod', mentionBot: true });
+    await rig.settled();
+    const thread = rig.fake
+      .messages(asked.id)
+      .map((message) => renderDiscordMessage(message).text)
+      .join('\n');
+    expect(thread).toContain('prod is fine.');
+    expect(rig.model.requests).toHaveLength(2);
+  });
+
+  it('works in a DM like a mention, answering in the DM', async () => {
+    rig = await start();
+    const dm = rig.fake.api.dmChannel(ALICE);
+    rig.model.reply(text('disk is fine'));
+    rig.fake.sendMessage({ channelId: dm.id, author: ALICE, content: 'how is the disk?' });
+    await rig.settled();
+    const shown = rig.fake.messages(dm.id).map((message) => renderDiscordMessage(message).text);
+    expect(shown.join('\n')).toContain('disk is fine');
+  });
 });
