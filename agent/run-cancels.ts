@@ -23,11 +23,6 @@ export class RunCancels {
     this.watchers.get(runId)?.(request);
   }
 
-  /** True when a worker in this process is stepping the run and has been told. */
-  watchedHere(runId: string): boolean {
-    return this.watchers.has(runId);
-  }
-
   /** Called by the worker stepping a run; returns the function that stops watching. */
   watch(runId: string, watcher: Watcher): () => void {
     this.watchers.set(runId, watcher);

@@ -1,6 +1,6 @@
 // Every change of a run's state, as pure functions (run, event) → { run, effects }. Nothing here does I/O:
 // each transition names the states it may start from, and refuses any other with a reason a person can read.
-import { isTerminal, RUN_STATUSES, type Run, type RunIn, type RunStatus } from './run.js';
+import { RUN_STATUSES, type Run, type RunIn, type RunStatus } from './run.js';
 import type { RunEffect } from './run-effect.js';
 import { approvalDecided, approvalExpired } from './run-machine/approvals.js';
 import { cancel } from './run-machine/cancel.js';
@@ -184,9 +184,4 @@ function apply(run: Run, event: RunMachineEvent): Next {
     case 'action_interrupted':
       return interrupted(run as RunIn<'executing'>, event.at);
   }
-}
-
-/** True once nothing more can happen to the run. */
-export function hasEnded(run: Run): boolean {
-  return isTerminal(run.status);
 }
