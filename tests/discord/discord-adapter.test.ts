@@ -36,6 +36,7 @@ const permissions = PermissionSettingsSchema.parse({
 });
 
 interface Rig {
+  clock: ManualClock;
   fake: FakeDiscord;
   model: FakeOpenAIServer;
   kernel: Kernel;
@@ -108,7 +109,7 @@ async function start(): Promise<Rig> {
       await new Promise((resolve) => setTimeout(resolve, 5));
     }
   };
-  return { fake, model, kernel, adapter, probe, settled };
+  return { clock, fake, model, kernel, adapter, probe, settled };
 }
 
 describe('Discord adapter', () => {
@@ -227,5 +228,54 @@ describe('Discord adapter', () => {
     await rig.settled();
     const shown = rig.fake.messages(dm.id).map((message) => renderDiscordMessage(message).text);
     expect(shown.join('\n')).toContain('disk is fine');
+  });
+
+  /** Alice's restart waits for approval; returns the card and its Approve button's id. */
+  async function waitingCard(current: Rig) {
+    current.model.reply(
+      toolCalls([{ name: 'restart_service', arguments: { service: 'api' } }], {
+        content: 'the api is stuck',
+      }),
+      text('Restarted the api.'),
+    );
+    const asked = current.fake.sendMessage({
+      channelId: CHANNEL,
+      author: ALICE,
+      content: 'restart the api',
+      mentionBot: true,
+    });
+    await current.settled();
+    const card = current.fake
+      .messages(asked.id)
+      .find((message) => renderDiscordMessage(message).buttons.includes('Approve'))!;
+    const approveId = (card.components as { components: { label: string; custom_id: string }[] }[])
+      .flatMap((row) => row.components)
+      .find((button) => button.label === 'Approve')!.custom_id;
+    return { thread: asked.id, card, approveId };
+  }
+
+  it('runs a double click once, and tells the second clicker who won', async () => {
+    rig = await start();
+    const { thread, card, approveId } = await waitingCard(rig);
+    rig.fake.clickButton({ channelId: thread, user: BOB, messageId: card.id, customId: approveId });
+    rig.fake.clickButton({ channelId: thread, user: BOB, messageId: card.id, customId: approveId });
+    await rig.settled();
+    expect(rig.probe.count('restart_service')).toBe(1);
+    const followUps = rig.fake.api
+      .callsTo('POST', /\/webhooks\/\d+\/[^/]+$/)
+      .map((call) => JSON.stringify(call.body));
+    expect(followUps.some((body) => body.includes('Already approved by'))).toBe(true);
+  });
+
+  it('refuses a click after the approval expired, runs nothing, and shows the card expired', async () => {
+    rig = await start();
+    const { thread, card, approveId } = await waitingCard(rig);
+    rig.clock.advance(15 * 60_000 + 1_000);
+    rig.fake.clickButton({ channelId: thread, user: BOB, messageId: card.id, customId: approveId });
+    await rig.settled();
+    expect(rig.probe.count('restart_service')).toBe(0);
+    const shown = renderDiscordMessage(rig.fake.api.message(card.id)!);
+    expect(shown.buttons).toEqual([]);
+    expect(shown.text).toContain('Expired');
   });
 });
