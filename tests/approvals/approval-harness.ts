@@ -3,7 +3,6 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createClient } from '@redis/client';
 import { ManualClock } from '../../agent/clock.js';
 import { Kernel } from '../../agent/kernel.js';
 import { createOpenAIModelClient } from '../../agent/model/model-client.js';
@@ -23,6 +22,7 @@ import type { Store } from '../../agent/store/store.js';
 import { type FakeOpenAIServer, startFakeOpenAIServer } from '../fakes/openai-server.js';
 import { RecordingChatPort } from '../fakes/recording-chat-port.js';
 import { ToolProbe, testTools } from '../kernel/harness.js';
+import { deleteRedisKeys } from '../store/redis-test-keys.js';
 
 export const permissions: PermissionSettingsInput = {
   default_role: 'viewer',
@@ -126,16 +126,4 @@ export async function createApprovalHarness(
       rmSync(dir, { recursive: true, force: true });
     },
   };
-}
-
-async function deleteRedisKeys(prefix: string): Promise<void> {
-  const client = createClient({ url: 'redis://127.0.0.1:6379' });
-  await client.connect();
-  try {
-    const keys: string[] = [];
-    for await (const batch of client.scanIterator({ MATCH: `${prefix}*`, COUNT: 500 })) keys.push(...batch);
-    if (keys.length > 0) await client.del(keys);
-  } finally {
-    client.destroy();
-  }
 }

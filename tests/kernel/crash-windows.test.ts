@@ -1,28 +1,17 @@
 // Crashes between two store writes, found by the model-based test: each leaves the store in a state that
 // recovery, the expiry sweep or the next click must still bring to an end. Two processes on one SQLite file.
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ApprovalBook } from '../../agent/policy/approvals.js';
 import { storeKeys } from '../../agent/store/store-keys.js';
-import { type FakeOpenAIServer, startFakeOpenAIServer } from '../fakes/openai-server.js';
-import { APPROVAL_TTL_MS, LEASE_MS, ModelWorld, QUESTION_TTL_MS, type Replica } from './model/model-world.js';
-import { type Step, scriptedResponder, taskText } from './model/scripted-model.js';
+import { APPROVAL_TTL_MS, LEASE_MS, QUESTION_TTL_MS, type Replica } from './model/model-world.js';
+import { type Step, taskText } from './model/scripted-model.js';
+import { sqliteWorlds } from './model/sqlite-world.js';
 
-let fake: FakeOpenAIServer;
-beforeAll(async () => {
-  fake = await startFakeOpenAIServer({ record: false });
-  fake.respond(scriptedResponder());
-});
-afterAll(async () => fake?.close());
-
-let world: ModelWorld | undefined;
-afterEach(async () => {
-  await world?.close();
-  world = undefined;
-});
+const newWorld = sqliteWorlds();
 
 /** Two processes; Alice's task runs on the first until it waits for a person (or the process dies). */
 async function aliceStarts(steps: Step[], beforeStart: (first: Replica) => void = () => {}) {
-  world = await ModelWorld.create('sqlite', fake, 'continue');
+  const world = await newWorld();
   const [first, second] = world.replicas as [Replica, Replica];
   beforeStart(first);
   const runId = await first.kernel.start({

@@ -1,26 +1,15 @@
 // A thread's lock and line, under recovery: found by the model-based test. Two processes on one SQLite file.
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { storeKeys } from '../../agent/store/store-keys.js';
-import { type FakeOpenAIServer, startFakeOpenAIServer } from '../fakes/openai-server.js';
-import { APPROVAL_TTL_MS, LEASE_MS, ModelWorld, type Replica } from './model/model-world.js';
-import { scriptedResponder, taskText } from './model/scripted-model.js';
+import { APPROVAL_TTL_MS, LEASE_MS, type Replica } from './model/model-world.js';
+import { taskText } from './model/scripted-model.js';
+import { sqliteWorlds } from './model/sqlite-world.js';
 
-let fake: FakeOpenAIServer;
-beforeAll(async () => {
-  fake = await startFakeOpenAIServer({ record: false });
-  fake.respond(scriptedResponder());
-});
-afterAll(async () => fake?.close());
-
-let world: ModelWorld | undefined;
-afterEach(async () => {
-  await world?.close();
-  world = undefined;
-});
+const newWorld = sqliteWorlds();
 
 describe('a thread under recovery', () => {
   it('keeps a queued run in line once when recovery admits it again, and frees the thread after it', async () => {
-    world = await ModelWorld.create('sqlite', fake, 'continue');
+    const world = await newWorld();
     const [first, second] = world.replicas as [Replica, Replica];
     const thread = world.conversation(0);
     const start = (task: number) =>

@@ -4,7 +4,6 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createClient } from '@redis/client';
 import type { ChatPort } from '../../../agent/chat-port.js';
 import { ManualClock } from '../../../agent/clock.js';
 import type { Conversation } from '../../../agent/conversation.js';
@@ -28,6 +27,7 @@ import { storeKeys } from '../../../agent/store/store-keys.js';
 import { permissions } from '../../approvals/approval-harness.js';
 import type { FakeOpenAIServer } from '../../fakes/openai-server.js';
 import { RecordingChatPort } from '../../fakes/recording-chat-port.js';
+import { deleteRedisKeys } from '../../store/redis-test-keys.js';
 import { ProcessLife, storeOf } from './process-life.js';
 import { ExecutionLog, recordingTools } from './recording-tools.js';
 
@@ -242,17 +242,5 @@ export async function redisAnswers(): Promise<boolean> {
     return true;
   } catch {
     return false;
-  }
-}
-
-async function deleteRedisKeys(prefix: string): Promise<void> {
-  const client = createClient({ url: REDIS_URL });
-  await client.connect();
-  try {
-    const keys: string[] = [];
-    for await (const batch of client.scanIterator({ MATCH: `${prefix}*`, COUNT: 500 })) keys.push(...batch);
-    if (keys.length > 0) await client.del(keys);
-  } finally {
-    client.destroy();
   }
 }
