@@ -21,12 +21,16 @@ export interface ExpirySweepDeps {
   intervalMs: number;
 }
 
+/** Orphaned approvals are looked for on the first pass and then once in this many (about a minute at 10 s). */
+const ORPHAN_PASSES = 6;
+
 export class ExpirySweep {
   /** When each waiting run's wait ends, as last read: a run is loaded once, not at every pass. */
   private readonly dueAt = new Map<string, number>();
   private timer: unknown;
   private running: Promise<number> | undefined;
   private stopped = true;
+  private passes = 0;
 
   constructor(private readonly deps: ExpirySweepDeps) {}
 
