@@ -44,7 +44,47 @@ export type OutboundMessage =
       ok: boolean;
       /** Structured tool results to render as tables or fields. */
       details?: { tool: string; summary: string; data?: unknown }[];
-    };
+    }
+  | PatrolReportMessage;
+
+/** One check's line in a patrol report: what changed, its figure, and what it was before since when. */
+export type PatrolReportLine = {
+  checkId: string;
+  tool: string;
+  /** What this line reports. */
+  change: 'firing' | 'severity_changed' | 'resolved' | 'error' | 'flapping' | 'reminder' | 'still_failing';
+  /** The check's severity now; absent for resolved and error lines. */
+  severity?: 'warn' | 'critical';
+  /** The tool's own summary: its figure and threshold, e.g. "/ is 93% full (limit 90%)". Redacted. */
+  detail: string;
+  /** The state before this change, in words ("ok", "critical"), and since when it held. */
+  previous: string;
+  since: number;
+};
+
+/** A patrol's report: posted only when something changed, updated in place when it resolves or is acked. */
+export type PatrolReportMessage = {
+  kind: 'patrol_report';
+  /** Opaque id of the stored report, carried by its buttons. */
+  reportId: string;
+  patrol: string;
+  runId: string;
+  /** The worst of the report's lines; `resolved` when every check in it is fine again. */
+  level: 'critical' | 'warn' | 'error' | 'resolved' | 'flapping';
+  lines: PatrolReportLine[];
+  /** A model's short summary of what changed, when the patrol has a `task` and a model is configured. */
+  summary?: string;
+  /** The run was a catch-up after downtime, not its scheduled tick. */
+  late?: boolean;
+  nextRunAt?: number;
+  timezone: string;
+  /** Set once somebody acked it: reminders stop. */
+  acked?: { by: string; at: number };
+  /** Set while the report's checks are snoozed. */
+  snoozedUntil?: number;
+  /** Buttons are shown only while the report is open (not resolved). */
+  buttons: boolean;
+};
 
 export interface MessageRef {
   conversation: Conversation;

@@ -1,4 +1,5 @@
-// Button ids that carry opaque ids only: `approve:<approvalId>`, `deny:<approvalId>`, `answer:<runId>:<index>`.
+// Button ids that carry opaque ids only: `approve:<approvalId>`, `deny:<approvalId>`, `answer:<runId>:<index>`,
+// and on patrol reports `pack:<reportId>`, `psnooze:<reportId>:<1h|4h|1d>`, `prun:<reportId>`.
 import { z } from 'zod';
 
 /** Discord's custom_id limit, the tightest of the platforms; Slack's button value allows 2,000. */
@@ -14,6 +15,10 @@ const ChoiceIndex = z
   .transform(Number)
   .pipe(z.number().int().min(0).max(MAX_CHOICE_INDEX));
 
+/** How long a report's Snooze buttons silence its checks. */
+export const SNOOZE_CHOICES = ['1h', '4h', '1d'] as const;
+const SnoozeChoice = z.enum(SNOOZE_CHOICES);
+
 export const ButtonIntentSchema = z.discriminatedUnion('action', [
   z.object({ action: z.enum(['approve', 'deny']), approvalId: OpaqueId }),
   z.object({
@@ -21,6 +26,8 @@ export const ButtonIntentSchema = z.discriminatedUnion('action', [
     runId: OpaqueId,
     choice: z.number().int().min(0).max(MAX_CHOICE_INDEX),
   }),
+  z.object({ action: z.enum(['patrol_ack', 'patrol_run']), reportId: OpaqueId }),
+  z.object({ action: z.literal('patrol_snooze'), reportId: OpaqueId, snooze: SnoozeChoice }),
 ]);
 /** What a click asks for. The click is checked against the stored approval or run, never against the button. */
 export type ButtonIntent = z.infer<typeof ButtonIntentSchema>;
@@ -28,14 +35,27 @@ export type ButtonIntent = z.infer<typeof ButtonIntentSchema>;
 /** The id to put on a button; throws for ids that could not round-trip, which is a bug in the caller. */
 export function encodeButton(intent: ButtonIntent): string {
   const checked = ButtonIntentSchema.parse(intent);
-  const encoded =
-    checked.action === 'answer'
-      ? `answer:${checked.runId}:${checked.choice}`
-      : `${checked.action}:${checked.approvalId}`;
+  const encoded = encodedText(checked);
   if (encoded.length > MAX_BUTTON_ID_CHARS) {
     throw new Error(`A button id must be at most ${MAX_BUTTON_ID_CHARS} characters: ${encoded}`);
   }
   return encoded;
+}
+
+function encodedText(intent: ButtonIntent): string {
+  switch (intent.action) {
+    case 'answer':
+      return `answer:${intent.runId}:${intent.choice}`;
+    case 'approve':
+    case 'deny':
+      return `${intent.action}:${intent.approvalId}`;
+    case 'patrol_ack':
+      return `pack:${intent.reportId}`;
+    case 'patrol_run':
+      return `prun:${intent.reportId}`;
+    case 'patrol_snooze':
+      return `psnooze:${intent.reportId}:${intent.snooze}`;
+  }
 }
 
 const EncodedButton = z
@@ -52,6 +72,19 @@ const EncodedButton = z
         action,
         runId,
         choice,
+      })),
+      z.tuple([z.literal('pack'), OpaqueId]).transform(([, reportId]) => ({
+        action: 'patrol_ack' as const,
+        reportId,
+      })),
+      z.tuple([z.literal('prun'), OpaqueId]).transform(([, reportId]) => ({
+        action: 'patrol_run' as const,
+        reportId,
+      })),
+      z.tuple([z.literal('psnooze'), OpaqueId, SnoozeChoice]).transform(([, reportId, snooze]) => ({
+        action: 'patrol_snooze' as const,
+        reportId,
+        snooze,
       })),
     ]),
   );

@@ -15,18 +15,22 @@ const ActionEventSchema = z
   .object({
     ...base,
     kind: z.literal('action'),
-    action: z.enum(['approve', 'deny', 'answer']),
-    /** An approval id, or for `answer` the run id. */
+    action: z.enum(['approve', 'deny', 'answer', 'patrol_ack', 'patrol_snooze', 'patrol_run']),
+    /** An approval id; for `answer` the run id; for the patrol actions the report id. */
     target: z.string().min(1).max(100),
     /** For `answer` from a button: the index of the chosen choice, which the router turns into its text. */
     choice: z.number().int().min(0).max(MAX_CHOICE_INDEX).optional(),
-    /** For `answer` typed by a person: the answer as given. */
+    /** For `answer` typed by a person: the answer as given; for `patrol_snooze` how long (1h, 4h, 1d). */
     value: z.string().max(2000).optional(),
   })
   .refine(
-    (event) => (event.action === 'answer') === (event.choice !== undefined || event.value !== undefined),
+    (event) =>
+      event.action === 'patrol_snooze'
+        ? event.value !== undefined && event.choice === undefined
+        : (event.action === 'answer') === (event.choice !== undefined || event.value !== undefined),
     {
-      message: 'an answer carries a choice number or a value; approve and deny carry neither',
+      message:
+        'an answer carries a choice number or a value; a snooze carries its length; the other actions carry neither',
     },
   )
   .refine((event) => event.choice === undefined || event.value === undefined, {
@@ -59,8 +63,17 @@ export interface RouterReply {
 /** The action fields of a ChatEvent for a decoded button, the same for every platform. */
 export function actionFromButton(
   intent: ButtonIntent,
-): Pick<ActionEvent, 'action' | 'target'> & { choice?: number } {
-  return intent.action === 'answer'
-    ? { action: 'answer', target: intent.runId, choice: intent.choice }
-    : { action: intent.action, target: intent.approvalId };
+): Pick<ActionEvent, 'action' | 'target'> & { choice?: number; value?: string } {
+  switch (intent.action) {
+    case 'answer':
+      return { action: 'answer', target: intent.runId, choice: intent.choice };
+    case 'approve':
+    case 'deny':
+      return { action: intent.action, target: intent.approvalId };
+    case 'patrol_snooze':
+      return { action: intent.action, target: intent.reportId, value: intent.snooze };
+    case 'patrol_ack':
+    case 'patrol_run':
+      return { action: intent.action, target: intent.reportId };
+  }
 }

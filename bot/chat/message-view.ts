@@ -1,78 +1,31 @@
 // An OutboundMessage as a neutral view: what a person should see, already trimmed and split to one platform's limits.
-import type { MessageTone, OutboundMessage } from '../../agent/chat-port.js';
+import type { OutboundMessage } from '../../agent/chat-port.js';
 import { encodeButton } from './button-codec.js';
-import { neutralizePings } from './neutralize-pings.js';
+import {
+  type MessageView,
+  OUTCOME_WORDS,
+  type ViewBlock,
+  type ViewButton,
+  type ViewField,
+  type ViewOptions,
+  type ViewOutcome,
+} from './message-view-types.js';
+import { inert } from './neutralize-pings.js';
+import { patrolReportView } from './patrol-report-view.js';
 import { clip, splitText } from './split-text.js';
 import type { ViewLimits } from './view-limits.js';
-import { type ToolDataView, toolDataView } from './view-tables.js';
+import { toolDataView } from './view-tables.js';
 import { readableUtc, relativeFuture } from './view-time.js';
 
-/**
- * Every string in a view is inert (no pings) and within the platform's limits. `markdown` text came from the model
- * or a tool and is converted by each adapter its own way; `plain` text is opsbot's own and is shown as written.
- */
-export type ViewBlock =
-  | { type: 'text'; text: string; format: 'markdown' | 'plain'; label?: string }
-  | { type: 'code'; code: string; label?: string }
-  | { type: 'fields'; fields: ViewField[] }
-  | { type: 'detail'; tool: string; summary?: string; data: ToolDataView };
-
-export interface ViewField {
-  label: string;
-  value: string;
-  /** Shown as code (a tool name, an id). */
-  code?: boolean;
-  /** The value is this instant, written in UTC; adapters that can show the reader's own zone use this. */
-  at?: number;
-}
-
-export interface ViewButton {
-  /** From the button codec: opaque ids only, at most 100 characters. */
-  id: string;
-  label: string;
-  style: 'primary' | 'danger' | 'default';
-}
-
-/** How a card ended: it then has no buttons. */
-export interface ViewOutcome {
-  /** withdrawn: the run was cancelled while the card waited; `by` is who cancelled it. */
-  state: 'approved' | 'denied' | 'expired' | 'withdrawn' | 'answered';
-  /** Who decided, cancelled or answered; absent when nobody did (expired). */
-  by?: string;
-  at: number;
-  /** The answer, or the reason given. */
-  detail?: string;
-}
-
-export const OUTCOME_WORDS: Record<ViewOutcome['state'], string> = {
-  approved: 'Approved',
-  denied: 'Denied',
-  expired: 'Expired',
-  withdrawn: 'Cancelled',
-  answered: 'Answered',
-};
-
-export interface MessageView {
-  kind: OutboundMessage['kind'];
-  tone?: MessageTone;
-  /** One plain line: notifications, and platforms' fallback text. */
-  summary: string;
-  heading?: string;
-  blocks: ViewBlock[];
-  buttons: ViewButton[];
-  outcome?: ViewOutcome;
-  /** Small print: the run id (so people can name it in `status` and `cancel`), or a hint. */
-  footer?: string;
-  /** While the buttons are live: when they stop meaning anything. */
-  expiresAt?: number;
-  /** Output too long to read in messages, whole; the blocks then hold a preview. */
-  attachment?: { filename: string; title: string; content: string };
-}
-
-export interface ViewOptions {
-  now: number;
-  limits: ViewLimits;
-}
+export {
+  type MessageView,
+  OUTCOME_WORDS,
+  type ViewBlock,
+  type ViewButton,
+  type ViewField,
+  type ViewOptions,
+  type ViewOutcome,
+} from './message-view-types.js';
 
 type Message<K extends OutboundMessage['kind']> = Extract<OutboundMessage, { kind: K }>;
 
@@ -110,6 +63,8 @@ export function messageView(message: OutboundMessage, options: ViewOptions): Mes
       return questionView(message, options);
     case 'approval':
       return approvalView(message, options);
+    case 'patrol_report':
+      return patrolReportView(message, options.now, options.limits);
   }
 }
 
@@ -282,11 +237,6 @@ function detailBlocks(message: Message<'result'>, limits: ViewLimits): ViewBlock
 
 function weightOf(limits: ViewLimits): { weight?: (character: string) => number } {
   return limits.weight ? { weight: limits.weight } : {};
-}
-
-/** Control characters have no business in chat and would confuse adapters' own markers. */
-function inert(text: string): string {
-  return neutralizePings(text.replace(/[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]/g, ''));
 }
 
 function line(text: string, max: number): string {

@@ -13,3 +13,8 @@ export function neutralizePings(text: string): string {
     .replace(/(?<![\w.])@(everyone|here|channel)\b/gi, `@${JOINER}$1`)
     .replace(/<([@!])(?!\u2060)/g, `<$1${JOINER}`);
 }
+
+/** Text fit for a chat view: no pings, and no control characters (which would confuse adapters' own markers). */
+export function inert(text: string): string {
+  return neutralizePings(text.replace(/[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]/g, ''));
+}

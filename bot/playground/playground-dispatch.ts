@@ -2,7 +2,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Clock } from '../../agent/clock.js';
 import type { Conversation } from '../../agent/conversation.js';
-import { decodeButton } from '../chat/button-codec.js';
+import { type ButtonIntent, decodeButton } from '../chat/button-codec.js';
 import { actionFromButton, type ChatEvent } from '../chat/chat-event.js';
 import type { EventIntake } from '../chat/event-intake.js';
 import type { PermissionSettings } from '../config/settings-schema.js';
@@ -110,10 +110,7 @@ export class PlaygroundDispatcher {
     if (!message) throw new HttpError(404, `There is no message ${input.messageId}.`);
     const intent = decodeButton(input.button);
     const content = message.content;
-    const onMessage =
-      intent?.action === 'answer'
-        ? content.kind === 'question' && content.runId === intent.runId
-        : intent !== undefined && content.kind === 'approval' && content.approvalId === intent.approvalId;
+    const onMessage = intent !== undefined && buttonBelongsTo(intent, content);
     if (!intent || !onMessage) {
       throw new HttpError(400, `Message ${input.messageId} has no such button.`);
     }
@@ -184,4 +181,17 @@ export class PlaygroundDispatcher {
 
 function eventId(kind: string): string {
   return `pg_${kind}_${randomBytes(8).toString('hex')}`;
+}
+
+/** A click counts only for a button the message itself carries: its own question, approval or report. */
+function buttonBelongsTo(intent: ButtonIntent, content: PlaygroundMessage['content']): boolean {
+  switch (intent.action) {
+    case 'answer':
+      return content.kind === 'question' && content.runId === intent.runId;
+    case 'approve':
+    case 'deny':
+      return content.kind === 'approval' && content.approvalId === intent.approvalId;
+    default:
+      return content.kind === 'patrol_report' && content.reportId === intent.reportId && content.buttons;
+  }
 }

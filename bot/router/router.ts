@@ -8,6 +8,7 @@ import { AuditLog, auditActor } from '../../agent/policy/audit-log.js';
 import { TaskRateLimiter } from '../../agent/policy/task-rate-limiter.js';
 import { type Principal, principalKey } from '../../agent/principal.js';
 import type { Run } from '../../agent/run.js';
+import type { PatrolControl } from '../../scheduled/patrol-control.js';
 import { resolveAnswerChoice } from '../chat/answer-choice.js';
 import type { ChatEvent, RouterReply } from '../chat/chat-event.js';
 import type { Settings } from '../config/settings-schema.js';
@@ -20,6 +21,8 @@ export interface RouterOptions {
   clock?: Clock;
   /** The slash command people type, for help text. */
   slashCommand?: string;
+  /** Report buttons and `/ops patrol …`, when patrols run in this process. */
+  patrols?: PatrolControl;
 }
 
 export class Router {
@@ -85,6 +88,18 @@ export class Router {
       }
       await this.kernel.answer(event.target, answer, event.principal);
       return {};
+    }
+    if (event.action !== 'approve' && event.action !== 'deny') {
+      if (!this.options.patrols) return { ephemeral: 'Patrols are not running in this opsbot.' };
+      const { action, target, value, principal } = event;
+      return {
+        ephemeral: await this.options.patrols.act({
+          action,
+          target,
+          principal,
+          ...(value !== undefined ? { value } : {}),
+        }),
+      };
     }
     const click = await this.kernel.decideApproval(event.target, event.principal, event.action);
     return click.settled ? {} : { ephemeral: click.message };
