@@ -2,7 +2,7 @@
 import type { Conversation } from './conversation.js';
 import type { Principal } from './principal.js';
 import type { Redactor } from './redaction.js';
-import { type EngineKind, RUN_SCHEMA_VERSION, type RunIn } from './run.js';
+import { type EngineKind, type PlannedCall, RUN_SCHEMA_VERSION, type RunIn } from './run.js';
 
 export interface TaskInput {
   text: string;
@@ -12,6 +12,10 @@ export interface TaskInput {
   engine?: EngineKind;
   /** The run's id, when the caller needs it before the run starts. */
   runId?: string;
+  /** For the checks engine: the calls to make, and an optional task for a model's summary of their results. */
+  plan?: { calls: PlannedCall[]; summaryTask?: string };
+  /** Keep the ended run only this long, and leave it out of its thread's memory (patrol runs). */
+  keepForMs?: number;
 }
 
 export interface NewRunInput {
@@ -23,6 +27,8 @@ export interface NewRunInput {
   conversation: Conversation;
   maxTaskChars: number;
   redactor: Redactor;
+  plan?: { calls: PlannedCall[]; summaryTask?: string };
+  keepForMs?: number;
 }
 
 export function newRun(input: NewRunInput): RunIn<'queued'> {
@@ -44,6 +50,8 @@ export function newRun(input: NewRunInput): RunIn<'queued'> {
     completedCalls: {},
     activeMs: 0,
     askAttempts: 0,
+    ...(input.plan ? { plan: input.plan } : {}),
+    ...(input.keepForMs ? { keepForMs: input.keepForMs } : {}),
     events: [{ type: 'task_received', at: input.now, step: 0, text: task, engine: input.engine }],
   };
 }

@@ -44,7 +44,9 @@ export class RunRepository {
       // The index entries are idempotent, and queued, running and executing share theirs (as do both waiting
       // states): rewrite them only when the run moved to other entries since this process saved it.
       const entries = indexEntries(run.status);
-      const record: StoreWrite = { kind: 'set', key: runKey(run.id), value: run };
+      // A run kept for a bounded time (a patrol's) expires that long after it ended.
+      const ttl = entries === 'ended' && run.keepForMs ? { ttlMs: run.keepForMs } : {};
+      const record: StoreWrite = { kind: 'set', key: runKey(run.id), value: run, ...ttl };
       const writes = this.indexed.get(run.id) !== entries ? indexedSave(run.id, entries, record) : [record];
       const all =
         alsoWrite.length + writeFirst.length > 0 ? [...writeFirst, ...writes, ...alsoWrite] : writes;
@@ -61,7 +63,10 @@ export class RunRepository {
   async create(run: Run): Promise<void> {
     await this.guard('save', async () => {
       const entries = indexEntries(run.status);
-      const writes: StoreWrite[] = [{ kind: 'append', log: threadLog(run.conversation), record: run.id }];
+      // A run kept for a bounded time stays out of its thread's memory: the log would outlive it.
+      const writes: StoreWrite[] = run.keepForMs
+        ? []
+        : [{ kind: 'append', log: threadLog(run.conversation), record: run.id }];
       if (entries !== 'ended') writes.push({ kind: 'addToSet', set: ACTIVE, member: run.id });
       if (entries === 'waiting') writes.push({ kind: 'addToSet', set: WAITING, member: run.id });
       writes.push({ kind: 'set', key: runKey(run.id), value: run });

@@ -99,6 +99,10 @@ const base = {
   activeMs: z.number().nonnegative(),
   /** The chat message that shows the run's progress. */
   statusMessageId: z.string().optional(),
+  /** For the checks engine: the calls to make, all at once, and what a model should summarize afterwards. */
+  plan: z.object({ calls: z.array(PlannedCallSchema).min(1), summaryTask: z.string().optional() }).optional(),
+  /** A run kept only this long after it ends (patrol runs), with no place in its thread's memory. */
+  keepForMs: z.number().int().positive().optional(),
   /** How many times the current missing-argument question was asked, to stop asking in circles. */
   askAttempts: z.number().int().nonnegative().default(0),
   events: z.array(RunEventSchema),

@@ -6,6 +6,7 @@ import type { Redactor } from '../redaction.js';
 import type { EngineKind } from '../run.js';
 import type { ToolPolicy } from '../tool-policy.js';
 import type { ToolRegistry } from '../tool-registry.js';
+import { ChecksEngine } from './checks-engine.js';
 import { CommandEngine } from './command-engine.js';
 import type { Engine } from './engine.js';
 import { ReactEngine } from './react-engine.js';
@@ -27,6 +28,11 @@ export function createEngines(deps: EngineDeps): Partial<Record<EngineKind, Engi
       availableCommands: (run) =>
         policy.visibleTools(run.principal, run.conversation, registry.all()).map((tool) => tool.name),
       modelConfigured: deps.model !== undefined,
+    }),
+    checks: new ChecksEngine({
+      redactor: deps.redactor,
+      clock,
+      ...(deps.model ? { model: deps.model } : {}),
     }),
   };
   if (deps.model) {
