@@ -82,8 +82,10 @@ export class ExpirySweep {
       const due = run ? waitingUntil(run) : undefined;
       if (due !== undefined) this.dueAt.set(runId, due);
     }
+    const orphanPass = this.passes % ORPHAN_PASSES === 0;
+    this.passes += 1;
     let expired =
-      (await this.deps.expireOrphans?.().catch((error) => {
+      (await (orphanPass ? this.deps.expireOrphans?.() : undefined)?.catch((error) => {
         logger.warn({ err: errorMessage(error) }, 'could not close orphaned approvals');
         return 0;
       })) ?? 0;
