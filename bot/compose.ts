@@ -12,9 +12,12 @@ import { settingsToolPolicy } from '../agent/policy/settings-tool-policy.js';
 import { Redactor } from '../agent/redaction.js';
 import { openStore } from '../agent/store/open-store.js';
 import type { Store } from '../agent/store/store.js';
+import { ToolRegistry } from '../agent/tool-registry.js';
 import { FileTraceSink } from '../agent/trace.js';
+import { patrolProblems } from '../scheduled/patrol-validation.js';
 import { createOpsTools } from '../tools/index.js';
 import { type Environment, modelConfigured } from './config/environment.js';
+import { settingsProblemsError } from './config/load-settings.js';
 import type { Settings } from './config/settings-schema.js';
 
 export interface Opsbot {
@@ -46,6 +49,15 @@ export async function createOpsbot(options: ComposeOptions): Promise<Opsbot> {
   const { environment, settings, logger } = options;
   const redactor = options.redactor ?? new Redactor(settings.redaction.patterns);
   const tools = await createOpsTools(settings.tools, { logger });
+  // Patrol checks are checked against the real tools and the patrol's role before anything opens or runs.
+  const registry = new ToolRegistry(tools);
+  const patrolIssues = patrolProblems(
+    settings.patrols,
+    registry,
+    settingsToolPolicy(settings.permissions, registry),
+    settings.permissions,
+  );
+  if (patrolIssues.length > 0) throw settingsProblemsError(settings, patrolIssues);
   const store =
     options.store ??
     (await openStore(environment.OPSBOT_STORE_URL, {

@@ -94,11 +94,3 @@ export const PatrolsSchema = z
     }
   });
 export type Patrols = z.output<typeof PatrolsSchema>;
-
-/** How long patrol runs and their history are kept, and who may steer patrols from chat. */
-export const PatrolOptionsSchema = z
-  .strictObject({
-    /** Patrol history and finished patrol runs older than this are dropped. */
-    keep_history: DurationSchema.default(7 * 86_400_000),
-  })
-  .prefault({});

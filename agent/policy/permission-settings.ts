@@ -6,6 +6,9 @@ import { DurationSchema } from './duration.js';
 export const IDENTITY_KINDS = ['slack', 'slack_group', 'discord', 'discord_role', 'local', 'patrol'] as const;
 const IDENTITY_KEY_PATTERN = new RegExp(`^(${IDENTITY_KINDS.join('|')}):.+$`);
 
+export const PATROL_ACTIONS = ['run', 'ack', 'snooze', 'pause'] as const;
+export type PatrolAction = (typeof PATROL_ACTIONS)[number];
+
 export const IdentitySettingsSchema = z.object({
   /** Roles for this identity. */
   roles: z.array(z.string()).min(1),
@@ -29,6 +32,11 @@ export const RoleSettingsSchema = z.object({
   danger_without_approval: z.array(z.string()).default([]),
   /** Members may cancel anyone's run and see all runs. */
   admin: z.boolean().default(false),
+  /**
+   * What members may do to patrols from chat and the CLI: run one now, ack a report (stops its reminders), snooze
+   * it, pause and resume it. Admins may do all four. Anyone may list and read patrols.
+   */
+  patrols: z.array(z.enum(PATROL_ACTIONS)).default([]),
 });
 export type RoleSettings = z.output<typeof RoleSettingsSchema>;
 
@@ -40,7 +48,7 @@ export const ChannelSettingsSchema = z.object({
 });
 export type ChannelSettings = z.output<typeof ChannelSettingsSchema>;
 
-const readOnlyRole = (description: string): RoleSettings => ({
+const readOnlyRole = (description: string, patrols: PatrolAction[] = []): RoleSettings => ({
   description,
   tools: ['*'],
   risks: ['read'],
@@ -48,6 +56,7 @@ const readOnlyRole = (description: string): RoleSettings => ({
   write_without_approval: false,
   danger_without_approval: [],
   admin: false,
+  patrols,
 });
 
 /**
@@ -55,7 +64,7 @@ const readOnlyRole = (description: string): RoleSettings => ({
  * something read-only. A role of the same name in the settings replaces the built-in one.
  */
 export const BUILTIN_ROLES: Readonly<Record<string, RoleSettings>> = Object.freeze({
-  viewer: readOnlyRole('Read-only checks'),
+  viewer: readOnlyRole('Read-only checks', ['run']),
   patrol: readOnlyRole('Scheduled patrols: read-only checks'),
 });
 

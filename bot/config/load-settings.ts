@@ -9,6 +9,7 @@ import {
   describeValue,
   formatKeyPath,
   InvalidSettingsError,
+  type SettingsPath,
   type SettingsProblem,
 } from './settings-problem.js';
 import { type Settings, SettingsSchema } from './settings-schema.js';
@@ -122,7 +123,35 @@ export function parseSettings(yamlText: string, sourceName: string): Settings {
     });
     throw new InvalidSettingsError(sourceName, sortByLine(located));
   }
+  sources.set(result.data, {
+    name: sourceName,
+    locate: (path) => locate(document, lineCounter, path) ?? {},
+  });
   return result.data;
+}
+
+/** Where parsed settings came from, so checks that need the running tools can still name the file and line. */
+export interface SettingsSource {
+  name: string;
+  locate(path: SettingsPath): { line?: number; column?: number };
+}
+
+const sources = new WeakMap<Settings, SettingsSource>();
+
+/**
+ * Problems found after loading (they need the tools and the policy), reported like the loader's own: every one
+ * with its key and line, in one error.
+ */
+export function settingsProblemsError(settings: Settings, problems: PathProblem[]): InvalidSettingsError {
+  const source = sources.get(settings);
+  const located = problems.map(
+    (problem): SettingsProblem => ({
+      key: formatKeyPath(problem.path),
+      ...(source?.locate(problem.path) ?? {}),
+      message: problem.message,
+    }),
+  );
+  return new InvalidSettingsError(source?.name ?? 'the settings', sortByLine(located));
 }
 
 /** Cross-checks the sections that are valid on their own, so they are not hidden by another section's problems. */

@@ -6,6 +6,7 @@ import { ContextSettingsSchema } from '../../agent/context/context-settings.js';
 import { KernelLimitsSettingsSchema } from '../../agent/kernel-limits.js';
 import { DurationSchema } from '../../agent/policy/duration.js';
 import { PermissionSettingsSchema } from '../../agent/policy/permission-settings.js';
+import { PatrolsSchema } from '../../scheduled/patrol-settings.js';
 import { ToolSettingsSchema } from '../../tools/tool-settings-schema.js';
 
 // The kernel's limits and context keys are defined (with their defaults) in agent/, which cannot import bot/;
@@ -13,6 +14,8 @@ import { ToolSettingsSchema } from '../../tools/tool-settings-schema.js';
 export const LimitsSettingsSchema = KernelLimitsSettingsSchema.extend({
   model_timeout: DurationSchema.default(60_000),
   model_retries: z.number().int().min(0).max(10).default(2),
+  /** How long patrol runs and each patrol's history are kept. */
+  patrol_history: DurationSchema.default(7 * 86_400_000),
 }).prefault({});
 
 export const ModelSettingsSchema = ContextSettingsSchema.extend({
@@ -71,6 +74,8 @@ export const SettingsSchema = z.strictObject({
   aliases: AliasSettingsSchema.default({}),
   slack: SlackSettingsSchema,
   discord: DiscordSettingsSchema,
+  /** Scheduled patrols by name (scheduled/patrol-settings.ts): checks on a timer that post only changes. */
+  patrols: PatrolsSchema,
 });
 
 export type Settings = z.output<typeof SettingsSchema>;
