@@ -19,6 +19,8 @@ export const AuditKindSchema = z.enum([
   'cancel',
   'rate_limited',
   'thread_busy',
+  /** A person ran, acked, snoozed, paused or resumed a patrol, or was refused. */
+  'patrol_action',
   /** A stored line that no longer matches the schema; kept visible rather than dropped from an audit trail. */
   'unreadable',
 ]);

@@ -1,0 +1,135 @@
+// `patrol list|show|run|pause|resume|snooze|history`, from chat (`/ops patrol …`) and the CLI. Replies are text
+// for the person who asked.
+import { parseDuration } from '../agent/policy/duration.js';
+import type { Principal } from '../agent/principal.js';
+import type { CheckState } from './check-state.js';
+import { statusWord } from './check-state.js';
+import { PATROL_WIDE } from './patrol-records.js';
+import { nextWords, PatrolSteering, type PatrolSteeringDeps, readable } from './patrol-steering.js';
+
+export const PATROL_USAGE = [
+  'Patrol commands:',
+  '• `patrol list`: every patrol, its schedule, channel and state',
+  '• `patrol show <name>`: each check, its state and since when',
+  '• `patrol run <name>`: run it now (posts only if something changed)',
+  '• `patrol pause <name> [for 2h]`, `patrol resume <name>`',
+  '• `patrol snooze <name>[/<check>] 4h`: post nothing for it that long',
+  '• `patrol history <name>`: its latest runs',
+].join('\n');
+
+export class PatrolCommands {
+  private readonly steering: PatrolSteering;
+
+  constructor(private readonly deps: PatrolSteeringDeps) {
+    this.steering = new PatrolSteering(deps);
+  }
+
+  async run(args: string, principal: Principal): Promise<string> {
+    const [verb = '', target = '', ...rest] = args.trim().split(/\s+/).filter(Boolean);
+    const name = target.split('/')[0] ?? '';
+    switch (verb.toLowerCase()) {
+      case '':
+      case 'list':
+        return this.list();
+      case 'show':
+        return name ? this.show(name) : 'Which patrol? `patrol show <name>`';
+      case 'history':
+        return name ? this.history(name) : 'Which patrol? `patrol history <name>`';
+      case 'run':
+        return name ? (await this.steering.run(principal, name)).message : 'Which patrol? `patrol run <name>`';
+      case 'pause': {
+        if (!name) return 'Which patrol? `patrol pause <name> [for 2h]`';
+        const length = rest[0]?.toLowerCase() === 'for' ? rest[1] : rest[0];
+        const ms = length === undefined ? undefined : duration(length);
+        if (length !== undefined && ms === undefined) return notADuration(length);
+        return (await this.steering.pause(principal, name, ms)).message;
+      }
+      case 'resume':
+        return name ? (await this.steering.resume(principal, name)).message : 'Which patrol? `patrol resume <name>`';
+      case 'snooze': {
+        const length = rest[0]?.toLowerCase() === 'for' ? rest[1] : rest[0];
+        if (!name || length === undefined) return 'Usage: `patrol snooze <name>[/<check>] 4h`';
+        const ms = duration(length);
+        if (ms === undefined) return notADuration(length);
+        const check = target.includes('/') ? target.slice(target.indexOf('/') + 1) : undefined;
+        return (await this.steering.snooze(principal, name, check ? [check] : 'patrol', ms)).message;
+      }
+      default:
+        return `"${verb}" is not a patrol command.\n${PATROL_USAGE}`;
+    }
+  }
+
+  private async list(): Promise<string> {
+    const names = Object.keys(this.deps.all);
+    if (names.length === 0) return 'No patrols are configured. The README\'s "Patrols" section shows how to add one.';
+    const lines = await Promise.all(
+      names.map(async (name) => {
+        const patrol = this.deps.all[name]!;
+        const [states, control] = await Promise.all([
+          this.deps.repository.states(name),
+          this.deps.repository.control(name),
+        ]);
+        const failing = Object.values(states).filter(isActive).length;
+        const state = !this.deps.active[name]
+          ? `not running here (${patrol.channel.platform} is off)`
+          : control.paused
+            ? `paused by ${control.paused.by}${control.paused.until ? ` until ${readable(control.paused.until)}` : ''}`
+            : failing > 0
+              ? `${failing} of ${patrol.checks.length} checks failing`
+              : `${patrol.checks.length} checks, none failing`;
+        return `• *${name}*: \`${patrol.schedule}\` (${patrol.timezone}) → ${patrol.channel.platform}:${patrol.channel.channelId} · ${state} · next ${nextWords(this.deps.active[name] && !control.paused ? this.deps.nextRunAt(name) : undefined)}`;
+      }),
+    );
+    return ['Patrols:', ...lines].join('\n');
+  }
+
+  private async show(name: string): Promise<string> {
+    const patrol = this.deps.all[name];
+    if (!patrol) return this.steering.unknown(name);
+    const [states, control] = await Promise.all([this.deps.repository.states(name), this.deps.repository.control(name)]);
+    const wide = control.snoozes[PATROL_WIDE];
+    const lines = patrol.checks.map((check) => {
+      const state = states[check.id];
+      const snooze = control.snoozes[check.id];
+      return `• \`${check.id}\` (${check.tool}, ${check.severity}): ${state ? `${statusWord(state.machine)} since ${readable(state.machine.since)}${state.flappingSince ? ' (flapping)' : ''}: ${state.detail}` : 'not run yet'}${snooze ? ` · snoozed until ${readable(snooze.until)}` : ''}`;
+    });
+    return [
+      `Patrol *${name}*: \`${patrol.schedule}\` (${patrol.timezone}) → ${patrol.channel.platform}:${patrol.channel.channelId}`,
+      `raise after ${patrol.raise_after}, clear after ${patrol.clear_after}${patrol.remind_every ? `, remind every ${Math.round(patrol.remind_every / 60_000)} min` : ''}${patrol.quiet_hours ? `, quiet ${patrol.quiet_hours.from}–${patrol.quiet_hours.to} ${patrol.quiet_hours.timezone} below ${patrol.quiet_hours.min_severity}` : ''}`,
+      ...(control.paused ? [`Paused by ${control.paused.by}${control.paused.until ? ` until ${readable(control.paused.until)}` : ''}`] : []),
+      ...(wide ? [`Snoozed until ${readable(wide.until)} by ${wide.by}`] : []),
+      ...lines,
+      `Next run: ${nextWords(this.deps.active[name] ? this.deps.nextRunAt(name) : undefined)}`,
+    ].join('\n');
+  }
+
+  private async history(name: string): Promise<string> {
+    if (!this.deps.all[name]) return this.steering.unknown(name);
+    const entries = (await this.deps.repository.history(name)).slice(-15).reverse();
+    if (entries.length === 0) return `Patrol ${name} has not run yet (history is kept for a bounded time).`;
+    const lines = entries.map((entry) => {
+      const label = entry.late ? ' (late)' : entry.manual ? ' (run by hand)' : '';
+      const result = entry.problem
+        ? `⚠ ${entry.problem}`
+        : entry.failing.length === 0
+          ? `✔ ${entry.passed} passed`
+          : `✘ ${entry.failing.map((f) => `${f.checkId} ${f.level}`).join(', ')}; ${entry.passed} passed`;
+      const posted = entry.posted.length > 0 ? ` · posted ${entry.posted.join(', ')}` : '';
+      return `• ${readable(entry.at)}${label}: ${result}${posted}${entry.runId ? ` · ${entry.runId}` : ''}`;
+    });
+    return [`Latest runs of ${name}, newest first:`, ...lines].join('\n');
+  }
+}
+
+function isActive(state: CheckState): boolean {
+  const status = state.machine.status;
+  return status === 'firing' || status === 'error' || status === 'resolving';
+}
+
+function duration(text: string): number | undefined {
+  return /^[1-9]\d*(m|h|d)$/.test(text) ? parseDuration(text) : undefined;
+}
+
+function notADuration(text: string): string {
+  return `"${text}" is not a length I understand: use minutes, hours or days, such as 30m, 2h or 1d.`;
+}

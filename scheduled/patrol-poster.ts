@@ -1,0 +1,105 @@
+// Carries out a patrol run's posts: a new report in the patrol's channel, replies in a report's thread, and the
+// report updated in place. Each post is made once per patrol, slot and kind, across replicas and retries.
+import type { ChatPort, PatrolReportMessage } from '../agent/chat-port.js';
+import type { Conversation } from '../agent/conversation.js';
+import type { PatrolPost } from './patrol-posts.js';
+import type { PatrolReportRecord } from './patrol-records.js';
+import type { PatrolRepository } from './patrol-repository.js';
+import type { PatrolChannel } from './patrol-settings.js';
+
+export interface PatrolRunContext {
+  name: string;
+  channel: PatrolChannel;
+  timezone: string;
+  slotMs: number;
+  late: boolean;
+  runId: string;
+  now: number;
+  nextRunAt?: number;
+  summary?: string;
+}
+
+/** The report as a chat message, from its stored record. */
+export function reportMessage(record: PatrolReportRecord, extra: { nextRunAt?: number; timezone: string }): PatrolReportMessage {
+  return {
+    kind: 'patrol_report',
+    reportId: record.reportId,
+    patrol: record.patrol,
+    runId: record.runId,
+    level: record.level,
+    lines: record.lines,
+    ...(record.summary ? { summary: record.summary } : {}),
+    ...(record.late ? { late: true } : {}),
+    ...(extra.nextRunAt && record.resolvedAt === undefined ? { nextRunAt: extra.nextRunAt } : {}),
+    timezone: extra.timezone,
+    ...(record.acked ? { acked: record.acked } : {}),
+    ...(record.snoozedUntil ? { snoozedUntil: record.snoozedUntil } : {}),
+    buttons: record.resolvedAt === undefined,
+  };
+}
+
+export class PatrolPoster {
+  constructor(
+    private readonly chat: ChatPort,
+    private readonly repository: PatrolRepository,
+  ) {}
+
+  /** Makes the posts in order; returns what was posted, for the history. */
+  async post(posts: PatrolPost[], context: PatrolRunContext): Promise<string[]> {
+    const done: string[] = [];
+    for (const post of posts) {
+      const kind = post.kind === 'new_report' ? 'report' : post.kind === 'thread_reply' ? 'reply' : 'update';
+      // A new report is one per slot whatever its id; replies and updates are one per report and slot.
+      const key = post.kind === 'new_report' ? kind : `${kind}:${post.reportId}`;
+      if (!(await this.repository.firstPost(context.name, context.slotMs, key))) continue;
+      if (post.kind === 'new_report') await this.newReport(post, context);
+      else if (post.kind === 'thread_reply') await this.reply(post, context);
+      else await this.update(post, context);
+      done.push(kind);
+    }
+    return done;
+  }
+
+  private async newReport(post: Extract<PatrolPost, { kind: 'new_report' }>, context: PatrolRunContext) {
+    const conversation: Conversation = { platform: context.channel.platform, channelId: context.channel.channelId };
+    const record: PatrolReportRecord = {
+      reportId: post.reportId,
+      patrol: context.name,
+      ref: { conversation, messageId: '' },
+      level: post.level,
+      lines: post.lines,
+      checkIds: post.lines.map((line) => line.checkId),
+      runId: context.runId,
+      ...(context.summary ? { summary: context.summary } : {}),
+      ...(context.late ? { late: true } : {}),
+      openedAt: context.now,
+    };
+    const ref = await this.chat.post(conversation, reportMessage(record, context));
+    await this.repository.saveReport({ ...record, ref: { conversation: ref.conversation, messageId: ref.messageId } });
+  }
+
+  /** Resolves, severity changes and reminders go in the report's thread, as a small report without buttons. */
+  private async reply(post: Extract<PatrolPost, { kind: 'thread_reply' }>, context: PatrolRunContext) {
+    const record = await this.repository.report(post.reportId);
+    if (!record) return;
+    const level = post.lines.every((line) => line.change === 'resolved') ? 'resolved' : record.level;
+    const thread: Conversation = { ...record.ref.conversation, threadId: record.ref.messageId };
+    await this.chat.post(thread, {
+      ...reportMessage({ ...record, level, lines: post.lines, runId: context.runId }, { timezone: context.timezone }),
+      ...(context.summary ? { summary: context.summary } : {}),
+      buttons: false,
+    });
+  }
+
+  private async update(post: Extract<PatrolPost, { kind: 'update_report' }>, context: PatrolRunContext) {
+    const record = await this.repository.report(post.reportId);
+    if (!record) return;
+    const next: PatrolReportRecord = {
+      ...record,
+      level: post.level,
+      ...(post.allResolved ? { resolvedAt: context.now } : {}),
+    };
+    await this.chat.update(record.ref, reportMessage(next, context));
+    await this.repository.saveReport(next);
+  }
+}

@@ -1,0 +1,194 @@
+// Patrols at run time: the clock fires a patrol, its checks run as one kernel run, the evaluation decides what
+// changed, and only that is posted. Also the report buttons and the `patrol …` commands (PatrolControl).
+import type { ChatPort } from '../agent/chat-port.js';
+import type { Clock } from '../agent/clock.js';
+import { errorMessage } from '../agent/errors.js';
+import type { Kernel } from '../agent/kernel.js';
+import type { Logger } from '../agent/logger.js';
+import type { AuditLog } from '../agent/policy/audit-log.js';
+import type { PermissionSettings } from '../agent/policy/permission-settings.js';
+import type { Platform } from '../agent/principal.js';
+import { randomHex } from '../agent/random-id.js';
+import type { Store } from '../agent/store/store.js';
+import type { ReportFacts } from './patrol-evaluation.js';
+import { evaluatePatrol } from './patrol-evaluation.js';
+import { PatrolButtons } from './patrol-buttons.js';
+import { PatrolCommands } from './patrol-commands.js';
+import type { PatrolButton, PatrolControl } from './patrol-control.js';
+import { PatrolPoster } from './patrol-poster.js';
+import { PATROL_WIDE } from './patrol-records.js';
+import { PatrolRepository } from './patrol-repository.js';
+import { type PatrolRunResult, runPatrolChecks } from './patrol-runner.js';
+import { PatrolScheduler, type PatrolSlot, type RunNowOutcome } from './patrol-scheduler.js';
+import type { Patrol, Patrols } from './patrol-settings.js';
+
+export interface PatrolServiceOptions {
+  patrols: Patrols;
+  kernel: Pick<Kernel, 'start' | 'settled'>;
+  store: Store;
+  chat: ChatPort;
+  /** Whether a chat platform is running in this process: a patrol posting elsewhere is skipped. */
+  platformRunning(platform: Platform): boolean;
+  permissions: PermissionSettings;
+  audit: AuditLog;
+  clock: Clock;
+  logger: Logger;
+  /** limits.patrol_history: how long patrol runs, history and resolved reports are kept. */
+  keepHistoryMs: number;
+  /** Unique per process, for the slot claims. */
+  owner: string;
+}
+
+export class PatrolService implements PatrolControl {
+  readonly repository: PatrolRepository;
+  /** The patrols that run here: those whose platform is running. */
+  readonly active: Readonly<Record<string, Patrol>>;
+  private readonly scheduler: PatrolScheduler;
+  private readonly poster: PatrolPoster;
+  private readonly buttons: PatrolButtons;
+  private readonly commands: PatrolCommands;
+  private readonly logger: Logger;
+
+  constructor(private readonly options: PatrolServiceOptions) {
+    this.logger = options.logger.child({ component: 'patrols' });
+    this.repository = new PatrolRepository(options.store, options.clock, options.keepHistoryMs, this.logger);
+    const active: Record<string, Patrol> = {};
+    for (const [name, patrol] of Object.entries(options.patrols)) {
+      if (options.platformRunning(patrol.channel.platform)) active[name] = patrol;
+      else
+        this.logger.warn(
+          { patrol: name, platform: patrol.channel.platform },
+          `patrol ${name} is skipped: it posts to ${patrol.channel.platform}, which is not running in this opsbot`,
+        );
+    }
+    this.active = active;
+    this.poster = new PatrolPoster(options.chat, this.repository);
+    this.scheduler = new PatrolScheduler({
+      patrols: active,
+      store: options.store,
+      owner: options.owner,
+      clock: options.clock,
+      logger: this.logger,
+      run: (name, slot) => this.runPatrol(name, slot),
+      isPaused: async (name) => (await this.repository.control(name)).paused !== undefined,
+    });
+    const deps = {
+      active,
+      all: options.patrols,
+      repository: this.repository,
+      permissions: options.permissions,
+      audit: options.audit,
+      clock: options.clock,
+      chat: options.chat,
+      runNow: (name: string) => this.runNow(name),
+      nextRunAt: (name: string) => this.scheduler.nextRunAt(name),
+    };
+    this.buttons = new PatrolButtons(deps);
+    this.commands = new PatrolCommands(deps);
+  }
+
+  async start(): Promise<void> {
+    await this.scheduler.start();
+  }
+
+  async stop(): Promise<void> {
+    await this.scheduler.stop();
+  }
+
+  act(button: PatrolButton): Promise<string> {
+    return this.buttons.act(button);
+  }
+
+  command(args: string, principal: Parameters<PatrolControl['command']>[1]): Promise<string> {
+    return this.commands.run(args, principal);
+  }
+
+  nextRunAt(name: string): number | undefined {
+    return this.scheduler.nextRunAt(name);
+  }
+
+  runNow(name: string): Promise<RunNowOutcome> {
+    return this.scheduler.runNow(name);
+  }
+
+  /** Runs a patrol's checks only: no state changes and no posts (`opsbot patrol run`). */
+  check(name: string): Promise<PatrolRunResult> {
+    const patrol = this.options.patrols[name];
+    if (!patrol) throw new Error(`There is no patrol ${name}`);
+    return runPatrolChecks(this.runner(), name, patrol);
+  }
+
+  /** One run of a patrol, from the clock or a person: checks, evaluation, posts, then the new states. */
+  async runPatrol(name: string, slot: PatrolSlot): Promise<void> {
+    const patrol = this.active[name];
+    if (!patrol) return;
+    const result = await runPatrolChecks(this.runner(), name, patrol);
+    const now = this.options.clock.now();
+    const entry = { at: now, runId: result.run.id, late: slot.late, manual: slot.manual };
+    if (result.problem) {
+      this.logger.warn({ patrol: name, runId: result.run.id }, `patrol ${name}: ${result.problem}`);
+      await this.repository.appendHistory(name, { ...entry, failing: [], passed: 0, posted: [], problem: result.problem });
+      return;
+    }
+    const [states, control] = await Promise.all([this.repository.states(name), this.repository.control(name)]);
+    const reports: Record<string, ReportFacts> = {};
+    for (const state of Object.values(states)) {
+      const reportId = state.reported?.reportId;
+      if (!reportId || Object.hasOwn(reports, reportId)) continue;
+      const record = await this.repository.report(reportId);
+      reports[reportId] = record?.acked ? { acked: record.acked } : {};
+    }
+    const { [PATROL_WIDE]: wide, ...checkSnoozes } = control.snoozes;
+    const evaluation = evaluatePatrol({
+      patrol,
+      states,
+      outcomes: result.outcomes,
+      now,
+      newReportId: `rpt_${randomHex(8)}`,
+      reports,
+      ...(wide ? { patrolSnoozedUntil: wide.until } : {}),
+      checkSnoozedUntil: Object.fromEntries(Object.entries(checkSnoozes).map(([id, s]) => [id, s.until])),
+    });
+    let posted: string[] = [];
+    let problem: string | undefined;
+    try {
+      const nextRunAt = this.scheduler.nextRunAt(name);
+      posted = await this.poster.post(evaluation.posts, {
+        name,
+        channel: patrol.channel,
+        timezone: patrol.timezone,
+        slotMs: slot.at,
+        late: slot.late,
+        runId: result.run.id,
+        now,
+        ...(nextRunAt ? { nextRunAt } : {}),
+        ...(result.summary ? { summary: result.summary } : {}),
+      });
+    } catch (error) {
+      // The states stay as they were, so the next run finds the same changes and posts them then.
+      problem = `could not post to ${patrol.channel.platform}:${patrol.channel.channelId}: ${errorMessage(error)}`;
+      this.logger.warn({ patrol: name, err: errorMessage(error) }, `patrol ${name} ${problem}`);
+    }
+    if (!problem) await this.repository.saveStates(name, evaluation.states);
+    const failing = Object.entries(result.outcomes).flatMap(([checkId, outcome]) =>
+      outcome.kind === 'pass'
+        ? []
+        : [{ checkId, level: outcome.kind === 'error' ? ('error' as const) : outcome.severity }],
+    );
+    await this.repository.appendHistory(name, {
+      ...entry,
+      failing,
+      passed: Object.values(result.outcomes).filter((o) => o.kind === 'pass').length,
+      posted,
+      ...(problem ? { problem } : {}),
+    });
+  }
+
+  private runner() {
+    return {
+      kernel: this.options.kernel,
+      permissions: this.options.permissions,
+      keepForMs: this.options.keepHistoryMs,
+    };
+  }
+}
