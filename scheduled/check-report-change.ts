@@ -76,9 +76,20 @@ function held(hold: PostHold, levels: (ShownLevel | 'ok')[]): boolean {
   return Math.max(...levels.map((level) => rank[level])) < rank[hold.minSeverity];
 }
 
-function lineFor(kind: CheckChangeKind, level: ShownLevel | 'ok', detail: string, previous: Earlier): ChangeLine {
+function lineFor(
+  kind: CheckChangeKind,
+  level: ShownLevel | 'ok',
+  detail: string,
+  previous: Earlier,
+): ChangeLine {
   const severity = level === 'warn' || level === 'critical' ? { severity: level } : {};
-  return { change: lineChange(kind, level), ...severity, detail, previous: previous.word, since: previous.since };
+  return {
+    change: lineChange(kind, level),
+    ...severity,
+    detail,
+    previous: previous.word,
+    since: previous.since,
+  };
 }
 
 function lineChange(kind: CheckChangeKind, level: ShownLevel | 'ok'): ChangeLine['change'] {
@@ -131,7 +142,9 @@ export function reportChange(
   const reportId = shown?.reportId ?? context.newReportId;
   const { reported: _, ...rest } = state;
   const next: CheckState =
-    wanted === 'ok' ? rest : { ...rest, reported: { reportId, level: wanted, since: wantedSince(state), postedAt: now } };
+    wanted === 'ok'
+      ? rest
+      : { ...rest, reported: { reportId, level: wanted, since: wantedSince(state), postedAt: now } };
   return { state: next, change: { kind, ...(shown ? { reportId } : {}), line } };
 }
 
@@ -141,7 +154,8 @@ function remind(
   now: number,
 ): { state: CheckState; change?: CheckChange } {
   const shown = state.reported;
-  if (!shown || shown.level === 'flapping' || context.acked || context.remindEvery === undefined) return { state };
+  if (!shown || shown.level === 'flapping' || context.acked || context.remindEvery === undefined)
+    return { state };
   if (now - shown.postedAt < context.remindEvery) return { state };
   if (state.machine.status === 'resolving') return { state };
   if (held(context.hold, [shown.level])) return { state };

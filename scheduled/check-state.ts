@@ -19,7 +19,11 @@ const FiringSchema = z.strictObject({
   since: z.number(),
   previous: EarlierSchema,
 });
-const ErrorSchema = z.strictObject({ status: z.literal('error'), since: z.number(), previous: EarlierSchema });
+const ErrorSchema = z.strictObject({
+  status: z.literal('error'),
+  since: z.number(),
+  previous: EarlierSchema,
+});
 
 /** A check that failed or errored `raise_after` runs in a row; `previous` is what it was before. */
 const ActiveSchema = z.discriminatedUnion('status', [FiringSchema, ErrorSchema]);

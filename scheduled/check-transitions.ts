@@ -18,12 +18,12 @@
 import { type CheckLevel, type CheckOutcome, outcomeLevel } from './check-outcome.js';
 import {
   type ActiveStatus,
+  activeLevel,
   CHECK_STATE_VERSION,
   type CheckState,
   type CheckStatus,
   type Earlier,
   statusWord,
-  activeLevel,
 } from './check-state.js';
 
 export type CheckThresholds = { raiseAfter: number; clearAfter: number };
@@ -50,7 +50,8 @@ export function nextStatus(
   const level = outcomeLevel(outcome);
   const stay = { status: status as CheckStatus, movement: 'none' as const };
   if (status === undefined || status.status === 'ok') {
-    if (level === undefined) return status ? stay : { status: { status: 'ok', since: now }, movement: 'none' };
+    if (level === undefined)
+      return status ? stay : { status: { status: 'ok', since: now }, movement: 'none' };
     if (thresholds.raiseAfter <= 1) {
       const previous = status ? { word: 'ok', since: status.since } : { word: 'unknown', since: now };
       return { status: active(level, now, previous), movement: 'raised' };
@@ -73,7 +74,8 @@ export function nextStatus(
   if (status.status === 'resolving') {
     if (level === undefined) {
       const passes = status.passes + 1;
-      if (passes >= thresholds.clearAfter) return { status: { status: 'ok', since: now }, movement: 'cleared' };
+      if (passes >= thresholds.clearAfter)
+        return { status: { status: 'ok', since: now }, movement: 'cleared' };
       return { status: { ...status, passes }, movement: 'none' };
     }
     const was = status.was;
@@ -97,7 +99,8 @@ export function nextFlapping(
   const recentChanges = [...(state?.recentChanges ?? []), movement !== 'none'].slice(-FLAPPING_WINDOW);
   const changes = recentChanges.filter(Boolean).length;
   const wasFlapping = state?.flappingSince !== undefined;
-  if (!wasFlapping) return changes >= FLAPPING_CHANGES ? { recentChanges, flappingSince: now } : { recentChanges };
+  if (!wasFlapping)
+    return changes >= FLAPPING_CHANGES ? { recentChanges, flappingSince: now } : { recentChanges };
   const stable = recentChanges.length === FLAPPING_WINDOW && changes === 0;
   return stable ? { recentChanges } : { recentChanges, flappingSince: state.flappingSince };
 }

@@ -14,7 +14,12 @@ const formatters = new Map<string, Intl.DateTimeFormat>();
 function formatter(timeZone: string): Intl.DateTimeFormat {
   let format = formatters.get(timeZone);
   if (!format) {
-    format = new Intl.DateTimeFormat('en-US', { timeZone, hour: '2-digit', minute: '2-digit', hourCycle: 'h23' });
+    format = new Intl.DateTimeFormat('en-US', {
+      timeZone,
+      hour: '2-digit',
+      minute: '2-digit',
+      hourCycle: 'h23',
+    });
     formatters.set(timeZone, format);
   }
   return format;
@@ -59,7 +64,13 @@ function nextWallTime(after: number, target: number, timeZone: string): number {
   const ahead = (target - wallMinutes(minuteStart, timeZone) + DAY_MINUTES) % DAY_MINUTES || DAY_MINUTES;
   const guess = minuteStart + ahead * MINUTE;
   // Off by the day's change of UTC offset, if any; the common ones are 30 and 60 minutes.
-  const candidates = [guess - 60 * MINUTE, guess - 30 * MINUTE, guess, guess + 30 * MINUTE, guess + 60 * MINUTE];
+  const candidates = [
+    guess - 60 * MINUTE,
+    guess - 30 * MINUTE,
+    guess,
+    guess + 30 * MINUTE,
+    guess + 60 * MINUTE,
+  ];
   const found = candidates.find((instant) => instant > after && reaches(instant, target, timeZone));
   if (found !== undefined) return found;
   for (let instant = minuteStart + MINUTE; instant <= after + 2 * 86_400_000; instant += MINUTE)
