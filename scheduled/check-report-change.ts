@@ -60,6 +60,8 @@ const rank: Record<ShownLevel | 'ok', number> = { ok: 0, flapping: 1, error: 1, 
 /** The level the state calls for in the channel; `ok` when nothing should show. */
 export function wantedLevel(state: CheckState): ShownLevel | 'ok' {
   if (state.flappingSince !== undefined) return 'flapping';
+  // Passing again but not yet cleared: the channel keeps what it shows, and a check never shown stays unshown.
+  if (state.machine.status === 'resolving') return state.reported?.level ?? 'ok';
   return activeLevel(state.machine) ?? 'ok';
 }
 
