@@ -1,17 +1,17 @@
 // What a check posts: its state compared with what the channel shows, with holds (snooze, quiet hours) and reminders.
 import { describe, expect, it } from 'vitest';
 import { type ReportContext, reportChange } from '../../scheduled/check-report-change.js';
-import type { CheckState, CheckStatus, Reported } from '../../scheduled/check-state.js';
+import type { ActiveStatus, CheckState, CheckStatus, Reported } from '../../scheduled/check-state.js';
 
 const NOW = 100_000;
 const HOUR = 3_600_000;
-const firing = (severity: 'warn' | 'critical'): CheckStatus => ({
+const firing = (severity: 'warn' | 'critical'): ActiveStatus => ({
   status: 'firing',
   severity,
   since: 50_000,
   previous: { word: 'pending', since: 40_000 },
 });
-const erroring: CheckStatus = { status: 'error', since: 50_000, previous: { word: 'ok', since: 10_000 } };
+const erroring: ActiveStatus = { status: 'error', since: 50_000, previous: { word: 'ok', since: 10_000 } };
 const ok: CheckStatus = { status: 'ok', since: 90_000 };
 const pending: CheckStatus = { status: 'pending', since: 90_000, failures: 1, okSince: 10_000 };
 const resolving: CheckStatus = { status: 'resolving', since: 90_000, passes: 1, was: firing('critical') };
@@ -36,7 +36,10 @@ describe('reportChange: what is shown against what the state calls for', () => {
     ['nothing shown, resolving (passing now)', state(resolving)],
     ['critical shown, still critical', state(firing('critical'), shows('critical'))],
     ['critical shown, resolving', state(resolving, shows('critical'))],
-    ['flapping shown, still flapping', state(firing('critical'), { ...shows('flapping'), flappingSince: 70_000 })],
+    [
+      'flapping shown, still flapping',
+      state(firing('critical'), { ...shows('flapping'), flappingSince: 70_000 }),
+    ],
   ])('%s: posts nothing', (_name, before) => {
     expect(reportChange(before, context(), NOW)).toEqual({ state: before });
   });
@@ -45,7 +48,10 @@ describe('reportChange: what is shown against what the state calls for', () => {
     [
       'nothing shown, firing: a new report line',
       state(firing('critical')),
-      { kind: 'firing', line: { change: 'firing', severity: 'critical', previous: 'pending', since: 40_000 } },
+      {
+        kind: 'firing',
+        line: { change: 'firing', severity: 'critical', previous: 'pending', since: 40_000 },
+      },
       { reportId: 'r2', level: 'critical', since: 50_000, postedAt: NOW },
     ],
     [
@@ -117,7 +123,11 @@ describe('reportChange: what is shown against what the state calls for', () => {
     [
       'flapping shown, stable and ok: resolved',
       state(ok, shows('flapping')),
-      { kind: 'stable_again', reportId: 'r1', line: { change: 'resolved', previous: 'flapping', since: 50_000 } },
+      {
+        kind: 'stable_again',
+        reportId: 'r1',
+        line: { change: 'resolved', previous: 'flapping', since: 50_000 },
+      },
       undefined,
     ],
   ])('%s', (_name, before, change, reported) => {
@@ -149,8 +159,18 @@ describe('reportChange: holds', () => {
     ['a resolve of a warn, min critical: held', state(ok, shows('warn')), 'critical', true],
     ['warn to critical, min critical: posted', state(firing('critical'), shows('warn')), 'critical', false],
     ['critical to warn, min critical: posted', state(firing('warn'), shows('critical')), 'critical', false],
-    ['a critical check starting to flap, min critical: posted', state(firing('critical'), { flappingSince: 1 }), 'critical', false],
-    ['a warn check starting to flap, min critical: held', state(firing('warn'), { flappingSince: 1 }), 'critical', true],
+    [
+      'a critical check starting to flap, min critical: posted',
+      state(firing('critical'), { flappingSince: 1 }),
+      'critical',
+      false,
+    ],
+    [
+      'a warn check starting to flap, min critical: held',
+      state(firing('warn'), { flappingSince: 1 }),
+      'critical',
+      true,
+    ],
   ] as const)('during quiet hours, %s', (_name, before, minSeverity, heldBack) => {
     const result = reportChange(before, quiet(minSeverity), NOW);
     expect(result.change === undefined).toBe(heldBack);
@@ -181,8 +201,16 @@ describe('reportChange: reminders', () => {
     ['before remind_every has passed', still(NOW - HOUR + 1), context({ remindEvery: HOUR })],
     ['without remind_every', still(0), context()],
     ['after an ack', still(0), context({ remindEvery: HOUR, acked: true })],
-    ['while it passes again (resolving)', state(resolving, shows('critical', 0)), context({ remindEvery: HOUR })],
-    ['while it flaps', state(ok, { ...shows('flapping', 0), flappingSince: 1 }), context({ remindEvery: HOUR })],
+    [
+      'while it passes again (resolving)',
+      state(resolving, shows('critical', 0)),
+      context({ remindEvery: HOUR }),
+    ],
+    [
+      'while it flaps',
+      state(ok, { ...shows('flapping', 0), flappingSince: 1 }),
+      context({ remindEvery: HOUR }),
+    ],
     [
       'for a warn during quiet hours',
       state(firing('warn'), shows('warn', 0)),
