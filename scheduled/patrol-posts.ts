@@ -1,0 +1,84 @@
+// What one patrol run posts: at most one new report, and per existing report a thread reply and a new header.
+import type { PatrolReportLine, PatrolReportMessage } from '../agent/chat-port.js';
+import type { CheckChange } from './check-report-change.js';
+import type { CheckState, ShownLevel } from './check-state.js';
+import type { PatrolCheck } from './patrol-settings.js';
+
+export type ReportLevel = PatrolReportMessage['level'];
+
+export type PatrolPost =
+  /** Every check that newly fires, errors or flaps this run, in one message. */
+  | { kind: 'new_report'; reportId: string; level: ShownLevel; lines: PatrolReportLine[] }
+  /** Resolves, severity changes and reminders for the checks of one existing report, in its thread. */
+  | { kind: 'thread_reply'; reportId: string; lines: PatrolReportLine[] }
+  /** The existing report's header: its level now, and which of its checks resolved this run. */
+  | {
+      kind: 'update_report';
+      reportId: string;
+      level: ReportLevel;
+      resolvedCheckIds: string[];
+      allResolved: boolean;
+    };
+
+const worstFirst: ShownLevel[] = ['critical', 'error', 'warn', 'flapping'];
+
+/** The worst of some levels: critical, then error (could not run), then warn, then flapping. */
+export function worstLevel(levels: Iterable<ShownLevel>): ShownLevel | undefined {
+  const present = new Set(levels);
+  return worstFirst.find((level) => present.has(level));
+}
+
+export type CheckChangeOf = { check: PatrolCheck; change: CheckChange };
+
+type Thread = { lines: PatrolReportLine[]; header: boolean; resolvedCheckIds: string[] };
+
+/**
+ * Groups a run's changes into posts. `states` are the checks' states after the run: a report's header level is
+ * the worst level its checks still show, and `resolved` once none shows anything.
+ */
+export function groupPosts(
+  changes: CheckChangeOf[],
+  states: Record<string, CheckState>,
+  newReportId: string,
+): PatrolPost[] {
+  const newLines: PatrolReportLine[] = [];
+  const threads = new Map<string, Thread>();
+  for (const { check, change } of changes) {
+    const line: PatrolReportLine = { checkId: check.id, tool: check.tool, ...change.line };
+    if (change.reportId === undefined) {
+      newLines.push(line);
+      continue;
+    }
+    const thread = threads.get(change.reportId) ?? { lines: [], header: false, resolvedCheckIds: [] };
+    threads.set(change.reportId, thread);
+    thread.lines.push(line);
+    if (change.kind !== 'reminder') thread.header = true;
+    if (Object.hasOwn(states, check.id) && states[check.id]?.reported === undefined)
+      thread.resolvedCheckIds.push(check.id);
+  }
+
+  const posts: PatrolPost[] = [];
+  const newLevel = worstLevel(newLines.map(lineLevel));
+  if (newLevel) posts.push({ kind: 'new_report', reportId: newReportId, level: newLevel, lines: newLines });
+  for (const [reportId, thread] of threads) {
+    posts.push({ kind: 'thread_reply', reportId, lines: thread.lines });
+    if (!thread.header) continue;
+    const shown = Object.values(states).flatMap((state) =>
+      state.reported?.reportId === reportId ? [state.reported.level] : [],
+    );
+    const level = worstLevel(shown);
+    posts.push({
+      kind: 'update_report',
+      reportId,
+      level: level ?? 'resolved',
+      resolvedCheckIds: thread.resolvedCheckIds,
+      allResolved: level === undefined,
+    });
+  }
+  return posts;
+}
+
+function lineLevel(line: PatrolReportLine): ShownLevel {
+  if (line.change === 'flapping' || line.change === 'error') return line.change;
+  return line.severity ?? 'warn';
+}
