@@ -2,7 +2,7 @@
 import type { Clock } from '../../agent/clock.js';
 import type { Logger } from '../../agent/logger.js';
 import type { Store } from '../../agent/store/store.js';
-import { type PatrolSlot, PatrolScheduler, type PatrolTiming } from '../../scheduled/patrol-scheduler.js';
+import { PatrolScheduler, type PatrolSlot, type PatrolTiming } from '../../scheduled/patrol-scheduler.js';
 
 /** 2026-01-01 12:00:00 UTC, a slot of every schedule used here. */
 export const T0 = Date.UTC(2026, 0, 1, 12, 0, 0);
