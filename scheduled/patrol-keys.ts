@@ -8,6 +8,8 @@ export const patrolKeys = {
   slot: (name: string, slotMs: number) => `patrol:${name}:${slotMs}`,
   /** The latest slot of a patrol that some replica claimed, for the catch-up after downtime. */
   lastSlot: (name: string) => `patrol:${name}:last_slot`,
+  /** Held by the replica running the patrol now, renewed while it runs and released when it ends. */
+  running: (name: string) => `patrol:${name}:running`,
 } as const;
 
 /** Shorthand for the slot key, the one other modules and tests need most. */

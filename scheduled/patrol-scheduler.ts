@@ -3,11 +3,10 @@ import { type Logger as CronLogger, createTask, type ScheduledTask } from 'node-
 import type { Clock } from '../agent/clock.js';
 import { errorMessage } from '../agent/errors.js';
 import type { Logger } from '../agent/logger.js';
-import type { Store } from '../agent/store/store.js';
 import { systemTimers, type Timers } from '../agent/timers.js';
+import { PatrolAdmission, type PatrolStore, type RunHold, type SkipReason } from './patrol-admission.js';
 import { PatrolCalendar } from './patrol-calendar.js';
 import { patrolKeys } from './patrol-keys.js';
-import { isReservation, type PatrolReservation, PatrolRuns, type RunningPatrol } from './patrol-runs.js';
 
 /** Which run this is: `at` is the scheduled instant (or the request time of a manual run), in epoch ms. */
 export interface PatrolSlot {
@@ -28,36 +27,24 @@ export interface PatrolTiming {
 
 export interface PatrolSchedulerOptions {
   patrols: Readonly<Record<string, PatrolTiming>>;
-  store: Pick<Store, 'claim' | 'get' | 'set'>;
-  /** Unique per process: the holder of the slots this replica claims. */
+  store: PatrolStore;
+  /** Unique per process: the holder of the slots and leases this replica takes. */
   owner: string;
   clock: Clock;
   logger: Logger;
   /** Runs the patrol's checks; the clock never runs checks itself. */
   run: RunPatrol;
-  /** A paused patrol skips its ticks (a manual run still goes). */
+  /** A paused patrol skips its ticks and its catch-up (a manual run still goes). */
   isPaused?(name: string): boolean | Promise<boolean>;
   timers?: Timers;
-  /** How long `stop()` waits for running runs. */
+  /** How long `stop()` waits for running runs; 30 s by default. */
   stopTimeoutMs?: number;
 }
 
 /** What one tick did: ran, or why it did not. */
-export type TickOutcome = 'ran' | 'overlap' | 'paused' | 'taken' | 'already-handled';
+export type TickOutcome = 'ran' | SkipReason;
 
 export type RunNowOutcome = { started: true; finished: Promise<void> } | { started: false; reason: string };
-
-/**
- * A slot claim is held for twice the slot's interval, and at least a minute. It is never released: node-cron
- * forgives about a second of lateness, and a replica that wakes late (even by a whole interval) must find the slot
- * taken, not free again because the winner already finished.
- */
-export const minimumSlotClaimMs = 60_000;
-export function slotClaimMs(intervalMs: number): number {
-  return Math.max(2 * intervalMs, minimumSlotClaimMs);
-}
-/** For a schedule with no next slot within a year, the claim covers two years of it. */
-const yearMs = 366 * 86_400_000;
 
 const defaultStopTimeoutMs = 30_000;
 
@@ -65,48 +52,46 @@ interface ScheduledPatrol {
   name: string;
   calendar: PatrolCalendar;
   task: ScheduledTask;
-  /** The latest slot this process has claimed, so a slot is never run twice here (the same owner re-claims). */
-  latestHere: number;
   /** Handed from node-cron's coordinator to its task function: the coordinator admits, the task runs. */
-  admitted?: { slot: number; reservation: PatrolReservation };
+  admitted?: { slot: number; hold: RunHold };
 }
-
-type Admission = { reservation: PatrolReservation } | { skipped: Exclude<TickOutcome, 'ran'> };
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
 export class PatrolScheduler {
   private readonly patrols = new Map<string, ScheduledPatrol>();
-  private readonly runs = new PatrolRuns();
+  private readonly admission: PatrolAdmission;
   private readonly logger: Logger;
-  private state: 'new' | 'started' | 'stopped' = 'new';
+  private readonly timers: Timers;
+  private started = false;
 
   constructor(private readonly options: PatrolSchedulerOptions) {
     this.logger = options.logger.child({ component: 'patrol-scheduler' });
+    this.timers = options.timers ?? systemTimers;
+    this.admission = new PatrolAdmission({ ...options, logger: this.logger, timers: this.timers });
     for (const [name, timing] of Object.entries(options.patrols))
       this.patrols.set(name, this.schedule(name, timing));
   }
 
   /** Starts every patrol's clock, then runs at most one late catch-up per patrol that missed slots while down. */
   async start(): Promise<void> {
-    if (this.state !== 'new') return;
-    this.state = 'started';
+    if (this.started) return;
+    this.started = true;
     for (const patrol of this.patrols.values()) patrol.task.start();
     await Promise.all([...this.patrols.values()].map((patrol) => this.catchUp(patrol)));
   }
 
-  /** Stops the clocks and waits (bounded) for the runs going on here. */
+  /** Stops the clocks for good and waits, at most `stopTimeoutMs`, for the runs going on here. */
   async stop(): Promise<void> {
-    this.state = 'stopped';
     for (const patrol of this.patrols.values()) await patrol.task.destroy();
-    const timers = this.options.timers ?? systemTimers;
     let timer: unknown;
     const timedOut = new Promise<boolean>((resolve) => {
-      timer = timers.setTimeout(() => resolve(true), this.options.stopTimeoutMs ?? defaultStopTimeoutMs);
+      timer = this.timers.setTimeout(() => resolve(true), this.options.stopTimeoutMs ?? defaultStopTimeoutMs);
     });
-    const late = await Promise.race([this.runs.settled().then(() => false), timedOut]);
-    timers.clearTimeout(timer);
-    if (late) this.logger.warn({ patrols: this.runs.names() }, 'stopped while patrol runs were still going');
+    const late = await Promise.race([this.admission.settled().then(() => false), timedOut]);
+    this.timers.clearTimeout(timer);
+    if (late)
+      this.logger.warn({ patrols: this.admission.running() }, 'stopped while patrol runs were still going');
   }
 
   /** The next scheduled run of a patrol, for report footers; undefined for an unknown patrol. */
@@ -114,31 +99,32 @@ export class PatrolScheduler {
     return this.patrols.get(name)?.calendar.next(this.options.clock.now());
   }
 
-  /** Runs a patrol now, outside the schedule and whether paused or not; refused while a run of it is going. */
-  runNow(name: string): RunNowOutcome {
-    const patrol = this.patrols.get(name);
-    if (!patrol) return { started: false, reason: `there is no patrol named "${name}"` };
-    const now = this.options.clock.now();
-    const at = Math.floor(now / 1000) * 1000;
-    const reserved = this.runs.reserve(name, { at, manual: true, startedAt: now });
-    if (!isReservation(reserved)) {
-      const reason = `patrol ${name} is already running (${describeRun(reserved)}); it was not started again`;
+  /**
+   * Runs a patrol now, outside the schedule and whether paused or not, without taking a slot. Refused while a run
+   * of it is going on any replica. Resolves once the run has started; `finished` resolves when it has ended.
+   */
+  async runNow(name: string): Promise<RunNowOutcome> {
+    if (!this.patrols.has(name)) return { started: false, reason: `there is no patrol named "${name}"` };
+    const at = Math.floor(this.options.clock.now() / 1000) * 1000;
+    const admitted = await this.admission.admitManual(name, at);
+    if ('refused' in admitted) {
+      const reason = `patrol ${name} is already running (${admitted.refused}); it was not started again`;
       this.logger.info({ patrol: name }, reason);
       return { started: false, reason };
     }
-    return { started: true, finished: this.execute(name, { at, late: false, manual: true }, reserved) };
+    return { started: true, finished: this.execute(name, { at, late: false, manual: true }, admitted) };
   }
 
   /**
-   * One tick of a patrol for the slot `slotMs`, as node-cron makes it: skipped while a run of the patrol is going
-   * here or when paused, otherwise claimed in the Store so one replica runs it. Resolves when the run has ended.
+   * One tick of a patrol for the slot `slotMs`: the path node-cron's coordinator and task function take, callable
+   * directly (tests, tools). Resolves when the run, if any, has ended.
    */
   async tick(name: string, slotMs: number): Promise<TickOutcome> {
     const patrol = this.patrols.get(name);
     if (!patrol) throw new Error(`no patrol named "${name}" on this scheduler`);
-    const admission = await this.admit(patrol, slotMs);
-    if ('skipped' in admission) return admission.skipped;
-    await this.execute(name, { at: slotMs, late: false, manual: false }, admission.reservation);
+    const admitted = await this.admission.admitSlot(name, patrol.calendar, slotMs);
+    if (typeof admitted === 'string') return admitted;
+    await this.execute(name, { at: slotMs, late: false, manual: false }, admitted);
     return 'ran';
   }
 
@@ -149,13 +135,13 @@ export class PatrolScheduler {
       timezone: timing.timezone,
       noOverlap: true,
       distributed: true,
-      // node-cron's key is `patrol:<name>:<ISO slot>`; the claim itself uses the slot in ms (patrolKeys.slot).
+      // node-cron's key is `patrol:<name>:<ISO slot>`; the claim itself is patrolKeys.slot, with the slot in ms.
       runCoordinator: {
         shouldRun: async (key) => {
           const slot = Math.round(Date.parse(key.slice(keyPrefix.length)) / 1000) * 1000;
-          const admission = await this.admit(patrol, slot);
-          if ('skipped' in admission) return false;
-          patrol.admitted = { slot, reservation: admission.reservation };
+          const admitted = await this.admission.admitSlot(name, patrol.calendar, slot);
+          if (typeof admitted === 'string') return false;
+          patrol.admitted = { slot, hold: admitted };
           return true;
         },
         // No onComplete: the slot claim is never released early.
@@ -167,11 +153,8 @@ export class PatrolScheduler {
       name,
       calendar: new PatrolCalendar(timing.schedule, timing.timezone, (date) => task.match(date)),
       task,
-      latestHere: Number.NEGATIVE_INFINITY,
     };
-    task.on('execution:overlap', (context) => {
-      this.warnOverlap(name, context.date.getTime(), this.runs.get(name));
-    });
+    task.on('execution:overlap', (context) => this.admission.overlapSeenByCron(name, context.date.getTime()));
     task.on('execution:missed', (context) => {
       this.logger.warn(
         { patrol: name, slot: iso(context.date.getTime()) },
@@ -189,60 +172,7 @@ export class PatrolScheduler {
       this.logger.error({ patrol: patrol.name }, 'node-cron ran a patrol tick its coordinator did not admit');
       return;
     }
-    await this.execute(patrol.name, { at: admitted.slot, late: false, manual: false }, admitted.reservation);
-  }
-
-  /** Decides whether this replica runs the slot; when it does, the patrol is reserved here and the slot claimed. */
-  private async admit(patrol: ScheduledPatrol, slot: number): Promise<Admission> {
-    const { name } = patrol;
-    if (slot <= patrol.latestHere) return { skipped: 'already-handled' };
-    const reserved = this.runs.reserve(name, {
-      at: slot,
-      manual: false,
-      startedAt: this.options.clock.now(),
-    });
-    if (!isReservation(reserved)) {
-      this.warnOverlap(name, slot, reserved);
-      return { skipped: 'overlap' };
-    }
-    try {
-      if (await this.options.isPaused?.(name)) {
-        this.logger.info({ patrol: name, slot: iso(slot) }, 'patrol is paused; tick skipped');
-        reserved.finish();
-        return { skipped: 'paused' };
-      }
-      const interval = patrol.calendar.intervalAfter(slot) ?? yearMs;
-      const claimed = await this.options.store.claim(
-        patrolKeys.slot(name, slot),
-        this.options.owner,
-        slotClaimMs(interval),
-      );
-      if (!claimed) {
-        this.logger.debug({ patrol: name, slot: iso(slot) }, 'patrol slot taken by another replica');
-        reserved.finish();
-        return { skipped: 'taken' };
-      }
-    } catch (error) {
-      reserved.finish();
-      throw error;
-    }
-    patrol.latestHere = slot;
-    await this.recordLastSlot(name, slot);
-    return { reservation: reserved };
-  }
-
-  /** Remembers the latest claimed slot for the catch-up after downtime; never moves it back. */
-  private async recordLastSlot(name: string, slot: number): Promise<void> {
-    try {
-      const last = await this.options.store.get<number>(patrolKeys.lastSlot(name));
-      if (last === undefined || last < slot) await this.options.store.set(patrolKeys.lastSlot(name), slot);
-    } catch (error) {
-      // The slot is claimed already, so it runs; at worst a restart makes one extra catch-up.
-      this.logger.warn(
-        { patrol: name, slot: iso(slot), error: errorMessage(error) },
-        'could not record the last slot',
-      );
-    }
+    await this.execute(patrol.name, { at: admitted.slot, late: false, manual: false }, admitted.hold);
   }
 
   /** After downtime: one late run of the latest missed slot, claimed like any slot so one replica runs it. */
@@ -258,19 +188,19 @@ export class PatrolScheduler {
         return;
       }
       if (previous <= last) return;
-      const admission = await this.admit(patrol, previous);
-      if ('skipped' in admission) return;
+      const admitted = await this.admission.admitSlot(name, patrol.calendar, previous);
+      if (typeof admitted === 'string') return;
       this.logger.info(
-        { patrol: name, slot: iso(previous), lastRun: iso(last) },
+        { patrol: name, slot: iso(previous), lastSlot: iso(last) },
         'patrol missed slots; one late run',
       );
-      void this.execute(name, { at: previous, late: true, manual: false }, admission.reservation);
+      void this.execute(name, { at: previous, late: true, manual: false }, admitted);
     } catch (error) {
       this.logger.error({ patrol: name, error: errorMessage(error) }, 'patrol catch-up check failed');
     }
   }
 
-  private async execute(name: string, slot: PatrolSlot, reservation: PatrolReservation): Promise<void> {
+  private async execute(name: string, slot: PatrolSlot, hold: RunHold): Promise<void> {
     try {
       await this.options.run(name, slot);
     } catch (error) {
@@ -279,21 +209,9 @@ export class PatrolScheduler {
         'patrol run failed',
       );
     } finally {
-      reservation.finish();
+      await hold.end();
     }
   }
-
-  private warnOverlap(name: string, slot: number, running: RunningPatrol | undefined): void {
-    this.logger.warn(
-      { patrol: name, slot: iso(slot), running: running ? describeRun(running) : 'a scheduled run' },
-      'patrol tick skipped: the previous run is still going',
-    );
-  }
-}
-
-function describeRun(run: RunningPatrol): string {
-  const what = run.manual ? 'a manual run' : `the ${iso(run.at)} slot`;
-  return `${what}, started ${iso(run.startedAt)}`;
 }
 
 /** node-cron's own messages; its overlap and missed warnings are repeated by our listeners with patrol and slot. */

@@ -1,7 +1,7 @@
 // Shared pieces for the patrol clock tests: a recording logger, a run that can be held open, and a scheduler maker.
 import type { Clock } from '../../agent/clock.js';
 import type { Logger } from '../../agent/logger.js';
-import type { Store } from '../../agent/store/store.js';
+import type { PatrolStore } from '../../scheduled/patrol-admission.js';
 import { PatrolScheduler, type PatrolSlot, type PatrolTiming } from '../../scheduled/patrol-scheduler.js';
 
 /** 2026-01-01 12:00:00 UTC, a slot of every schedule used here. */
@@ -45,7 +45,7 @@ export interface RunRecord {
 }
 
 export interface SchedulerRig {
-  store: Pick<Store, 'claim' | 'get' | 'set'>;
+  store: PatrolStore;
   owner: string;
   clock: Clock;
   runs: RunRecord[];

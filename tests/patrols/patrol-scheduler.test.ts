@@ -111,7 +111,7 @@ describe('PatrolScheduler run-now', () => {
     const held = gate();
     const scheduler = newScheduler({ ...w, owner: 'a', holdRuns: held.promise });
     const tick = scheduler.tick('disk', T0);
-    const refused = scheduler.runNow('disk');
+    const refused = await scheduler.runNow('disk');
     expect(refused).toEqual({
       started: false,
       reason:
@@ -121,14 +121,17 @@ describe('PatrolScheduler run-now', () => {
     held.open();
     await tick;
     expect(w.runs).toHaveLength(1);
-    expect(scheduler.runNow('nope')).toEqual({ started: false, reason: 'there is no patrol named "nope"' });
+    expect(await scheduler.runNow('nope')).toEqual({
+      started: false,
+      reason: 'there is no patrol named "nope"',
+    });
   });
 
   it('runs at once, marked manual, without taking the next slot; a tick meanwhile is skipped as overlap', async () => {
     const w = world(T0 + 2 * minute + 500);
     const held = gate();
     const scheduler = newScheduler({ ...w, owner: 'a', holdRuns: held.promise });
-    const outcome = scheduler.runNow('disk');
+    const outcome = await scheduler.runNow('disk');
     expect(outcome.started).toBe(true);
     expect(w.runs).toEqual([
       { owner: 'a', name: 'disk', slot: { at: T0 + 2 * minute, late: false, manual: true } },
