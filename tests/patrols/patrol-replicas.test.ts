@@ -12,7 +12,7 @@ import type { Store } from '../../agent/store/store.js';
 import { patrolKeys, patrolSlotKey } from '../../scheduled/patrol-keys.js';
 import type { PatrolScheduler } from '../../scheduled/patrol-scheduler.js';
 import { deleteRedisKeys, TEST_REDIS_URL } from '../store/redis-test-keys.js';
-import { gate, minute, newScheduler, type RunRecord, T0 } from './patrol-rig.js';
+import { gate, minute, newScheduler, type RunRecord, settle, T0 } from './patrol-rig.js';
 
 const redisPrefix = `opsbot-test:patrol-replicas:${process.pid}:${randomUUID().slice(0, 8)}:`;
 let sqliteDirectory: string;
@@ -82,6 +82,30 @@ describe.each(['redis', 'sqlite'] as const)('three replicas on one %s', (backend
     expect(await second!.tick('disk', T0)).toBe('taken');
     expect(await third!.tick('disk', T0)).toBe('taken');
     expect(runs.map((run) => run.owner)).toEqual(['replica-0']);
+  });
+
+  it('skip a tick and refuse a run-now while another replica is still running the patrol', async () => {
+    const clock = new ManualClock(T0);
+    const runs: RunRecord[] = [];
+    const held = gate();
+    const { stores } = await threeStores(backend, clock);
+    const [first] = replicas(stores.slice(0, 1), clock, runs, held.promise);
+    const [, second] = replicas(stores, clock, runs);
+    const running = first!.tick('disk', T0);
+    while (runs.length === 0) await settle();
+    expect(await second!.tick('disk', T0 + 5 * minute)).toBe('overlap');
+    const refused = await second!.runNow('disk');
+    expect(refused).toEqual({
+      started: false,
+      reason: expect.stringContaining('already running (on replica-0)'),
+    });
+    held.open();
+    expect(await running).toBe('ran');
+    expect(await second!.tick('disk', T0 + 10 * minute)).toBe('ran');
+    expect(runs.map((run) => [run.owner, run.slot.at])).toEqual([
+      ['replica-0', T0],
+      ['replica-1', T0 + 10 * minute],
+    ]);
   });
 
   it('make one late catch-up between them when all three start at once after downtime', async () => {

@@ -1,6 +1,7 @@
 // Shared pieces for the patrol clock tests: a recording logger, a run that can be held open, and a scheduler maker.
 import type { Clock } from '../../agent/clock.js';
 import type { Logger } from '../../agent/logger.js';
+import type { Timers } from '../../agent/timers.js';
 import type { PatrolStore } from '../../scheduled/patrol-admission.js';
 import { PatrolScheduler, type PatrolSlot, type PatrolTiming } from '../../scheduled/patrol-scheduler.js';
 
@@ -55,6 +56,7 @@ export interface SchedulerRig {
   holdRuns?: Promise<void>;
   isPaused?: (name: string) => boolean | Promise<boolean>;
   fail?: boolean;
+  timers?: Timers;
 }
 
 export function newScheduler(rig: SchedulerRig): PatrolScheduler {
@@ -65,6 +67,7 @@ export function newScheduler(rig: SchedulerRig): PatrolScheduler {
     clock: rig.clock,
     logger: recordingLogger(rig.logs ?? []),
     isPaused: rig.isPaused,
+    timers: rig.timers,
     run: async (name, slot) => {
       rig.runs.push({ owner: rig.owner, name, slot });
       await rig.holdRuns;
@@ -74,3 +77,26 @@ export function newScheduler(rig: SchedulerRig): PatrolScheduler {
 }
 
 export const scheduled = (at: number): PatrolSlot => ({ at, late: false, manual: false });
+
+/** Timers that only fire when the test says so. */
+export class ManualTimers implements Timers {
+  private next = 0;
+  private readonly pending = new Map<number, () => void>();
+  setTimeout(callback: () => void): unknown {
+    this.next += 1;
+    this.pending.set(this.next, callback);
+    return this.next;
+  }
+  clearTimeout(handle: unknown): void {
+    this.pending.delete(handle as number);
+  }
+  /** Fires every timer set so far, once. */
+  fire(): void {
+    const due = [...this.pending.values()];
+    this.pending.clear();
+    for (const callback of due) callback();
+  }
+}
+
+/** Lets pending promise callbacks and Store round trips finish. */
+export const settle = () => new Promise((resolve) => setImmediate(resolve));
