@@ -7,10 +7,12 @@ import {
   everyFiveMinutes,
   gate,
   type LogEntry,
+  ManualTimers,
   minute,
   newScheduler,
   type RunRecord,
   scheduled,
+  settle,
   T0,
 } from './patrol-rig.js';
 
@@ -191,5 +193,31 @@ describe('PatrolScheduler catch-up after downtime', () => {
     await scheduler.start();
     await scheduler.stop();
     expect(w.runs).toEqual([]);
+  });
+});
+
+describe('PatrolScheduler stop', () => {
+  it('waits for a running run, but only up to its bound, and says which patrol was still going', async () => {
+    const w = world();
+    const timers = new ManualTimers();
+    const held = gate();
+    const scheduler = newScheduler({ ...w, owner: 'a', timers, holdRuns: held.promise });
+    const running = scheduler.tick('disk', T0);
+    await settle();
+    let stopped = false;
+    const stopping = scheduler.stop().then(() => {
+      stopped = true;
+    });
+    await settle();
+    expect(stopped).toBe(false);
+    timers.fire();
+    await stopping;
+    expect(
+      w.logs.find((entry) => entry.message === 'stopped while patrol runs were still going')?.fields,
+    ).toMatchObject({
+      patrols: ['disk'],
+    });
+    held.open();
+    await running;
   });
 });
