@@ -15,6 +15,11 @@ export class ChatPortByPlatform implements ChatPort {
     this.ports.set(platform, port);
   }
 
+  /** Whether an adapter for the platform is running, so a patrol knows it can post there. */
+  has(platform: Platform): boolean {
+    return this.ports.has(platform);
+  }
+
   unregister(platform: Platform): void {
     this.ports.delete(platform);
   }

@@ -1,5 +1,7 @@
 // `npm start`: the whole bot in one process: kernel, router, the HTTP server, the playground and the chat
 // adapters whose tokens are set.
+import { nullChatPort } from '../agent/chat-port.js';
+import { systemClock } from '../agent/clock.js';
 import { Redactor } from '../agent/redaction.js';
 import { ChatPortByPlatform } from './chat-port-by-platform.js';
 import { createOpsbot } from './compose.js';
@@ -18,6 +20,7 @@ import { DiscordService } from './services/discord-service.js';
 import { expirySweepService } from './services/expiry-sweep-service.js';
 import { httpService } from './services/http-service.js';
 import { kernelService } from './services/kernel-service.js';
+import { createPatrols, patrolService } from './services/patrol-service.js';
 import { PlaygroundService } from './services/playground-service.js';
 import { RecoverySweep } from './services/recovery-sweep.js';
 import { ServiceSet } from './services/service-set.js';
@@ -53,12 +56,16 @@ export async function serve(options: ServeOptions): Promise<Serving> {
   const logger = createLogger({ level: environment.LOG_LEVEL, redact: (text) => redactor.redact(text) });
 
   const chat = new ChatPortByPlatform();
+  // Patrol runs work in conversations of their own that nobody watches; their reports are posted by the patrols.
+  chat.register('patrol', nullChatPort);
   const opsbot = await createOpsbot({ environment, settings, chat, logger, redactor });
+  const patrols = createPatrols(opsbot, chat, logger, systemClock);
   const router = new Router({
     kernel: opsbot.kernel,
     settings,
     logger,
     slashCommand: environment.SLACK_SLASH_COMMAND,
+    ...(patrols ? { patrols } : {}),
   });
   const http = new HttpServer({ host: environment.HOST, port: environment.PORT, logger });
   const playground = playgroundEnabled(environment);
@@ -94,6 +101,7 @@ export async function serve(options: ServeOptions): Promise<Serving> {
       httpService(http, environment),
       recovery,
       expirySweepService(opsbot.kernel),
+      patrols ? patrolService(patrols) : undefined,
     ],
     { logger, readiness: http },
   );
@@ -131,6 +139,17 @@ export async function serve(options: ServeOptions): Promise<Serving> {
         : 'none: command engine only (set OPENAI_BASE_URL or OPENAI_API_KEY for free text)'
     }`,
     `  tools:     ${tools.length} (${tools.join(', ')})`,
+    ...(patrols
+      ? [
+          `  patrols:   ${patrols.running().join(', ') || 'none running'}${
+            patrols.running().length < Object.keys(settings.patrols).length
+              ? ` (skipped: ${Object.keys(settings.patrols)
+                  .filter((name) => !patrols.running().includes(name))
+                  .join(', ')}, whose platform is off)`
+              : ''
+          }`,
+        ]
+      : []),
     ...(recovered.continued + recovered.outcomeUnknown > 0
       ? [
           `  recovered: ${recovered.continued} runs continued, ${recovered.outcomeUnknown} marked outcome unknown`,

@@ -12,14 +12,16 @@ export class PatrolButtons {
 
   async act(button: PatrolButton): Promise<string> {
     const report = await this.deps.repository.report(button.target);
-    if (!report) return 'This report is no longer kept, so its buttons do nothing. Use `patrol show <name>` for the patrol now.';
+    if (!report)
+      return 'This report is no longer kept, so its buttons do nothing. Use `patrol show <name>` for the patrol now.';
     switch (button.action) {
       case 'patrol_ack':
         return (await this.steering.ack(button.principal, report)).message;
       case 'patrol_snooze': {
         const ms = snoozeMs(button.value);
         if (ms === undefined) return 'That snooze length is not one I offer (1h, 4h or 1d).';
-        return (await this.steering.snooze(button.principal, report.patrol, report.checkIds, ms, report)).message;
+        return (await this.steering.snooze(button.principal, report.patrol, report.checkIds, ms, report))
+          .message;
       }
       case 'patrol_run':
         return (await this.steering.run(button.principal, report.patrol)).message;

@@ -36,7 +36,9 @@ export class PatrolCommands {
       case 'history':
         return name ? this.history(name) : 'Which patrol? `patrol history <name>`';
       case 'run':
-        return name ? (await this.steering.run(principal, name)).message : 'Which patrol? `patrol run <name>`';
+        return name
+          ? (await this.steering.run(principal, name)).message
+          : 'Which patrol? `patrol run <name>`';
       case 'pause': {
         if (!name) return 'Which patrol? `patrol pause <name> [for 2h]`';
         const length = rest[0]?.toLowerCase() === 'for' ? rest[1] : rest[0];
@@ -45,7 +47,9 @@ export class PatrolCommands {
         return (await this.steering.pause(principal, name, ms)).message;
       }
       case 'resume':
-        return name ? (await this.steering.resume(principal, name)).message : 'Which patrol? `patrol resume <name>`';
+        return name
+          ? (await this.steering.resume(principal, name)).message
+          : 'Which patrol? `patrol resume <name>`';
       case 'snooze': {
         const length = rest[0]?.toLowerCase() === 'for' ? rest[1] : rest[0];
         if (!name || length === undefined) return 'Usage: `patrol snooze <name>[/<check>] 4h`';
@@ -61,7 +65,8 @@ export class PatrolCommands {
 
   private async list(): Promise<string> {
     const names = Object.keys(this.deps.all);
-    if (names.length === 0) return 'No patrols are configured. The README\'s "Patrols" section shows how to add one.';
+    if (names.length === 0)
+      return 'No patrols are configured. The README\'s "Patrols" section shows how to add one.';
     const lines = await Promise.all(
       names.map(async (name) => {
         const patrol = this.deps.all[name]!;
@@ -70,14 +75,16 @@ export class PatrolCommands {
           this.deps.repository.control(name),
         ]);
         const failing = Object.values(states).filter(isActive).length;
-        const state = !this.deps.active[name]
+        const state = !this.deps.active()[name]
           ? `not running here (${patrol.channel.platform} is off)`
-          : control.paused
-            ? `paused by ${control.paused.by}${control.paused.until ? ` until ${readable(control.paused.until)}` : ''}`
-            : failing > 0
-              ? `${failing} of ${patrol.checks.length} checks failing`
-              : `${patrol.checks.length} checks, none failing`;
-        return `• *${name}*: \`${patrol.schedule}\` (${patrol.timezone}) → ${patrol.channel.platform}:${patrol.channel.channelId} · ${state} · next ${nextWords(this.deps.active[name] && !control.paused ? this.deps.nextRunAt(name) : undefined)}`;
+          : !patrol.enabled
+            ? 'disabled in the settings (enabled: false)'
+            : control.paused
+              ? `paused by ${control.paused.by}${control.paused.until ? ` until ${readable(control.paused.until)}` : ''}`
+              : failing > 0
+                ? `${failing} of ${patrol.checks.length} checks failing`
+                : `${patrol.checks.length} checks, none failing`;
+        return `• ${name}: \`${patrol.schedule}\` (${patrol.timezone}) → ${patrol.channel.platform}:${patrol.channel.channelId} · ${state} · next ${control.paused || !patrol.enabled ? 'none while paused' : nextWords(this.deps.active()[name] ? this.deps.nextRunAt(name) : undefined)}`;
       }),
     );
     return ['Patrols:', ...lines].join('\n');
@@ -86,7 +93,10 @@ export class PatrolCommands {
   private async show(name: string): Promise<string> {
     const patrol = this.deps.all[name];
     if (!patrol) return this.steering.unknown(name);
-    const [states, control] = await Promise.all([this.deps.repository.states(name), this.deps.repository.control(name)]);
+    const [states, control] = await Promise.all([
+      this.deps.repository.states(name),
+      this.deps.repository.control(name),
+    ]);
     const wide = control.snoozes[PATROL_WIDE];
     const lines = patrol.checks.map((check) => {
       const state = states[check.id];
@@ -94,12 +104,16 @@ export class PatrolCommands {
       return `• \`${check.id}\` (${check.tool}, ${check.severity}): ${state ? `${statusWord(state.machine)} since ${readable(state.machine.since)}${state.flappingSince ? ' (flapping)' : ''}: ${state.detail}` : 'not run yet'}${snooze ? ` · snoozed until ${readable(snooze.until)}` : ''}`;
     });
     return [
-      `Patrol *${name}*: \`${patrol.schedule}\` (${patrol.timezone}) → ${patrol.channel.platform}:${patrol.channel.channelId}`,
+      `Patrol ${name}: \`${patrol.schedule}\` (${patrol.timezone}) → ${patrol.channel.platform}:${patrol.channel.channelId}`,
       `raise after ${patrol.raise_after}, clear after ${patrol.clear_after}${patrol.remind_every ? `, remind every ${Math.round(patrol.remind_every / 60_000)} min` : ''}${patrol.quiet_hours ? `, quiet ${patrol.quiet_hours.from}–${patrol.quiet_hours.to} ${patrol.quiet_hours.timezone} below ${patrol.quiet_hours.min_severity}` : ''}`,
-      ...(control.paused ? [`Paused by ${control.paused.by}${control.paused.until ? ` until ${readable(control.paused.until)}` : ''}`] : []),
+      ...(control.paused
+        ? [
+            `Paused by ${control.paused.by}${control.paused.until ? ` until ${readable(control.paused.until)}` : ''}`,
+          ]
+        : []),
       ...(wide ? [`Snoozed until ${readable(wide.until)} by ${wide.by}`] : []),
       ...lines,
-      `Next run: ${nextWords(this.deps.active[name] ? this.deps.nextRunAt(name) : undefined)}`,
+      `Next run: ${control.paused || !patrol.enabled ? 'none while paused' : nextWords(this.deps.active()[name] ? this.deps.nextRunAt(name) : undefined)}`,
     ].join('\n');
   }
 

@@ -20,7 +20,10 @@ export interface PatrolRunContext {
 }
 
 /** The report as a chat message, from its stored record. */
-export function reportMessage(record: PatrolReportRecord, extra: { nextRunAt?: number; timezone: string }): PatrolReportMessage {
+export function reportMessage(
+  record: PatrolReportRecord,
+  extra: { nextRunAt?: number; timezone: string },
+): PatrolReportMessage {
   return {
     kind: 'patrol_report',
     reportId: record.reportId,
@@ -61,7 +64,10 @@ export class PatrolPoster {
   }
 
   private async newReport(post: Extract<PatrolPost, { kind: 'new_report' }>, context: PatrolRunContext) {
-    const conversation: Conversation = { platform: context.channel.platform, channelId: context.channel.channelId };
+    const conversation: Conversation = {
+      platform: context.channel.platform,
+      channelId: context.channel.channelId,
+    };
     const record: PatrolReportRecord = {
       reportId: post.reportId,
       patrol: context.name,
@@ -75,7 +81,10 @@ export class PatrolPoster {
       openedAt: context.now,
     };
     const ref = await this.chat.post(conversation, reportMessage(record, context));
-    await this.repository.saveReport({ ...record, ref: { conversation: ref.conversation, messageId: ref.messageId } });
+    await this.repository.saveReport({
+      ...record,
+      ref: { conversation: ref.conversation, messageId: ref.messageId },
+    });
   }
 
   /** Resolves, severity changes and reminders go in the report's thread, as a small report without buttons. */
@@ -85,7 +94,10 @@ export class PatrolPoster {
     const level = post.lines.every((line) => line.change === 'resolved') ? 'resolved' : record.level;
     const thread: Conversation = { ...record.ref.conversation, threadId: record.ref.messageId };
     await this.chat.post(thread, {
-      ...reportMessage({ ...record, level, lines: post.lines, runId: context.runId }, { timezone: context.timezone }),
+      ...reportMessage(
+        { ...record, level, lines: post.lines, runId: context.runId },
+        { timezone: context.timezone },
+      ),
       ...(context.summary ? { summary: context.summary } : {}),
       buttons: false,
     });

@@ -19,7 +19,15 @@ export const patrolRecordKeys = {
 const PatrolReportLineSchema = z.object({
   checkId: z.string(),
   tool: z.string(),
-  change: z.enum(['firing', 'severity_changed', 'resolved', 'error', 'flapping', 'reminder', 'still_failing']),
+  change: z.enum([
+    'firing',
+    'severity_changed',
+    'resolved',
+    'error',
+    'flapping',
+    'reminder',
+    'still_failing',
+  ]),
   severity: z.enum(['warn', 'critical']).optional(),
   detail: z.string(),
   previous: z.string(),

@@ -7,11 +7,11 @@ import type { Logger } from '../agent/logger.js';
 import type { Store } from '../agent/store/store.js';
 import { type CheckState, CheckStateSchema } from './check-state.js';
 import {
+  patrolRecordKeys as keys,
   type PatrolControl,
   PatrolControlSchema,
   type PatrolHistoryEntry,
   PatrolHistoryEntrySchema,
-  patrolRecordKeys as keys,
   type PatrolReportRecord,
   PatrolReportRecordSchema,
 } from './patrol-records.js';
@@ -57,7 +57,8 @@ export class PatrolRepository {
   async saveControl(name: string, control: PatrolControl): Promise<void> {
     const now = this.clock.now();
     const snoozes = Object.fromEntries(Object.entries(control.snoozes).filter(([, s]) => s.until > now));
-    const paused = control.paused?.until !== undefined && control.paused.until <= now ? undefined : control.paused;
+    const paused =
+      control.paused?.until !== undefined && control.paused.until <= now ? undefined : control.paused;
     await this.store.set(keys.control(name), { ...(paused ? { paused } : {}), snoozes });
   }
 
@@ -83,7 +84,10 @@ export class PatrolRepository {
     if (raw === undefined) return undefined;
     const parsed = schema.safeParse(raw);
     if (parsed.success) return parsed.data;
-    this.logger.warn({ key, problem: parsed.error.issues[0]?.message }, 'ignored a patrol record that does not parse');
+    this.logger.warn(
+      { key, problem: parsed.error.issues[0]?.message },
+      'ignored a patrol record that does not parse',
+    );
     return undefined;
   }
 }

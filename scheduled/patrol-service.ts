@@ -7,20 +7,21 @@ import type { Kernel } from '../agent/kernel.js';
 import type { Logger } from '../agent/logger.js';
 import type { AuditLog } from '../agent/policy/audit-log.js';
 import type { PermissionSettings } from '../agent/policy/permission-settings.js';
-import type { Platform } from '../agent/principal.js';
+import type { Platform, Principal } from '../agent/principal.js';
 import { randomHex } from '../agent/random-id.js';
 import type { Store } from '../agent/store/store.js';
-import type { ReportFacts } from './patrol-evaluation.js';
-import { evaluatePatrol } from './patrol-evaluation.js';
 import { PatrolButtons } from './patrol-buttons.js';
 import { PatrolCommands } from './patrol-commands.js';
 import type { PatrolButton, PatrolControl } from './patrol-control.js';
+import type { ReportFacts } from './patrol-evaluation.js';
+import { evaluatePatrol } from './patrol-evaluation.js';
 import { PatrolPoster } from './patrol-poster.js';
 import { PATROL_WIDE } from './patrol-records.js';
 import { PatrolRepository } from './patrol-repository.js';
 import { type PatrolRunResult, runPatrolChecks } from './patrol-runner.js';
 import { PatrolScheduler, type PatrolSlot, type RunNowOutcome } from './patrol-scheduler.js';
 import type { Patrol, Patrols } from './patrol-settings.js';
+import type { PatrolSteeringDeps } from './patrol-steering.js';
 
 export interface PatrolServiceOptions {
   patrols: Patrols;
@@ -41,74 +42,98 @@ export interface PatrolServiceOptions {
 
 export class PatrolService implements PatrolControl {
   readonly repository: PatrolRepository;
-  /** The patrols that run here: those whose platform is running. */
-  readonly active: Readonly<Record<string, Patrol>>;
-  private readonly scheduler: PatrolScheduler;
   private readonly poster: PatrolPoster;
+  private readonly logger: Logger;
+  /** The patrols that run here (their platform is running), known once started. */
+  private active: Record<string, Patrol> = {};
+  private scheduler: PatrolScheduler | undefined;
   private readonly buttons: PatrolButtons;
   private readonly commands: PatrolCommands;
-  private readonly logger: Logger;
 
   constructor(private readonly options: PatrolServiceOptions) {
     this.logger = options.logger.child({ component: 'patrols' });
     this.repository = new PatrolRepository(options.store, options.clock, options.keepHistoryMs, this.logger);
-    const active: Record<string, Patrol> = {};
-    for (const [name, patrol] of Object.entries(options.patrols)) {
-      if (options.platformRunning(patrol.channel.platform)) active[name] = patrol;
-      else
-        this.logger.warn(
-          { patrol: name, platform: patrol.channel.platform },
-          `patrol ${name} is skipped: it posts to ${patrol.channel.platform}, which is not running in this opsbot`,
-        );
-    }
-    this.active = active;
     this.poster = new PatrolPoster(options.chat, this.repository);
-    this.scheduler = new PatrolScheduler({
-      patrols: active,
-      store: options.store,
-      owner: options.owner,
-      clock: options.clock,
-      logger: this.logger,
-      run: (name, slot) => this.runPatrol(name, slot),
-      isPaused: async (name) => (await this.repository.control(name)).paused !== undefined,
-    });
-    const deps = {
-      active,
+    const deps: PatrolSteeringDeps = {
+      active: () => this.active,
       all: options.patrols,
       repository: this.repository,
       permissions: options.permissions,
       audit: options.audit,
       clock: options.clock,
       chat: options.chat,
-      runNow: (name: string) => this.runNow(name),
-      nextRunAt: (name: string) => this.scheduler.nextRunAt(name),
+      logger: this.logger,
+      runNow: (name) => this.runNow(name),
+      nextRunAt: (name) => this.nextRunAt(name),
     };
     this.buttons = new PatrolButtons(deps);
     this.commands = new PatrolCommands(deps);
   }
 
+  /** Starts the clocks of the patrols whose platform is running; the others are skipped with a warning. */
   async start(): Promise<void> {
-    await this.scheduler.start();
+    await this.prepare().start();
+  }
+
+  /**
+   * Works out which patrols run here and builds their clocks without starting them: enough for the CLI's
+   * `patrol list|show|…`, which read and steer patrols but run none on a schedule.
+   */
+  prepare(): PatrolScheduler {
+    if (this.scheduler) return this.scheduler;
+    const { options } = this;
+    for (const [name, patrol] of Object.entries(options.patrols)) {
+      if (options.platformRunning(patrol.channel.platform)) this.active[name] = patrol;
+      else
+        this.logger.warn(
+          { patrol: name, platform: patrol.channel.platform },
+          `patrol ${name} is skipped: it posts to ${patrol.channel.platform}, which is not running in this opsbot`,
+        );
+    }
+    this.scheduler = new PatrolScheduler({
+      patrols: this.active,
+      store: options.store,
+      owner: options.owner,
+      clock: options.clock,
+      logger: this.logger,
+      run: (name, slot) => this.runPatrol(name, slot),
+      // `enabled: false` in the settings pauses a patrol as `patrol pause` does, without an end.
+      isPaused: async (name) =>
+        this.active[name]?.enabled === false || (await this.repository.control(name)).paused !== undefined,
+    });
+    return this.scheduler;
   }
 
   async stop(): Promise<void> {
-    await this.scheduler.stop();
+    await this.scheduler?.stop();
+  }
+
+  /** The patrols running here, by name. */
+  running(): string[] {
+    return Object.keys(this.active);
   }
 
   act(button: PatrolButton): Promise<string> {
     return this.buttons.act(button);
   }
 
-  command(args: string, principal: Parameters<PatrolControl['command']>[1]): Promise<string> {
+  command(args: string, principal: Principal): Promise<string> {
     return this.commands.run(args, principal);
   }
 
   nextRunAt(name: string): number | undefined {
-    return this.scheduler.nextRunAt(name);
+    return this.scheduler?.nextRunAt(name);
   }
 
-  runNow(name: string): Promise<RunNowOutcome> {
+  async runNow(name: string): Promise<RunNowOutcome> {
+    if (!this.scheduler) return { started: false, reason: 'patrols have not started yet' };
     return this.scheduler.runNow(name);
+  }
+
+  configured(name: string): Patrol {
+    const patrol = this.options.patrols[name];
+    if (!patrol) throw new Error(`There is no patrol ${name}`);
+    return patrol;
   }
 
   /** Runs a patrol's checks only: no state changes and no posts (`opsbot patrol run`). */
@@ -127,10 +152,19 @@ export class PatrolService implements PatrolControl {
     const entry = { at: now, runId: result.run.id, late: slot.late, manual: slot.manual };
     if (result.problem) {
       this.logger.warn({ patrol: name, runId: result.run.id }, `patrol ${name}: ${result.problem}`);
-      await this.repository.appendHistory(name, { ...entry, failing: [], passed: 0, posted: [], problem: result.problem });
+      await this.repository.appendHistory(name, {
+        ...entry,
+        failing: [],
+        passed: 0,
+        posted: [],
+        problem: result.problem,
+      });
       return;
     }
-    const [states, control] = await Promise.all([this.repository.states(name), this.repository.control(name)]);
+    const [states, control] = await Promise.all([
+      this.repository.states(name),
+      this.repository.control(name),
+    ]);
     const reports: Record<string, ReportFacts> = {};
     for (const state of Object.values(states)) {
       const reportId = state.reported?.reportId;
@@ -152,7 +186,7 @@ export class PatrolService implements PatrolControl {
     let posted: string[] = [];
     let problem: string | undefined;
     try {
-      const nextRunAt = this.scheduler.nextRunAt(name);
+      const nextRunAt = this.nextRunAt(name);
       posted = await this.poster.post(evaluation.posts, {
         name,
         channel: patrol.channel,

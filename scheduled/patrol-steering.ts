@@ -3,6 +3,7 @@
 import type { ChatPort } from '../agent/chat-port.js';
 import type { Clock } from '../agent/clock.js';
 import { errorMessage } from '../agent/errors.js';
+import type { Logger } from '../agent/logger.js';
 import { type AuditLog, auditActor } from '../agent/policy/audit-log.js';
 import type { PermissionSettings } from '../agent/policy/permission-settings.js';
 import type { Principal } from '../agent/principal.js';
@@ -14,8 +15,8 @@ import type { RunNowOutcome } from './patrol-scheduler.js';
 import type { Patrol } from './patrol-settings.js';
 
 export interface PatrolSteeringDeps {
-  /** The patrols running in this process. */
-  active: Readonly<Record<string, Patrol>>;
+  /** The patrols running in this process (known once patrols started). */
+  active(): Readonly<Record<string, Patrol>>;
   /** Every configured patrol, including those skipped here. */
   all: Readonly<Record<string, Patrol>>;
   repository: PatrolRepository;
@@ -23,6 +24,7 @@ export interface PatrolSteeringDeps {
   audit: AuditLog;
   clock: Clock;
   chat: ChatPort;
+  logger: Logger;
   runNow(name: string): Promise<RunNowOutcome>;
   nextRunAt(name: string): number | undefined;
 }
@@ -40,13 +42,13 @@ export class PatrolSteering {
   }
 
   async run(principal: Principal, name: string): Promise<Steered> {
-    if (!this.deps.active[name]) return { ok: false, message: this.notRunning(name) };
+    if (!this.deps.active()[name]) return { ok: false, message: this.notRunning(name) };
     const refusal = await this.refused(principal, 'run', name);
     if (refusal) return { ok: false, message: refusal };
     const outcome = await this.deps.runNow(name);
     if (!outcome.started) return { ok: false, message: `Patrol ${name} did not start: ${outcome.reason}` };
     await this.audit(principal, 'run', name, 'done');
-    const channel = this.deps.active[name]!.channel;
+    const channel = this.deps.active()[name]!.channel;
     return {
       ok: true,
       message: `Running patrol ${name} now. It posts to ${channel.platform}:${channel.channelId} only if something changed.`,
@@ -59,7 +61,10 @@ export class PatrolSteering {
     if (report.resolvedAt !== undefined)
       return { ok: false, message: `This report is already resolved; there is nothing to ack.` };
     if (report.acked)
-      return { ok: false, message: `Already acked by ${report.acked.by}; reminders for this report are off.` };
+      return {
+        ok: false,
+        message: `Already acked by ${report.acked.by}; reminders for this report are off.`,
+      };
     const next = { ...report, acked: { by: principal.displayName, at: this.deps.clock.now() } };
     await this.deps.repository.saveReport(next);
     await this.refresh(next);
@@ -79,9 +84,13 @@ export class PatrolSteering {
     if (!patrol) return { ok: false, message: this.unknown(name) };
     const refusal = await this.refused(principal, 'snooze', name);
     if (refusal) return { ok: false, message: refusal };
-    const unknown = checkIds === 'patrol' ? [] : checkIds.filter((id) => !patrol.checks.some((c) => c.id === id));
+    const unknown =
+      checkIds === 'patrol' ? [] : checkIds.filter((id) => !patrol.checks.some((c) => c.id === id));
     if (unknown.length > 0)
-      return { ok: false, message: `Patrol ${name} has no check ${unknown.join(', ')} (checks: ${patrol.checks.map((c) => c.id).join(', ')}).` };
+      return {
+        ok: false,
+        message: `Patrol ${name} has no check ${unknown.join(', ')} (checks: ${patrol.checks.map((c) => c.id).join(', ')}).`,
+      };
     const now = this.deps.clock.now();
     const until = now + ms;
     const control = await this.deps.repository.control(name);
@@ -95,7 +104,10 @@ export class PatrolSteering {
     }
     const what = checkIds === 'patrol' ? `patrol ${name}` : `${name}/${checkIds.join(', ')}`;
     await this.audit(principal, 'snooze', name, 'done', `${what} until ${new Date(until).toISOString()}`);
-    return { ok: true, message: `Snoozed ${what} until ${readable(until)}: nothing is posted for it until then.` };
+    return {
+      ok: true,
+      message: `Snoozed ${what} until ${readable(until)}: nothing is posted for it until then.`,
+    };
   }
 
   async pause(principal: Principal, name: string, ms: number | undefined): Promise<Steered> {
@@ -106,7 +118,7 @@ export class PatrolSteering {
     const control = await this.deps.repository.control(name);
     control.paused = { by: principal.displayName, at: now, ...(ms ? { until: now + ms } : {}) };
     await this.deps.repository.saveControl(name, control);
-    await this.audit(principal, 'pause', name, 'done', ms ? `for ${ms} ms` : 'until resumed');
+    await this.audit(principal, 'pause', name, 'done', ms ? `until ${new Date(now + ms).toISOString()}` : 'until resumed');
     return {
       ok: true,
       message: ms
@@ -124,7 +136,10 @@ export class PatrolSteering {
     delete control.paused;
     await this.deps.repository.saveControl(name, control);
     await this.audit(principal, 'resume', name, 'done');
-    return { ok: true, message: `Resumed patrol ${name}; its next run is ${nextWords(this.deps.nextRunAt(name))}.` };
+    return {
+      ok: true,
+      message: `Resumed patrol ${name}; its next run is ${nextWords(this.deps.nextRunAt(name))}.`,
+    };
   }
 
   unknown(name: string): string {
@@ -143,8 +158,16 @@ export class PatrolSteering {
     const patrol = this.deps.all[report.patrol];
     const nextRunAt = this.deps.nextRunAt(report.patrol);
     await this.deps.chat
-      .update(report.ref, reportMessage(report, { timezone: patrol?.timezone ?? 'UTC', ...(nextRunAt ? { nextRunAt } : {}) }))
-      .catch((error) => void errorMessage(error));
+      .update(
+        report.ref,
+        reportMessage(report, { timezone: patrol?.timezone ?? 'UTC', ...(nextRunAt ? { nextRunAt } : {}) }),
+      )
+      .catch((error) =>
+        this.deps.logger.warn(
+          { report: report.reportId, err: errorMessage(error) },
+          'could not update a patrol report in place',
+        ),
+      );
   }
 
   private async audit(

@@ -13,6 +13,7 @@ import {
 } from './commands.js';
 import { discordRegisterCommand } from './discord-register-command.js';
 import { interactive } from './interactive.js';
+import { patrolCommand } from './patrol-command.js';
 import { EXIT, runTask } from './run-task.js';
 
 const USAGE = `Usage: opsbot <command> [options]
@@ -26,6 +27,12 @@ Commands:
                             Print the audit log (JSON lines with --json), optionally from a time or age.
   whoami | permissions      Your roles, or which tools you can run, need approval for, or may approve.
   config check              Validate opsbot.yaml and the environment, and show what would run.
+  patrol list|show|history <name>
+                            Scheduled patrols: their state, each check, and their latest runs.
+  patrol run <name>         Make a patrol's checks now and print them (posts nothing, changes no state).
+                            Exit 0: all passed; 1: a check failed; 4: a check could not run.
+  patrol pause <name> [for 2h] | resume <name> | snooze <name>[/<check>] 4h
+                            Steer a patrol, as your role allows (permissions.roles.<role>.patrols).
   discord register [--guild <id>]
                             Register the /ops command with Discord (DISCORD_TOKEN, DISCORD_APPLICATION_ID):
                             in one server at once, or globally (which can take a while to show).
@@ -95,6 +102,9 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
       case 'config':
         if (rest[0] !== 'check') return usage(io, 'the config command is: opsbot config check');
         return await configCheckCommand(context, io);
+      case 'patrol':
+      case 'patrols':
+        return await patrolCommand(context, io, rest, principal);
       case 'discord':
         if (rest[0] !== 'register')
           return usage(io, 'the discord command is: opsbot discord register [--guild <id>]');

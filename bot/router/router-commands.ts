@@ -9,6 +9,7 @@ import {
 } from '../../agent/policy/describe-permissions.js';
 import type { Principal } from '../../agent/principal.js';
 import type { Run, RunEvent } from '../../agent/run.js';
+import type { PatrolControl } from '../../scheduled/patrol-control.js';
 import type { Settings } from '../config/settings-schema.js';
 
 export type RouterCommand =
@@ -41,6 +42,8 @@ export interface CommandContext {
   conversation: Conversation;
   slashCommand: string;
   now: number;
+  /** Patrols running in this process, for `patrol …`. */
+  patrols?: PatrolControl;
 }
 
 export async function runRouterCommand(command: RouterCommand, context: CommandContext): Promise<string> {
@@ -57,7 +60,9 @@ export async function runRouterCommand(command: RouterCommand, context: CommandC
     case 'cancel':
       return (await kernel.cancel(command.runId, principal)).message;
     case 'patrol':
-      return 'Patrols are not available in this version of opsbot yet.';
+      return context.patrols
+        ? context.patrols.command(command.args, principal)
+        : 'Patrols are not running in this opsbot (none are configured under `patrols:` in the settings).';
   }
 }
 
@@ -79,6 +84,9 @@ function helpText(context: CommandContext): string {
     `• \`${command} cancel <run>\` — stop a run at its next step`,
     `• \`${command} whoami\` — your roles`,
     `• \`${command} permissions\` — what you can run and approve here`,
+    ...(context.patrols
+      ? [`• \`${command} patrol list\` — scheduled patrols (also show, run, pause, resume, snooze, history)`]
+      : []),
     '',
     `Tools you can use here: ${tools(permissions.direct)}`,
     `Tools that need an approver: ${tools(permissions.needsApproval)}`,

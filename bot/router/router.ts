@@ -154,6 +154,7 @@ export class Router {
       principal,
       conversation,
       slashCommand: this.options.slashCommand ?? '/ops',
+      ...(this.options.patrols ? { patrols: this.options.patrols } : {}),
       now: this.clock.now(),
     });
   }
