@@ -78,6 +78,8 @@ export type PatrolReportMessage = {
   late?: boolean;
   nextRunAt?: number;
   timezone: string;
+  /** Set once every check in it is fine again: the header shows it resolved. */
+  resolvedAt?: number;
   /** Set once somebody acked it: reminders stop. */
   acked?: { by: string; at: number };
   /** Set while the report's checks are snoozed. */

@@ -35,6 +35,7 @@ export function reportMessage(
     ...(record.late ? { late: true } : {}),
     ...(extra.nextRunAt && record.resolvedAt === undefined ? { nextRunAt: extra.nextRunAt } : {}),
     timezone: extra.timezone,
+    ...(record.resolvedAt ? { resolvedAt: record.resolvedAt } : {}),
     ...(record.acked ? { acked: record.acked } : {}),
     ...(record.snoozedUntil ? { snoozedUntil: record.snoozedUntil } : {}),
     buttons: record.resolvedAt === undefined,

@@ -45,6 +45,9 @@ export function patrolReportView(report: PatrolReportMessage, now: number, limit
     ...(report.summary ? markdown(report.summary, limits, 'Summary') : []),
   ];
   const states = [
+    report.resolvedAt
+      ? `Resolved at ${readableUtc(report.resolvedAt)}, ${Math.max(1, Math.round((report.resolvedAt - Math.min(...report.lines.map((l) => l.since))) / 60_000))} min after it was last fine`
+      : '',
     report.acked ? `Acked by ${report.acked.by} at ${readableUtc(report.acked.at)}: no reminders` : '',
     report.snoozedUntil && report.snoozedUntil > now
       ? `Snoozed until ${readableUtc(report.snoozedUntil)}`

@@ -75,6 +75,7 @@ export function renderContent(message, context) {
       }</div>`;
     case 'question':
     case 'approval':
+    case 'patrol_report':
       return card(view, context);
     case 'result':
       return `<div class="result result--${view.tone === 'error' ? 'failed' : 'ok'}">${
@@ -128,7 +129,7 @@ function renderBlock(block, context) {
   }
 }
 
-const CARD_ICONS = { question: ICONS.question, approval: ICONS.shield };
+const CARD_ICONS = { question: ICONS.question, approval: ICONS.shield, patrol_report: ICONS.eye };
 const CARD_STATES = {
   approved: 'approved',
   denied: 'denied',
@@ -150,7 +151,8 @@ function card(view, context) {
     ? outcomeLine(view.outcome)
     : `${buttons(view.buttons)}${view.kind === 'question' && view.footer ? `<div class="card__hint">${escapeHtml(view.footer)}</div>` : ''}`;
   const small = view.kind === 'question' ? '' : footer(view);
-  const classes = `card card--${view.kind} card--${escapeHtml(CARD_STATES[state] ?? state)}${view.outcome ? ' card--done' : ''}`;
+  const tone = view.kind === 'patrol_report' && view.tone ? ` card--tone-${escapeHtml(view.tone)}` : '';
+  const classes = `card card--${view.kind} card--${escapeHtml(CARD_STATES[state] ?? state)}${view.outcome ? ' card--done' : ''}${tone}`;
   return `<div class="${classes}"><div class="card__head">${CARD_ICONS[view.kind] ?? ''}<span class="card__title">${escapeHtml(
     view.heading ?? '',
   )}</span>${countdown}</div><div class="card__body">${blocks(view, context)}</div>${end}${small}</div>`;
