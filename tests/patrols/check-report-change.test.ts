@@ -36,6 +36,7 @@ describe('reportChange: what is shown against what the state calls for', () => {
     ['nothing shown, resolving (passing now)', state(resolving)],
     ['critical shown, still critical', state(firing('critical'), shows('critical'))],
     ['critical shown, resolving', state(resolving, shows('critical'))],
+    ['warn shown, resolving from critical', state(resolving, shows('warn'))],
     [
       'flapping shown, still flapping',
       state(firing('critical'), { ...shows('flapping'), flappingSince: 70_000 }),
@@ -113,6 +114,16 @@ describe('reportChange: what is shown against what the state calls for', () => {
     [
       'flapping shown, stable and critical: its state, once',
       state(firing('critical'), shows('flapping')),
+      {
+        kind: 'stable_again',
+        reportId: 'r1',
+        line: { change: 'firing', severity: 'critical', previous: 'flapping', since: 50_000 },
+      },
+      { reportId: 'r1', level: 'critical', since: 50_000, postedAt: NOW },
+    ],
+    [
+      'flapping shown, stable while passing but not cleared: the level it is failing at',
+      state(resolving, shows('flapping')),
       {
         kind: 'stable_again',
         reportId: 'r1',
