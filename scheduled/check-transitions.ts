@@ -89,7 +89,7 @@ export function nextStatus(
 }
 
 /** Keeps the flapping window and flag up to date after a run that moved (or did not move) the check. */
-export function nextFlapping(
+function nextFlapping(
   state: Pick<CheckState, 'recentChanges' | 'flappingSince'> | undefined,
   movement: CheckMovement,
   now: number,

@@ -1,7 +1,7 @@
 // What a check posts: its state compared with what the channel shows, with holds (snooze, quiet hours) and reminders.
 import { describe, expect, it } from 'vitest';
 import { type ReportContext, reportChange } from '../../scheduled/check-report-change.js';
-import type { ActiveStatus, CheckState, CheckStatus, Reported } from '../../scheduled/check-state.js';
+import type { ActiveStatus, CheckState, CheckStatus, ShownLevel } from '../../scheduled/check-state.js';
 
 const NOW = 100_000;
 const HOUR = 3_600_000;
@@ -19,7 +19,7 @@ const resolving: CheckStatus = { status: 'resolving', since: 90_000, passes: 1, 
 function state(machine: CheckStatus, extra: Partial<CheckState> = {}): CheckState {
   return { version: 1, machine, detail: 'HTTP 503 (expected 200)', recentChanges: [], ...extra };
 }
-const shows = (level: Reported['level'], postedAt = 60_000): Partial<CheckState> => ({
+const shows = (level: ShownLevel, postedAt = 60_000): Partial<CheckState> => ({
   reported: { reportId: 'r1', level, since: 50_000, postedAt },
 });
 const context = (extra: Partial<ReportContext> = {}): ReportContext => ({
