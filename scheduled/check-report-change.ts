@@ -58,10 +58,15 @@ export type CheckChange = {
 const rank: Record<ShownLevel | 'ok', number> = { ok: 0, flapping: 1, error: 1, warn: 1, critical: 2 };
 
 /** The level the state calls for in the channel; `ok` when nothing should show. */
-export function wantedLevel(state: CheckState): ShownLevel | 'ok' {
+function wantedLevel(state: CheckState): ShownLevel | 'ok' {
   if (state.flappingSince !== undefined) return 'flapping';
-  // Passing again but not yet cleared: the channel keeps what it shows, and a check never shown stays unshown.
-  if (state.machine.status === 'resolving') return state.reported?.level ?? 'ok';
+  // Passing again but not yet cleared: the channel keeps showing it failing, and a check never shown stays
+  // unshown; a check that stops flapping while it passes shows the level it is failing at.
+  if (state.machine.status === 'resolving') {
+    const shown = state.reported?.level;
+    if (shown === undefined) return 'ok';
+    return shown === 'flapping' ? (activeLevel(state.machine.was) ?? 'ok') : shown;
+  }
   return activeLevel(state.machine) ?? 'ok';
 }
 

@@ -29,7 +29,7 @@ const ErrorSchema = z.strictObject({
 const ActiveSchema = z.discriminatedUnion('status', [FiringSchema, ErrorSchema]);
 export type ActiveStatus = z.infer<typeof ActiveSchema>;
 
-export const CheckStatusSchema = z.discriminatedUnion('status', [
+const CheckStatusSchema = z.discriminatedUnion('status', [
   z.strictObject({ status: z.literal('ok'), since: z.number() }),
   /** Failing or erroring for fewer than `raise_after` runs in a row: never reported. */
   z.strictObject({
@@ -52,7 +52,7 @@ export const CheckStatusSchema = z.discriminatedUnion('status', [
 export type CheckStatus = z.infer<typeof CheckStatusSchema>;
 
 /** What the channel shows for a check: the level of its open report line, or that it is flapping. */
-export const ShownLevelSchema = z.enum(['warn', 'critical', 'error', 'flapping']);
+const ShownLevelSchema = z.enum(['warn', 'critical', 'error', 'flapping']);
 export type ShownLevel = z.infer<typeof ShownLevelSchema>;
 
 const ReportedSchema = z.strictObject({
@@ -64,7 +64,6 @@ const ReportedSchema = z.strictObject({
   /** The last post about this check (report, change or reminder): reminders count from here. */
   postedAt: z.number(),
 });
-export type Reported = z.infer<typeof ReportedSchema>;
 
 export const CheckStateSchema = z.strictObject({
   version: z.literal(CHECK_STATE_VERSION),

@@ -48,10 +48,8 @@ export function nextStatus(
   now: number,
 ): { status: CheckStatus; movement: CheckMovement } {
   const level = outcomeLevel(outcome);
-  const stay = { status: status as CheckStatus, movement: 'none' as const };
   if (status === undefined || status.status === 'ok') {
-    if (level === undefined)
-      return status ? stay : { status: { status: 'ok', since: now }, movement: 'none' };
+    if (level === undefined) return { status: status ?? { status: 'ok', since: now }, movement: 'none' };
     if (thresholds.raiseAfter <= 1) {
       const previous = status ? { word: 'ok', since: status.since } : { word: 'unknown', since: now };
       return { status: active(level, now, previous), movement: 'raised' };
@@ -86,12 +84,12 @@ export function nextStatus(
     if (thresholds.clearAfter <= 1) return { status: { status: 'ok', since: now }, movement: 'cleared' };
     return { status: { status: 'resolving', since: now, passes: 1, was: status }, movement: 'none' };
   }
-  if (level === activeLevel(status)) return stay;
+  if (level === activeLevel(status)) return { status, movement: 'none' };
   return { status: active(level, now, { word: statusWord(status), since: status.since }), movement: 'none' };
 }
 
 /** Keeps the flapping window and flag up to date after a run that moved (or did not move) the check. */
-export function nextFlapping(
+function nextFlapping(
   state: Pick<CheckState, 'recentChanges' | 'flappingSince'> | undefined,
   movement: CheckMovement,
   now: number,

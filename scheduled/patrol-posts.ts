@@ -23,7 +23,7 @@ export type PatrolPost =
 const worstFirst: ShownLevel[] = ['critical', 'error', 'warn', 'flapping'];
 
 /** The worst of some levels: critical, then error (could not run), then warn, then flapping. */
-export function worstLevel(levels: Iterable<ShownLevel>): ShownLevel | undefined {
+function worstLevel(levels: Iterable<ShownLevel>): ShownLevel | undefined {
   const present = new Set(levels);
   return worstFirst.find((level) => present.has(level));
 }

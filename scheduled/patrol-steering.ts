@@ -118,7 +118,13 @@ export class PatrolSteering {
     const control = await this.deps.repository.control(name);
     control.paused = { by: principal.displayName, at: now, ...(ms ? { until: now + ms } : {}) };
     await this.deps.repository.saveControl(name, control);
-    await this.audit(principal, 'pause', name, 'done', ms ? `until ${new Date(now + ms).toISOString()}` : 'until resumed');
+    await this.audit(
+      principal,
+      'pause',
+      name,
+      'done',
+      ms ? `until ${new Date(now + ms).toISOString()}` : 'until resumed',
+    );
     return {
       ok: true,
       message: ms

@@ -26,7 +26,7 @@ function formatter(timeZone: string): Intl.DateTimeFormat {
 }
 
 /** Minutes since local midnight at `instant` in `timeZone`. */
-export function wallMinutes(instant: number, timeZone: string): number {
+function wallMinutes(instant: number, timeZone: string): number {
   const parts = formatter(timeZone).formatToParts(instant);
   const part = (type: 'hour' | 'minute') => Number(parts.find((p) => p.type === type)?.value);
   return part('hour') * 60 + part('minute');

@@ -1,7 +1,7 @@
 // What a check posts: its state compared with what the channel shows, with holds (snooze, quiet hours) and reminders.
 import { describe, expect, it } from 'vitest';
 import { type ReportContext, reportChange } from '../../scheduled/check-report-change.js';
-import type { ActiveStatus, CheckState, CheckStatus, Reported } from '../../scheduled/check-state.js';
+import type { ActiveStatus, CheckState, CheckStatus, ShownLevel } from '../../scheduled/check-state.js';
 
 const NOW = 100_000;
 const HOUR = 3_600_000;
@@ -19,7 +19,7 @@ const resolving: CheckStatus = { status: 'resolving', since: 90_000, passes: 1, 
 function state(machine: CheckStatus, extra: Partial<CheckState> = {}): CheckState {
   return { version: 1, machine, detail: 'HTTP 503 (expected 200)', recentChanges: [], ...extra };
 }
-const shows = (level: Reported['level'], postedAt = 60_000): Partial<CheckState> => ({
+const shows = (level: ShownLevel, postedAt = 60_000): Partial<CheckState> => ({
   reported: { reportId: 'r1', level, since: 50_000, postedAt },
 });
 const context = (extra: Partial<ReportContext> = {}): ReportContext => ({
@@ -36,6 +36,7 @@ describe('reportChange: what is shown against what the state calls for', () => {
     ['nothing shown, resolving (passing now)', state(resolving)],
     ['critical shown, still critical', state(firing('critical'), shows('critical'))],
     ['critical shown, resolving', state(resolving, shows('critical'))],
+    ['warn shown, resolving from critical', state(resolving, shows('warn'))],
     [
       'flapping shown, still flapping',
       state(firing('critical'), { ...shows('flapping'), flappingSince: 70_000 }),
@@ -113,6 +114,16 @@ describe('reportChange: what is shown against what the state calls for', () => {
     [
       'flapping shown, stable and critical: its state, once',
       state(firing('critical'), shows('flapping')),
+      {
+        kind: 'stable_again',
+        reportId: 'r1',
+        line: { change: 'firing', severity: 'critical', previous: 'flapping', since: 50_000 },
+      },
+      { reportId: 'r1', level: 'critical', since: 50_000, postedAt: NOW },
+    ],
+    [
+      'flapping shown, stable while passing but not cleared: the level it is failing at',
+      state(resolving, shows('flapping')),
       {
         kind: 'stable_again',
         reportId: 'r1',

@@ -279,7 +279,7 @@ describe('lookups by check id', () => {
     const failed = evaluatePatrol({
       ...input,
       states: {},
-      outcomes: { constructor: { kind: 'fail', severity: 'critical', detail: 'down' } },
+      outcomes: { constructor: { kind: 'fail' as const, severity: 'critical' as const, detail: 'down' } },
     });
     expect(summary(failed.posts)).toEqual(['new_report:r1:constructor:firing']);
   });

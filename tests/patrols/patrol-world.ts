@@ -40,7 +40,7 @@ export class PatrolWorld {
     const outcomes: Record<string, CheckOutcome> = {};
     for (const check of this.patrol.checks) {
       if (!Object.hasOwn(results, check.id)) continue;
-      const result = results[check.id];
+      const result = results[check.id] as Result;
       outcomes[check.id] =
         result === 'pass'
           ? checkOutcome(check, { ok: true, summary: 'HTTP 200' })
