@@ -11,7 +11,7 @@ import { type ChatEventHandler, EventIntake } from '../chat/event-intake.js';
 import { DiscordChatPort } from './discord-chat-port.js';
 import { discordPrincipal } from './discord-identity.js';
 import { connectGateway, describeMessageContent, type MessageContentMode } from './discord-intents.js';
-import { closeTaskReplies, receiveInteraction } from './discord-interactions.js';
+import { closeTaskReplies, DeferredTaskReplies, receiveInteraction } from './discord-interactions.js';
 import {
   type DiscordPlace,
   type IncomingDiscordInteraction,
@@ -60,7 +60,7 @@ export async function startDiscord(options: StartDiscordOptions): Promise<Discor
     rest: { post: (...args) => rest().post(...args), patch: (...args) => rest().patch(...args) },
     clock: options.clock,
   });
-  const afterCommand = new Map<string, () => Promise<void>>();
+  const afterCommand = new DeferredTaskReplies(options.clock);
   const intake = new EventIntake({
     store: options.store,
     handler: closeTaskReplies(options.router, afterCommand),

@@ -105,8 +105,8 @@ export interface InteractionHandlerOptions extends ReplyContext {
   permissions: PermissionSettings;
   /** An interaction's channel as a conversation (a thread is its parent's thread). */
   conversationOf: (channelId: string) => Conversation;
-  /** Called once the router has handled a command with no private answer (a task): see `closeTaskReplies`. */
-  afterCommand: Map<string, () => Promise<void>>;
+  /** Closes a deferred reply once the router handled its command with no private answer (a task). */
+  afterCommand: DeferredTaskReplies;
 }
 
 /** Acknowledges an interaction within Discord's 3 s and hands it to the chat intake. */
@@ -141,7 +141,7 @@ export async function receiveInteraction(
   }
   const { text } = incoming.input;
   // A task gets no private answer: the deferred reply says where the work goes, so it does not hang.
-  options.afterCommand.set(incoming.eventId, () => replies.edit(TASK_ACCEPTED, 'drop'));
+  options.afterCommand.add(incoming.eventId, () => replies.edit(TASK_ACCEPTED, 'drop'));
   await intake.receive({
     name: 'slash command',
     ack: ack('defer a reply', async () => {
@@ -154,17 +154,40 @@ export async function receiveInteraction(
 }
 
 /**
+ * Deferred `/ops` replies waiting for the router's verdict. An entry the router never sees (a redelivered,
+ * deduped interaction) is dropped once its token is dead, so the map cannot grow without bound.
+ */
+export class DeferredTaskReplies {
+  private readonly waiting = new Map<string, { close: () => Promise<void>; at: number }>();
+
+  constructor(private readonly clock: Clock) {}
+
+  add(eventId: string, close: () => Promise<void>): void {
+    const now = this.clock.now();
+    for (const [key, entry] of this.waiting)
+      if (now - entry.at >= INTERACTION_TOKEN_MS) this.waiting.delete(key);
+    if (!this.waiting.has(eventId)) this.waiting.set(eventId, { close, at: now });
+  }
+
+  take(eventId: string): (() => Promise<void>) | undefined {
+    const entry = this.waiting.get(eventId);
+    this.waiting.delete(eventId);
+    return entry?.close;
+  }
+
+  get size(): number {
+    return this.waiting.size;
+  }
+}
+
+/**
  * The router, plus one step after a command it answered with nothing private (a task started in the channel):
  * the deferred reply is closed with a note. Commands with an answer get it through the intake's reply.
  */
-export function closeTaskReplies(
-  router: ChatEventHandler,
-  afterCommand: Map<string, () => Promise<void>>,
-): ChatEventHandler {
+export function closeTaskReplies(router: ChatEventHandler, deferred: DeferredTaskReplies): ChatEventHandler {
   return {
     async handle(event) {
-      const close = event.kind === 'command' ? afterCommand.get(event.eventId) : undefined;
-      afterCommand.delete(event.eventId);
+      const close = event.kind === 'command' ? deferred.take(event.eventId) : undefined;
       const reply = await router.handle(event);
       if (close && reply.ephemeral === undefined) await close();
       return reply;

@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../agent/clock.js';
 import { DiscordChatPort } from '../../bot/discord/discord-chat-port.js';
 import {
+  DeferredTaskReplies,
   INTERACTION_TOKEN_MS,
   InteractionReplies,
   TASK_ACCEPTED,
@@ -73,7 +74,9 @@ describe('/ops through the Discord adapter', () => {
     await rig.until('the answer', () => threadText(rig, taskPost(rig, 'is the api up?')!.id).includes('up.'));
     await rig.settled();
     const post = taskPost(rig, 'is the api up?')!;
-    expect(rig.fake.api.threads(CHANNEL).map((thread) => thread.id)).toEqual([post.id]);
+    expect(rig.fake.api.threads(CHANNEL).map((thread) => [thread.id, thread.name])).toEqual([
+      [post.id, 'alice asked: is the api up?'],
+    ]);
     expect(threadText(rig, post.id)).toContain('The api is up.');
     // The interaction webhook is used for the ack and the private note only; every run output uses the bot token.
     const webhookUses = rig.fake.api.calls.filter((call) => /^\/(interactions|webhooks)\//.test(call.route));
@@ -187,5 +190,23 @@ describe('InteractionReplies on a real discord.js interaction', () => {
     await replies.edit('nothing is running', 'public');
     expect(fake.api.callsTo('PATCH', /@original$/).map((call) => call.status)).toEqual([200]);
     expect(fake.messages(BARE_CHANNEL).map((message) => message.content)).toEqual(['nothing is running']);
+  });
+});
+
+describe('DeferredTaskReplies', () => {
+  it('keeps the first close for an interaction, and drops those whose token is dead', async () => {
+    const clock = new ManualClock(Date.now());
+    const deferred = new DeferredTaskReplies(clock);
+    const closed: string[] = [];
+    deferred.add('1', async () => void closed.push('first'));
+    deferred.add('1', async () => void closed.push('redelivered'));
+    await deferred.take('1')?.();
+    expect(closed).toEqual(['first']);
+    expect(deferred.take('1')).toBeUndefined();
+
+    deferred.add('2', async () => {});
+    clock.advance(INTERACTION_TOKEN_MS);
+    deferred.add('3', async () => {});
+    expect(deferred.size).toBe(1);
   });
 });
