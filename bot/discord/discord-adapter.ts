@@ -60,10 +60,10 @@ export async function startDiscord(options: StartDiscordOptions): Promise<Discor
     rest: { post: (...args) => rest().post(...args), patch: (...args) => rest().patch(...args) },
     clock: options.clock,
   });
-  const afterCommand = new DeferredTaskReplies(options.clock);
+  const deferredReplies = new DeferredTaskReplies(options.clock);
   const intake = new EventIntake({
     store: options.store,
-    handler: closeTaskReplies(options.router, afterCommand),
+    handler: closeTaskReplies(options.router, deferredReplies),
     logger,
   });
   const self = { botUserId: '', allowedBotIds: new Set(options.allowedBotIds) };
@@ -95,8 +95,10 @@ export async function startDiscord(options: StartDiscordOptions): Promise<Discor
         logger,
         permissions: options.permissions,
         conversationOf,
-        afterCommand,
-      });
+        deferredReplies,
+      }).catch((error) =>
+        logger.error({ err: errorMessage(error) }, 'could not receive a Discord interaction'),
+      );
     });
     // A dropped socket is retried (reconnecting, then resumed or ready); a disconnect is final (bad token, 4014).
     candidate.on(Events.ShardReconnecting, () => (state = 'reconnecting'));

@@ -106,7 +106,7 @@ export interface InteractionHandlerOptions extends ReplyContext {
   /** An interaction's channel as a conversation (a thread is its parent's thread). */
   conversationOf: (channelId: string) => Conversation;
   /** Closes a deferred reply once the router handled its command with no private answer (a task). */
-  afterCommand: DeferredTaskReplies;
+  deferredReplies: DeferredTaskReplies;
 }
 
 /** Acknowledges an interaction within Discord's 3 s and hands it to the chat intake. */
@@ -141,7 +141,7 @@ export async function receiveInteraction(
   }
   const { text } = incoming.input;
   // A task gets no private answer: the deferred reply says where the work goes, so it does not hang.
-  options.afterCommand.add(incoming.eventId, () => replies.edit(TASK_ACCEPTED, 'drop'));
+  options.deferredReplies.add(incoming.eventId, () => replies.edit(TASK_ACCEPTED, 'drop'));
   await intake.receive({
     name: 'slash command',
     ack: ack('defer a reply', async () => {
