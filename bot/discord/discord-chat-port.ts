@@ -5,12 +5,18 @@ import { z } from 'zod';
 import type { ChatPort, MessageRef, OutboundMessage } from '../../agent/chat-port.js';
 import type { Clock } from '../../agent/clock.js';
 import type { Conversation } from '../../agent/conversation.js';
+import { clip } from '../chat/split-text.js';
 import type { DiscordMessagePayload } from './discord-render.js';
 import { renderDiscordOutbound } from './discord-render.js';
 
 const PostedSchema = z.object({ id: z.string() });
 
 /** Discord's code for "a thread has already been created for this message". */
+/** Discord names a thread with at most 100 characters. */
+const THREAD_NAME_CHARS = 100;
+/** Names kept for channel posts that may start a thread; the oldest go first. */
+const KEPT_THREAD_NAMES = 1_000;
+
 const THREAD_ALREADY_STARTED = 160004;
 
 export interface DiscordChatPortOptions {
@@ -33,7 +39,11 @@ export class DiscordChatPort implements ChatPort {
 
   /** The name the thread started from this message will have (the task, at most 100 characters). */
   nameThread(messageId: string, name: string): void {
-    this.threadNames.set(messageId, name);
+    this.threadNames.set(messageId, clip(name.replace(/\s+/g, ' ').trim() || 'opsbot', THREAD_NAME_CHARS));
+    for (const oldest of this.threadNames.keys()) {
+      if (this.threadNames.size <= KEPT_THREAD_NAMES) break;
+      this.threadNames.delete(oldest);
+    }
   }
 
   async post(conversation: Conversation, message: OutboundMessage): Promise<MessageRef> {
@@ -46,6 +56,8 @@ export class DiscordChatPort implements ChatPort {
       );
       first ??= posted.id;
     }
+    // A channel post may get a thread later (`/ops <task>` works under its post): it is named after the post.
+    if (target === conversation.channelId && message.kind === 'text') this.nameThread(first!, message.text);
     return { conversation, messageId: first! };
   }
 

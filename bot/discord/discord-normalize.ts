@@ -103,6 +103,9 @@ export function normalizeDiscordMessage(
   const direct = place.kind === 'dm';
   if (place.kind === 'text' && !mentioned) return skip('a channel message without a mention');
   const text = withoutMention(message.content, self.botUserId);
+  // Without the MessageContent intent Discord blanks every message that does not mention the bot: there is
+  // nothing to answer, and an empty task would only fail in the thread.
+  if (text === '' && !mentioned && !direct) return skip('a message without content (no mention, no intent)');
   const author = authorOf(message.author);
   const member = message.member ? memberOf(message.member) : undefined;
   const base = {

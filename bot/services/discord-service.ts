@@ -1,5 +1,5 @@
 // Discord as a service: connects to the gateway with the real discord.js Client and registers its ChatPort.
-import { systemClock } from '../../agent/clock.js';
+import { type Clock, systemClock } from '../../agent/clock.js';
 import type { Logger } from '../../agent/logger.js';
 import type { ChatEventHandler } from '../chat/event-intake.js';
 import type { ChatPortByPlatform } from '../chat-port-by-platform.js';
@@ -7,6 +7,7 @@ import type { Opsbot } from '../compose.js';
 import type { Environment } from '../config/environment.js';
 import type { Settings } from '../config/settings-schema.js';
 import { type DiscordAdapter, startDiscord } from '../discord/discord-adapter.js';
+import { describeMessageContent } from '../discord/discord-intents.js';
 import type { Service, ServiceReadiness } from './service.js';
 
 export interface DiscordServiceOptions {
@@ -16,6 +17,8 @@ export interface DiscordServiceOptions {
   settings: Settings;
   chat: ChatPortByPlatform;
   logger: Logger;
+  /** The system clock unless a test passes its own. */
+  clock?: Clock;
 }
 
 export class DiscordService implements Service {
@@ -35,7 +38,7 @@ export class DiscordService implements Service {
       permissions: settings.permissions,
       messageContent: settings.discord.message_content,
       allowedBotIds: settings.discord.allowed_bot_ids,
-      clock: systemClock,
+      clock: this.options.clock ?? systemClock,
       logger: this.options.logger,
     });
     this.options.chat.register('discord', this.adapter.port);
@@ -48,6 +51,9 @@ export class DiscordService implements Service {
   async readiness(): Promise<ServiceReadiness> {
     if (!this.adapter) return { ok: false, detail: 'not started' };
     const state = this.adapter.state();
-    return { ok: state === 'ready', detail: `gateway ${state} as ${this.adapter.botUserId}` };
+    return {
+      ok: state === 'ready',
+      detail: `gateway ${state} as ${this.adapter.botUserId} · ${describeMessageContent(this.adapter.messageContent)}`,
+    };
   }
 }

@@ -1,116 +1,13 @@
 // The Discord adapter end to end: the real discord.js Client against the fake Discord, the real router and kernel,
 // a scripted model: a mention answered in a new thread, /ops acknowledged at once, and an approval by button.
 import { afterEach, describe, expect, it } from 'vitest';
-import { ManualClock } from '../../agent/clock.js';
-import { Kernel } from '../../agent/kernel.js';
-import { silentLogger } from '../../agent/logger.js';
-import { createOpenAIModelClient } from '../../agent/model/model-client.js';
-import { ApprovalBook } from '../../agent/policy/approvals.js';
-import { AuditLog } from '../../agent/policy/audit-log.js';
-import { PermissionSettingsSchema } from '../../agent/policy/permission-settings.js';
-import { settingsToolPolicy } from '../../agent/policy/settings-tool-policy.js';
-import { MemoryStore } from '../../agent/store/memory-store.js';
-import { ChatPortByPlatform } from '../../bot/chat-port-by-platform.js';
-import { SettingsSchema } from '../../bot/config/settings-schema.js';
-import { type DiscordAdapter, startDiscord } from '../../bot/discord/discord-adapter.js';
-import { Router } from '../../bot/router/router.js';
-import { type FakeDiscord, startFakeDiscord } from '../fakes/discord/fake-discord.js';
-import { type FakeOpenAIServer, startFakeOpenAIServer, text, toolCalls } from '../fakes/openai-server.js';
-import { ToolProbe, testTools } from '../kernel/harness.js';
+import { text, toolCalls } from '../fakes/openai-server.js';
+import { ALICE, BOB, CHANNEL, type Rig, startRig, stopRigs } from './discord-adapter-rig.js';
 import { renderDiscordMessage } from './render-discord-message.js';
 
-const GUILD = '800000000000000001';
-const CHANNEL = '800000000000000002';
-const ALICE = { id: '700000000000000001', username: 'alice' };
-const BOB = { id: '700000000000000002', username: 'bob' };
-
-const permissions = PermissionSettingsSchema.parse({
-  roles: {
-    operator: { tools: ['*'], risks: ['read', 'write', 'danger'] },
-    admin: { tools: ['*'], risks: ['read', 'write', 'danger'], approve: ['*'], admin: true },
-  },
-  identities: {
-    [`discord:${ALICE.id}`]: { roles: ['operator'] },
-    [`discord:${BOB.id}`]: { roles: ['admin'] },
-  },
-});
-
-interface Rig {
-  clock: ManualClock;
-  fake: FakeDiscord;
-  model: FakeOpenAIServer;
-  kernel: Kernel;
-  adapter: DiscordAdapter;
-  probe: ToolProbe;
-  /** Waits until the adapter and the kernel have nothing left to do. */
-  settled(): Promise<void>;
-}
-
-let rig: Rig | undefined;
-afterEach(async () => {
-  if (!rig) return;
-  await rig.adapter.stop();
-  await rig.kernel.shutdown();
-  await rig.fake.close();
-  await rig.model.close();
-  rig = undefined;
-});
-
-async function start(): Promise<Rig> {
-  const fake = await startFakeDiscord();
-  fake.api
-    .addGuild({ id: GUILD, name: 'ops team', channels: [{ id: CHANNEL, name: 'ops' }] })
-    .addMember(GUILD, ALICE, [])
-    .addMember(GUILD, BOB, []);
-  const model = await startFakeOpenAIServer();
-  const clock = new ManualClock(Date.now());
-  const store = new MemoryStore(clock);
-  const probe = new ToolProbe();
-  const chat = new ChatPortByPlatform();
-  const audit = new AuditLog(store, { clock });
-  const kernel = new Kernel({
-    store,
-    tools: testTools(probe),
-    model: createOpenAIModelClient({
-      baseURL: model.baseURL,
-      apiKey: 'sk-test',
-      model: 'fake',
-      timeoutMs: 2000,
-      maxRetries: 0,
-    }),
-    policy: (registry) => settingsToolPolicy(permissions, registry),
-    approvals: { book: new ApprovalBook(store, { clock, audit }), audit, permissions },
-    chat,
-    clock,
-    limits: { toolTimeoutMs: 1000 },
-  });
-  const router = new Router({
-    kernel,
-    settings: SettingsSchema.parse({ permissions }),
-    logger: silentLogger,
-    clock,
-  });
-  const adapter = await startDiscord({
-    token: 'MTAw.fake.token',
-    apiUrl: fake.api.apiUrl,
-    router,
-    store,
-    permissions,
-    messageContent: false,
-    allowedBotIds: [],
-    clock,
-    logger: silentLogger,
-  });
-  chat.register('discord', adapter.port);
-  const settled = async () => {
-    for (let round = 0; round < 3; round++) {
-      await adapter.idle();
-      await kernel.idle();
-      await new Promise((resolve) => setTimeout(resolve, 5));
-    }
-  };
-  return { clock, fake, model, kernel, adapter, probe, settled };
-}
+afterEach(stopRigs);
+let rig: Rig;
+const start = startRig;
 
 describe('Discord adapter', () => {
   it('answers a mention in a new public thread named after the task, without pinging anyone', async () => {
@@ -138,7 +35,7 @@ describe('Discord adapter', () => {
   it('acknowledges /ops help at once, privately, then answers it', async () => {
     rig = await start();
     const { token } = rig.fake.slashCommand({ channelId: CHANNEL, user: ALICE, options: { task: 'help' } });
-    await rig.settled();
+    await rig.until('the help text', () => rig.fake.api.callsTo('PATCH', /@original/).length > 0);
     const callback = rig.fake.api.callsTo('POST', /\/interactions\/\d+\/[^/]+\/callback/)[0];
     expect(callback?.body).toMatchObject({ type: 5, data: { flags: 64 } });
     const edits = rig.fake.api.callsTo('PATCH', new RegExp(`/webhooks/\\d+/${token}/messages/@original`));

@@ -2,7 +2,11 @@
 // the bot's own messages, other bots and system messages are not, and interactions are read with zod.
 import { describe, expect, it } from 'vitest';
 import { encodeButton } from '../../bot/chat/button-codec.js';
-import { normalizeDiscordInteraction, normalizeDiscordMessage } from '../../bot/discord/discord-normalize.js';
+import {
+  type DiscordPlace,
+  normalizeDiscordInteraction,
+  normalizeDiscordMessage,
+} from '../../bot/discord/discord-normalize.js';
 
 const BOT = '900000000000000001';
 const self = { botUserId: BOT, allowedBotIds: new Set(['900000000000000002']) };
@@ -64,7 +68,7 @@ describe('normalizeDiscordMessage', () => {
   });
 
   it('ignores its own messages, other bots, system messages and channel chatter without a mention', () => {
-    const skipped = (raw: unknown, place = { kind: 'text' as const }) => {
+    const skipped = (raw: unknown, place: DiscordPlace = { kind: 'text' }) => {
       const result = normalizeDiscordMessage(raw, place, self);
       return result.ok ? 'handled' : result.skip;
     };
@@ -80,6 +84,12 @@ describe('normalizeDiscordMessage', () => {
     expect(skipped(message({ type: 21 }))).toBe('a system message');
     expect(skipped(message({ mentions: [], content: 'lunch?' }))).toBe('a channel message without a mention');
     expect(skipped({ id: 'not-a-snowflake' })).toBe('a message in an unexpected shape');
+    // Without MessageContent a thread reply that does not mention the bot arrives blank: nothing to answer.
+    const thread = { kind: 'thread' as const, parentId: '500000000000000009' };
+    expect(skipped(message({ mentions: [], content: '' }), thread)).toBe(
+      'a message without content (no mention, no intent)',
+    );
+    expect(skipped(message({ content: `<@${BOT}>` }), thread)).toBe('handled');
   });
 
   it('strips nickname mentions too, and names a thread with at most 100 characters', () => {

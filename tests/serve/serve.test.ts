@@ -107,7 +107,9 @@ describe('serve', () => {
     };
     expect(ready.checks.discord).toMatchObject({
       ok: true,
-      detail: expect.stringMatching(/^gateway ready as \d+$/),
+      detail: expect.stringMatching(
+        /^gateway ready as \d+ · message content: off \(plain thread replies need a mention/,
+      ),
     });
     const asked = discord.sendMessage({
       channelId: '800000000000000002',

@@ -80,6 +80,14 @@ export class FakeDiscordApi extends FakeDiscordState {
     return this;
   }
 
+  /** Lets the interaction be acknowledged, then ages it past its 15 minutes at once. */
+  expireAfterAck(token: string): this {
+    const interaction = this.interactions.get(token);
+    if (!interaction) throw new Error(`the fake handed out no interaction with token ${token}`);
+    interaction.expiresOnAck = true;
+    return this;
+  }
+
   callsTo(method: string, route: RegExp): DiscordApiCall[] {
     return this.calls.filter((call) => call.method === method && route.test(call.route));
   }

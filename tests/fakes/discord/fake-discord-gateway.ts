@@ -34,6 +34,8 @@ export class FakeDiscordGateway {
   /** When true, an IDENTIFY asking for MessageContent is closed with 4014, as for an app without the intent. */
   refuseMessageContent = false;
   private readonly sessions = new Map<string, GatewaySession>();
+  /** Sockets that connected while handshakes were held: they get HELLO on `releaseHandshakes`. */
+  private held: WebSocket[] | undefined;
   private readonly waiters: Array<{ test: () => boolean; resolve: () => void }> = [];
   private sessionCounter = 0;
 
@@ -77,6 +79,24 @@ export class FakeDiscordGateway {
     session.events.push(event);
     if (session.socket?.readyState === session.socket?.OPEN) session.socket?.send(JSON.stringify(event));
     return event.s;
+  }
+
+  /** New connections wait for HELLO until `releaseHandshakes`, so a reconnecting client stays reconnecting. */
+  holdHandshakes(): void {
+    this.held ??= [];
+  }
+
+  releaseHandshakes(): void {
+    const held = this.held ?? [];
+    this.held = undefined;
+    for (const socket of held) this.hello(socket);
+  }
+
+  /** Sends a dispatch already sent on this session again, as a new event (Discord may deliver an event twice). */
+  redeliver(type: string, test: (data: unknown) => boolean): number {
+    const event = this.current()?.events.find((candidate) => candidate.t === type && test(candidate.d));
+    if (!event) throw new Error(`the fake gateway sent no ${type} like that`);
+    return this.dispatch(type, event.d);
   }
 
   /** Cuts every connection without a close frame, so the client resumes (close code 1006). */
@@ -132,6 +152,11 @@ export class FakeDiscordGateway {
     socket.on('message', (data) =>
       this.receive(socket, JSON.parse(String(data)) as { op: number; d: unknown }),
     );
+    if (this.held) this.held.push(socket);
+    else this.hello(socket);
+  }
+
+  private hello(socket: WebSocket): void {
     socket.send(
       JSON.stringify({ op: 10, d: { heartbeat_interval: this.options.heartbeatIntervalMs ?? 41_250 } }),
     );

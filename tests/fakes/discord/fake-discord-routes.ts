@@ -30,6 +30,8 @@ export interface FakeInteraction {
   originalId?: string;
   /** Past its 15 minutes: the callback is unknown and the webhook token invalid. */
   expired?: boolean;
+  /** Expires the moment it is acknowledged, as if the run then took longer than the token lives. */
+  expiresOnAck?: boolean;
 }
 
 export interface RouteContext {
@@ -56,6 +58,8 @@ const ROUTES: Array<[method: string, pattern: RegExp, handler: Handler]> = [
   ['POST', /^\/interactions\/(\d+)\/([^/]+)\/callback$/, interactionCallback],
   ['POST', /^\/webhooks\/(\d+)\/([^/]+)$/, followUp],
   ['PATCH', /^\/webhooks\/(\d+)\/([^/]+)\/messages\/@original$/, editOriginal],
+  ['GET', /^\/applications\/(\d+)\/commands$/, getCommands],
+  ['GET', /^\/applications\/(\d+)\/guilds\/(\d+)\/commands$/, getCommands],
   ['PUT', /^\/applications\/(\d+)\/commands$/, putCommands],
   ['PUT', /^\/applications\/(\d+)\/guilds\/(\d+)\/commands$/, putCommands],
   ['POST', /^\/users\/@me\/channels$/, openDm],
@@ -129,6 +133,7 @@ function interactionCallback(
   const type = Number(body.type);
   const data = (body.data ?? {}) as Body;
   interaction.callbackType = type;
+  if (interaction.expiresOnAck) interaction.expired = true;
   if (type === 4) {
     interaction.originalId = addMessage(context.state, interaction.channelId, data, token).id;
   } else if (type === 7 && interaction.messageId) {
@@ -161,6 +166,10 @@ function editOriginal(context: RouteContext, [, token]: string[], body: Body): R
     interaction.originalId = message.id;
   }
   return { status: 200, body: messagePayload(message, interaction.guildId) };
+}
+
+function getCommands(context: RouteContext, [, guildId]: string[]): RouteAnswer {
+  return { status: 200, body: context.commands.get(guildId ?? 'global') ?? [] };
 }
 
 function putCommands(context: RouteContext, [applicationId, guildId]: string[], body: unknown): RouteAnswer {

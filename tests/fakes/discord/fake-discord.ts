@@ -116,6 +116,11 @@ export class FakeDiscord {
     this.gateway.dropConnections();
   }
 
+  /** Delivers a message's MESSAGE_CREATE again, with a new sequence number, as Discord may around a resume. */
+  redeliverMessage(messageId: string): void {
+    this.gateway.redeliver('MESSAGE_CREATE', (data) => (data as { id?: unknown }).id === messageId);
+  }
+
   messages(channelId: string): FakeDiscordMessage[] {
     return this.api.messages(channelId);
   }
