@@ -105,7 +105,7 @@ export class PatrolCommands {
     });
     return [
       `Patrol ${name}: \`${patrol.schedule}\` (${patrol.timezone}) → ${patrol.channel.platform}:${patrol.channel.channelId}`,
-      `raise after ${patrol.raise_after}, clear after ${patrol.clear_after}${patrol.remind_every ? `, remind every ${Math.round(patrol.remind_every / 60_000)} min` : ''}${patrol.quiet_hours ? `, quiet ${patrol.quiet_hours.from}–${patrol.quiet_hours.to} ${patrol.quiet_hours.timezone} below ${patrol.quiet_hours.min_severity}` : ''}`,
+      `raise after ${patrol.raise_after}, clear after ${patrol.clear_after}${patrol.remind_every ? `, remind every ${durationWords(patrol.remind_every)}` : ''}${patrol.quiet_hours ? `, quiet ${patrol.quiet_hours.from}–${patrol.quiet_hours.to} ${patrol.quiet_hours.timezone} below ${patrol.quiet_hours.min_severity}` : ''}`,
       ...(control.paused
         ? [
             `Paused by ${control.paused.by}${control.paused.until ? ` until ${readable(control.paused.until)}` : ''}`,
@@ -146,4 +146,16 @@ function duration(text: string): number | undefined {
 
 function notADuration(text: string): string {
   return `"${text}" is not a length I understand: use minutes, hours or days, such as 30m, 2h or 1d.`;
+}
+
+/** 4h, 90m, 1d: the largest unit that divides the length exactly. */
+function durationWords(ms: number): string {
+  for (const [unit, size] of [
+    ['d', 86_400_000],
+    ['h', 3_600_000],
+    ['m', 60_000],
+    ['s', 1000],
+  ] as const)
+    if (ms % size === 0) return `${ms / size}${unit}`;
+  return `${ms}ms`;
 }

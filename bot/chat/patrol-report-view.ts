@@ -34,7 +34,12 @@ export function patrolReportHeading(report: Pick<PatrolReportMessage, 'level' | 
 /** One check's line: `api` (http_check) failing, critical: HTTP 503 (expected 200) · was ok since 12:05 UTC. */
 export function patrolLineText(line: PatrolReportLine): string {
   const severity = line.severity && line.change !== 'resolved' ? `, ${line.severity}` : '';
-  return `\`${line.checkId}\` (${line.tool}) ${CHANGE_WORDS[line.change]}${severity}: ${line.detail} · was ${line.previous} since ${readableUtc(line.since)}`;
+  // A check failing from its very first run has no earlier state to name.
+  const before =
+    line.previous === 'unknown'
+      ? `first run ${readableUtc(line.since)}`
+      : `was ${line.previous} since ${readableUtc(line.since)}`;
+  return `\`${line.checkId}\` (${line.tool}) ${CHANGE_WORDS[line.change]}${severity}: ${line.detail} · ${before}`;
 }
 
 export function patrolReportView(report: PatrolReportMessage, now: number, limits: ViewLimits): MessageView {
@@ -57,7 +62,7 @@ export function patrolReportView(report: PatrolReportMessage, now: number, limit
   const footer = [
     report.runId,
     report.late ? 'late run after downtime' : '',
-    report.nextRunAt ? `next run ${readableUtc(report.nextRunAt)}` : '',
+    report.nextRunAt ? `next run ${nextRun(report.nextRunAt)}` : '',
     `schedule in ${report.timezone}`,
   ]
     .filter(Boolean)
@@ -102,4 +107,10 @@ function markdown(text: string, limits: ViewLimits, label?: string): ViewBlock[]
     text: chunk,
     ...(label && index === 0 ? { label } : {}),
   }));
+}
+
+/** To the minute, or to the second for schedules that run more often than on whole minutes. */
+function nextRun(at: number): string {
+  if (at % 60_000 === 0) return readableUtc(at);
+  return `${new Date(at).toISOString().slice(0, 19).replace('T', ' ')} UTC`;
 }
