@@ -43,6 +43,11 @@ export interface KernelOptions {
   botName?: string;
   toolBreaker?: Partial<BreakerOptions>;
   newId?: () => string;
+  /**
+   * Who holds this process's run leases. A process restarted with its previous id (kept in the data directory)
+   * takes over the leases of its previous life at once; random per process by default.
+   */
+  instanceId?: string;
   /** How long a process may hold a run before another may take it over after a crash. */
   runLeaseMs?: number;
   /** The approval book, audit log and permission settings; without them, calls needing approval are refused. */

@@ -98,7 +98,7 @@ export class Kernel {
     this.runs = new RunRepository(options.store);
     this.leases = new RunLeases(
       options.store,
-      `kernel_${randomBytes(6).toString('hex')}`,
+      options.instanceId ?? `kernel_${randomBytes(6).toString('hex')}`,
       options.runLeaseMs ?? DEFAULT_RUN_LEASE_MS,
       () => this.clock.now(),
     );

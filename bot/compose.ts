@@ -19,6 +19,7 @@ import { createOpsTools } from '../tools/index.js';
 import { type Environment, modelConfigured } from './config/environment.js';
 import { settingsProblemsError } from './config/load-settings.js';
 import type { Settings } from './config/settings-schema.js';
+import { claimInstanceId } from './instance-id.js';
 
 export interface Opsbot {
   kernel: Kernel;
@@ -58,6 +59,8 @@ export async function createOpsbot(options: ComposeOptions): Promise<Opsbot> {
     settings.permissions,
   );
   if (patrolIssues.length > 0) throw settingsProblemsError(settings, patrolIssues);
+  const instance = claimInstanceId(environment.OPSBOT_DATA_DIR);
+  if (instance.note) logger.warn({ instanceId: instance.id }, instance.note);
   const store =
     options.store ??
     (await openStore(environment.OPSBOT_STORE_URL, {
@@ -101,6 +104,7 @@ export async function createOpsbot(options: ComposeOptions): Promise<Opsbot> {
     compressAt: settings.model.compress_at,
     aliases: settings.aliases,
     botName: settings.bot_name,
+    instanceId: instance.id,
   });
   return {
     kernel,
@@ -119,6 +123,7 @@ export async function createOpsbot(options: ComposeOptions): Promise<Opsbot> {
     },
     async close() {
       await kernel.shutdown();
+      instance.release();
       await store.close();
     },
   };
