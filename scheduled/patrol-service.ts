@@ -19,7 +19,12 @@ import { PatrolPoster } from './patrol-poster.js';
 import { PATROL_WIDE } from './patrol-records.js';
 import { PatrolRepository } from './patrol-repository.js';
 import { type PatrolRunResult, runPatrolChecks } from './patrol-runner.js';
-import { PatrolScheduler, type PatrolSlot, type RunNowOutcome } from './patrol-scheduler.js';
+import {
+  PatrolScheduler,
+  type PatrolSlot,
+  type RunNowOutcome,
+  type TickOutcome,
+} from './patrol-scheduler.js';
 import type { Patrol, Patrols } from './patrol-settings.js';
 import type { PatrolSteeringDeps } from './patrol-steering.js';
 
@@ -123,6 +128,11 @@ export class PatrolService implements PatrolControl {
 
   nextRunAt(name: string): number | undefined {
     return this.scheduler?.nextRunAt(name);
+  }
+
+  /** One scheduled tick for the slot `slotMs`, elected and admitted as node-cron's would be (tests, tools). */
+  tick(name: string, slotMs: number): Promise<TickOutcome> {
+    return this.prepare().tick(name, slotMs);
   }
 
   async runNow(name: string): Promise<RunNowOutcome> {

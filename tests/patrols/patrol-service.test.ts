@@ -1,0 +1,148 @@
+// The patrol service end to end on a real Kernel, real check tools and a real Store: what a channel sees run by run.
+import { afterEach, describe, expect, it } from 'vitest';
+import { RecordingChatPort } from '../fakes/recording-chat-port.js';
+import {
+  type Backend,
+  CheckSwitch,
+  HOUR,
+  MINUTE,
+  newReplica,
+  patrolSettings,
+  person,
+  type Replica,
+  reportPosts,
+  StoreBench,
+  slot,
+  T0,
+} from './patrol-service-rig.js';
+
+let bench: StoreBench | undefined;
+let replica: Replica | undefined;
+afterEach(async () => {
+  await replica?.stop();
+  await bench?.close();
+  replica = undefined;
+  bench = undefined;
+});
+
+async function world(backend: Backend, patrol: Record<string, unknown> = {}) {
+  bench = new StoreBench(backend);
+  const chat = new RecordingChatPort();
+  const checks = new CheckSwitch();
+  replica = newReplica({
+    store: await bench.connect(),
+    clock: bench.clock,
+    chat,
+    checks,
+    settings: patrolSettings(patrol),
+  });
+  const clock = bench.clock;
+  const { service } = replica;
+  /** One scheduled run at the clock's time, then the clock moves to the next slot. */
+  const run = async (extra = {}) => {
+    await service.runPatrol('web', slot(clock.now(), extra));
+    clock.advance(5 * MINUTE);
+  };
+  return { chat, checks, clock, service, run, repository: service.repository };
+}
+
+describe.each(['memory', 'sqlite', 'redis'] as const)('a patrol on %s', (backend) => {
+  it('reports once, reminds when due, stops reminding once acked, and resolves in the thread', async () => {
+    const { chat, checks, clock, service, run, repository } = await world(backend, { remind_every: '30m' });
+    checks.set('api', 'fail');
+    await run();
+    const [report] = reportPosts(chat);
+    expect(reportPosts(chat)).toHaveLength(1);
+    expect(report!.conversation).toEqual({ platform: 'playground', channelId: 'ops' });
+    expect(report!.report).toMatchObject({ patrol: 'web', level: 'critical', buttons: true });
+    expect(report!.report.lines).toMatchObject([{ checkId: 'api', change: 'firing' }]);
+    const reportId = report!.report.reportId;
+    expect((await repository.states('web')).api).toMatchObject({
+      machine: { status: 'firing' },
+      reported: { reportId },
+    });
+
+    for (let i = 0; i < 4; i += 1) await run();
+    expect(reportPosts(chat)).toHaveLength(1);
+
+    clock.set(T0 + 30 * MINUTE);
+    await run();
+    const reminders = reportPosts(chat).slice(1);
+    expect(reminders).toHaveLength(1);
+    expect(reminders[0]!.conversation).toMatchObject({ channelId: 'ops', threadId: report!.messageId });
+    expect(reminders[0]!.report.lines).toMatchObject([{ checkId: 'api', change: 'reminder' }]);
+    expect(reminders[0]!.report.buttons).toBe(false);
+
+    const acked = await service.act({ action: 'patrol_ack', target: reportId, principal: person('olive') });
+    expect(acked).toMatch(/^Acked/);
+    expect(chat.posts[0]!.updates.at(-1)).toMatchObject({ acked: { by: 'olive' } });
+    clock.set(T0 + 2 * HOUR);
+    for (let i = 0; i < 3; i += 1) await run();
+    expect(reportPosts(chat)).toHaveLength(2);
+
+    checks.set('api', 'pass');
+    await run();
+    const resolution = reportPosts(chat).slice(2);
+    expect(resolution).toHaveLength(1);
+    expect(resolution[0]!.conversation.threadId).toBe(report!.messageId);
+    expect(resolution[0]!.report).toMatchObject({ level: 'resolved', buttons: false });
+    expect(resolution[0]!.report.lines).toMatchObject([{ checkId: 'api', change: 'resolved' }]);
+    expect(chat.posts[0]!.updates.at(-1)).toMatchObject({ level: 'resolved', buttons: false });
+    expect(await repository.report(reportId)).toMatchObject({ level: 'resolved', resolvedAt: expect.any(Number) });
+    expect((await repository.states('web')).api).toMatchObject({ machine: { status: 'ok' } });
+
+    await run();
+    expect(chat.posts).toHaveLength(3);
+  });
+});
+
+describe('a patrol run', () => {
+  it('that catches up after downtime is marked late, in the history and on the report', async () => {
+    const { chat, checks, run, repository } = await world('memory');
+    checks.set('api', 'fail');
+    await run({ late: true });
+    expect(reportPosts(chat)[0]!.report.late).toBe(true);
+    expect(await repository.history('web')).toMatchObject([{ late: true, manual: false }]);
+    expect(await replica!.service.command('history web', person('anyone'))).toContain('(late)');
+  });
+
+  it('records a check that throws as error, not critical: it could not run', async () => {
+    const { chat, checks, run, repository } = await world('memory');
+    checks.set('api', 'throw');
+    await run();
+    const [report] = reportPosts(chat);
+    expect(report!.report.level).toBe('error');
+    expect(report!.report.lines).toMatchObject([
+      { checkId: 'api', change: 'error', detail: expect.stringContaining('connection refused by api') },
+    ]);
+    expect((await repository.history('web'))[0]!.failing).toEqual([{ checkId: 'api', level: 'error' }]);
+    expect(await replica!.service.command('show web', person('anyone'))).toMatch(/could not run|error/);
+  });
+
+  it('records a check that times out as error too', async () => {
+    const { chat, checks, run } = await world('memory');
+    checks.set('api', 'hang');
+    await run();
+    const [report] = reportPosts(chat);
+    expect(report!.report.level).toBe('error');
+    expect(report!.report.lines).toMatchObject([{ change: 'error', detail: expect.stringMatching(/time/i) }]);
+  });
+
+  it('whose post fails saves no states, says why in its history, and the next run posts the report', async () => {
+    const { chat, checks, run, repository } = await world('sqlite');
+    checks.set('api', 'fail');
+    chat.failNextPosts = 1;
+    await run();
+    expect(chat.posts).toHaveLength(0);
+    expect(await repository.states('web')).toEqual({});
+    const [failed] = await repository.history('web');
+    expect(failed).toMatchObject({ posted: [], problem: expect.stringContaining('could not post to playground:ops') });
+    expect(failed!.problem).toContain('chat platform unavailable');
+
+    await run();
+    expect(reportPosts(chat)).toHaveLength(1);
+    expect(reportPosts(chat)[0]!.report.lines).toMatchObject([{ checkId: 'api', change: 'firing' }]);
+    expect((await repository.history('web'))[1]).toMatchObject({ posted: ['report'] });
+    expect((await repository.history('web'))[1]!.problem).toBeUndefined();
+  });
+});
