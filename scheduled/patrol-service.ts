@@ -26,7 +26,7 @@ import {
   type TickOutcome,
 } from './patrol-scheduler.js';
 import type { Patrol, Patrols } from './patrol-settings.js';
-import type { PatrolSteeringDeps } from './patrol-steering.js';
+import type { PatrolSteeringDeps, Steered } from './patrol-steering.js';
 
 export interface PatrolServiceOptions {
   patrols: Patrols;
@@ -124,6 +124,11 @@ export class PatrolService implements PatrolControl {
 
   command(args: string, principal: Principal): Promise<string> {
     return this.commands.run(args, principal);
+  }
+
+  /** A `patrol …` command's reply and whether it did what it asked (the CLI's exit code). */
+  answer(args: string, principal: Principal): Promise<Steered> {
+    return this.commands.answer(args, principal);
   }
 
   nextRunAt(name: string): number | undefined {
