@@ -1,5 +1,6 @@
 // The patrol service end to end on a real Kernel, real check tools and a real Store: what a channel sees run by run.
 import { afterEach, describe, expect, it } from 'vitest';
+import { patrolKeys } from '../../scheduled/patrol-keys.js';
 import { RecordingChatPort } from '../fakes/recording-chat-port.js';
 import {
   type Backend,
@@ -97,13 +98,18 @@ describe.each(['memory', 'sqlite', 'redis'] as const)('a patrol on %s', (backend
 });
 
 describe('a patrol run', () => {
-  it('that catches up after downtime is marked late, in the history and on the report', async () => {
-    const { chat, checks, run, repository } = await world('memory');
+  it('after downtime catches up once, marked late in the history and on the report', async () => {
+    const { chat, checks, clock, service, repository } = await world('sqlite');
     checks.set('api', 'fail');
-    await run({ late: true });
+    await replica!.store.set(patrolKeys.lastSlot('web'), T0);
+    clock.set(T0 + HOUR + 2 * MINUTE);
+    await service.start();
+    await service.stop();
+    expect(checks.calls).toEqual(['api']);
+    expect(await repository.history('web')).toMatchObject([{ at: T0 + HOUR + 2 * MINUTE, late: true }]);
+    expect(reportPosts(chat)).toHaveLength(1);
     expect(reportPosts(chat)[0]!.report.late).toBe(true);
-    expect(await repository.history('web')).toMatchObject([{ late: true, manual: false }]);
-    expect(await replica!.service.command('history web', person('anyone'))).toContain('(late)');
+    expect(await service.command('history web', person('anyone'))).toContain('(late)');
   });
 
   it('records a check that throws as error, not critical: it could not run', async () => {
