@@ -8,12 +8,12 @@ import { join, resolve } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { nullChatPort } from '../../agent/chat-port.js';
 import { runCli } from '../../bot/cli/main.js';
 import { createOpsbot } from '../../bot/compose.js';
 import { readEnvironment } from '../../bot/config/environment.js';
 import { loadSettings } from '../../bot/config/load-settings.js';
 import { InvalidSettingsError } from '../../bot/config/settings-problem.js';
-import { nullChatPort } from '../../agent/chat-port.js';
 import { recordingLogger } from './patrol-rig.js';
 
 let dir: string;
@@ -159,7 +159,9 @@ describe('opsbot patrol, the other verbs', () => {
   it('lists, shows, pauses, resumes, snoozes and shows history as readable text', async () => {
     const list = await cli(['patrol', 'list']);
     expect(list.code).toBe(0);
-    expect(list.out).toContain('• healthy: */5 * * * * (UTC) → playground:ops · 1 checks, none failing · next ');
+    expect(list.out).toContain(
+      '• healthy: */5 * * * * (UTC) → playground:ops · 1 checks, none failing · next ',
+    );
     const show = await cli(['patrol', 'show', 'failing']);
     expect(show.out).toContain('Patrol failing: */5 * * * * (UTC) → playground:ops');
     expect(show.out).toContain('• shop (http_check, warn): not run yet');
@@ -167,14 +169,18 @@ describe('opsbot patrol, the other verbs', () => {
     const paused = await cli(['patrol', 'pause', 'failing', 'for', '2h']);
     expect(paused.code).toBe(0);
     expect(paused.out).toMatch(/^Paused patrol failing until \d{4}-\d\d-\d\d \d\d:\d\d UTC\./);
-    expect((await cli(['patrol', 'list'])).out).toMatch(/failing: .* paused by Olive until .* next none while paused/);
+    expect((await cli(['patrol', 'list'])).out).toMatch(
+      /failing: .* paused by Olive until .* next none while paused/,
+    );
     const resumed = await cli(['patrol', 'resume', 'failing']);
     expect(resumed.out).toMatch(/^Resumed patrol failing; its next run is /);
 
     const snoozed = await cli(['patrol', 'snooze', 'failing/shop', '4h']);
     expect(snoozed.code).toBe(0);
     expect(snoozed.out).toMatch(/^Snoozed failing\/shop until .*: nothing is posted for it until then\./);
-    expect((await cli(['patrol', 'show', 'failing'])).out).toMatch(/shop \(http_check, warn\): not run yet · snoozed until/);
+    expect((await cli(['patrol', 'show', 'failing'])).out).toMatch(
+      /shop \(http_check, warn\): not run yet · snoozed until/,
+    );
 
     const history = await cli(['patrol', 'history', 'healthy']);
     expect(history.code).toBe(0);
@@ -190,8 +196,13 @@ describe('opsbot patrol, the other verbs', () => {
     expect(snooze.out).toContain('Your role (viewer) may not snooze patrols.');
     expect((await cli(['patrol', 'list', '--as', 'val'])).code).toBe(0);
     const audit = await cli(['audit', '--json']);
-    const entries = audit.out.trim().split('\n').map((line) => JSON.parse(line));
-    expect(entries.filter((e) => e.kind === 'patrol_action' && e.outcome.endsWith('refused'))).toHaveLength(2);
+    const entries = audit.out
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line));
+    expect(entries.filter((e) => e.kind === 'patrol_action' && e.outcome.endsWith('refused'))).toHaveLength(
+      2,
+    );
   });
 });
 

@@ -46,8 +46,15 @@ async function world() {
     patrols: replica.service,
   });
   const ops = async (principal: Principal, text: string) =>
-    (await router.handle({ kind: 'command', eventId: `e${++nextEvent}`, principal, conversation: channel, text }))
-      .ephemeral ?? '';
+    (
+      await router.handle({
+        kind: 'command',
+        eventId: `e${++nextEvent}`,
+        principal,
+        conversation: channel,
+        text,
+      })
+    ).ephemeral ?? '';
   const click = async (principal: Principal, action: 'patrol_ack' | 'patrol_run', target: string) =>
     (
       await router.handle({
@@ -70,7 +77,9 @@ describe('/ops patrol through the router', () => {
   it('lets anyone list, show and read history, and audits none of it', async () => {
     const { ops, steers, service } = await world();
     await service.runPatrol('web', slot(T0));
-    expect(await ops(val, 'patrol list')).toMatch(/^Patrols:\n• web: `\*\/5 \* \* \* \*` \(UTC\) → playground:ops/);
+    expect(await ops(val, 'patrol list')).toMatch(
+      /^Patrols:\n• web: `\*\/5 \* \* \* \*` \(UTC\) → playground:ops/,
+    );
     expect(await ops(val, 'patrol show web')).toContain('• `api` (probe, critical): ok since');
     expect(await ops(val, 'patrol history web')).toMatch(/Latest runs of web, newest first:\n• .*✔ 1 passed/);
     expect(await steers()).toEqual([]);

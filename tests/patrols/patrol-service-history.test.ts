@@ -27,7 +27,12 @@ afterEach(async () => {
 async function sqliteWorld() {
   bench = new StoreBench('sqlite');
   const checks = new CheckSwitch();
-  replica = newReplica({ store: await bench.connect(), clock: bench.clock, chat: new RecordingChatPort(), checks });
+  replica = newReplica({
+    store: await bench.connect(),
+    clock: bench.clock,
+    chat: new RecordingChatPort(),
+    checks,
+  });
   const { clock } = bench;
   const { service } = replica;
   const run = async () => {
@@ -69,7 +74,11 @@ describe('patrol run records', () => {
     await run();
     const [entry] = await repository.history('web');
     const runId = entry!.runId!;
-    expect(await kernel.runs.find(runId)).toMatchObject({ id: runId, status: 'finished', keepForMs: 7 * DAY });
+    expect(await kernel.runs.find(runId)).toMatchObject({
+      id: runId,
+      status: 'finished',
+      keepForMs: 7 * DAY,
+    });
     expect(await kernel.runs.threadRunIds(patrolConversation('web'))).toEqual([]);
     clock.advance(7 * DAY - 2 * MINUTE);
     expect(await kernel.runs.find(runId)).toBeDefined();

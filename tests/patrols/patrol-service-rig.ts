@@ -16,9 +16,9 @@ import { SqliteStore } from '../../agent/store/sqlite-store.js';
 import type { Store } from '../../agent/store/store.js';
 import { defineTool, type Tool } from '../../agent/tool.js';
 import { type Settings, SettingsSchema } from '../../bot/config/settings-schema.js';
-import { PatrolService } from '../../scheduled/patrol-service.js';
 import type { PatrolSlot } from '../../scheduled/patrol-scheduler.js';
-import { RecordingChatPort } from '../fakes/recording-chat-port.js';
+import { PatrolService } from '../../scheduled/patrol-service.js';
+import type { RecordingChatPort } from '../fakes/recording-chat-port.js';
 import { deleteRedisKeys, TEST_REDIS_URL } from '../store/redis-test-keys.js';
 import { recordingLogger, T0 } from './patrol-rig.js';
 

@@ -89,7 +89,10 @@ describe.each(['memory', 'sqlite', 'redis'] as const)('a patrol on %s', (backend
     expect(resolution[0]!.report).toMatchObject({ level: 'resolved', buttons: false });
     expect(resolution[0]!.report.lines).toMatchObject([{ checkId: 'api', change: 'resolved' }]);
     expect(chat.posts[0]!.updates.at(-1)).toMatchObject({ level: 'resolved', buttons: false });
-    expect(await repository.report(reportId)).toMatchObject({ level: 'resolved', resolvedAt: expect.any(Number) });
+    expect(await repository.report(reportId)).toMatchObject({
+      level: 'resolved',
+      resolvedAt: expect.any(Number),
+    });
     expect((await repository.states('web')).api).toMatchObject({ machine: { status: 'ok' } });
 
     await run();
@@ -142,7 +145,10 @@ describe('a patrol run', () => {
     expect(chat.posts).toHaveLength(0);
     expect(await repository.states('web')).toEqual({});
     const [failed] = await repository.history('web');
-    expect(failed).toMatchObject({ posted: [], problem: expect.stringContaining('could not post to playground:ops') });
+    expect(failed).toMatchObject({
+      posted: [],
+      problem: expect.stringContaining('could not post to playground:ops'),
+    });
     expect(failed!.problem).toContain('chat platform unavailable');
 
     await run();
