@@ -42,26 +42,48 @@ export function reportMessage(
   };
 }
 
+export interface PostOutcome {
+  /** The posts made, or made already for this slot by an earlier attempt. */
+  done: PatrolPost[];
+  /** What this attempt posted, for the history. */
+  posted: ('report' | 'reply' | 'update')[];
+  failed?: { post: PatrolPost; error: unknown };
+}
+
+/** A post's kind in the history and in its dedupe key. */
+export function postWord(post: PatrolPost): 'report' | 'reply' | 'update' {
+  return post.kind === 'new_report' ? 'report' : post.kind === 'thread_reply' ? 'reply' : 'update';
+}
+
 export class PatrolPoster {
   constructor(
     private readonly chat: ChatPort,
     private readonly repository: PatrolRepository,
   ) {}
 
-  /** Makes the posts in order; returns what was posted, for the history. */
-  async post(posts: PatrolPost[], context: PatrolRunContext): Promise<string[]> {
-    const done: string[] = [];
+  /**
+   * Makes the posts in order and stops at the first that fails: the posts done, what this attempt posted, and
+   * the post that failed with its error, whose checks the caller leaves in their stored states.
+   */
+  async post(posts: PatrolPost[], context: PatrolRunContext): Promise<PostOutcome> {
+    const done: PatrolPost[] = [];
+    const posted: PostOutcome['posted'] = [];
     for (const post of posts) {
-      const kind = post.kind === 'new_report' ? 'report' : post.kind === 'thread_reply' ? 'reply' : 'update';
       // A new report is one per slot whatever its id; replies and updates are one per report and slot.
-      const key = post.kind === 'new_report' ? kind : `${kind}:${post.reportId}`;
-      if (!(await this.repository.firstPost(context.name, context.slotMs, key))) continue;
-      if (post.kind === 'new_report') await this.newReport(post, context);
-      else if (post.kind === 'thread_reply') await this.reply(post, context);
-      else await this.update(post, context);
-      done.push(kind);
+      const key = post.kind === 'new_report' ? postWord(post) : `${postWord(post)}:${post.reportId}`;
+      try {
+        if (await this.repository.firstPost(context.name, context.slotMs, key)) {
+          if (post.kind === 'new_report') await this.newReport(post, context);
+          else if (post.kind === 'thread_reply') await this.reply(post, context);
+          else await this.update(post, context);
+          posted.push(postWord(post));
+        }
+      } catch (error) {
+        return { done, posted, failed: { post, error } };
+      }
+      done.push(post);
     }
-    return done;
+    return { done, posted };
   }
 
   private async newReport(post: Extract<PatrolPost, { kind: 'new_report' }>, context: PatrolRunContext) {

@@ -16,6 +16,7 @@ import type { PatrolButton, PatrolControl } from './patrol-control.js';
 import type { ReportFacts } from './patrol-evaluation.js';
 import { evaluatePatrol } from './patrol-evaluation.js';
 import { PatrolPoster } from './patrol-poster.js';
+import { statesAfterPosts } from './patrol-posts.js';
 import { PATROL_WIDE } from './patrol-records.js';
 import { PatrolRepository } from './patrol-repository.js';
 import { type PatrolRunResult, runPatrolChecks } from './patrol-runner.js';
@@ -198,27 +199,33 @@ export class PatrolService implements PatrolControl {
       ...(wide ? { patrolSnoozedUntil: wide.until } : {}),
       checkSnoozedUntil: Object.fromEntries(Object.entries(checkSnoozes).map(([id, s]) => [id, s.until])),
     });
-    let posted: string[] = [];
+    const nextRunAt = this.nextRunAt(name);
+    const outcome = await this.poster.post(evaluation.posts, {
+      name,
+      channel: patrol.channel,
+      timezone: patrol.timezone,
+      slotMs: slot.at,
+      late: slot.late,
+      runId: result.run.id,
+      now,
+      ...(nextRunAt ? { nextRunAt } : {}),
+      ...(result.summary ? { summary: result.summary } : {}),
+    });
     let problem: string | undefined;
-    try {
-      const nextRunAt = this.nextRunAt(name);
-      posted = await this.poster.post(evaluation.posts, {
-        name,
-        channel: patrol.channel,
-        timezone: patrol.timezone,
-        slotMs: slot.at,
-        late: slot.late,
-        runId: result.run.id,
-        now,
-        ...(nextRunAt ? { nextRunAt } : {}),
-        ...(result.summary ? { summary: result.summary } : {}),
-      });
-    } catch (error) {
-      // The states stay as they were, so the next run finds the same changes and posts them then.
-      problem = `could not post to ${patrol.channel.platform}:${patrol.channel.channelId}: ${errorMessage(error)}`;
-      this.logger.warn({ patrol: name, err: errorMessage(error) }, `patrol ${name} ${problem}`);
+    if (outcome.failed) {
+      // The checks that post concerned keep their states, so the next run finds the same changes and posts them.
+      problem = `could not post to ${patrol.channel.platform}:${patrol.channel.channelId}: ${errorMessage(outcome.failed.error)}`;
+      this.logger.warn(
+        { patrol: name, err: errorMessage(outcome.failed.error) },
+        `patrol ${name} ${problem}`,
+      );
     }
-    if (!problem) await this.repository.saveStates(name, evaluation.states);
+    await this.repository.saveStates(
+      name,
+      outcome.failed
+        ? statesAfterPosts(states, evaluation.states, evaluation.posts, outcome.done)
+        : evaluation.states,
+    );
     const failing = Object.entries(result.outcomes).flatMap(([checkId, outcome]) =>
       outcome.kind === 'pass'
         ? []
@@ -228,7 +235,7 @@ export class PatrolService implements PatrolControl {
       ...entry,
       failing,
       passed: Object.values(result.outcomes).filter((o) => o.kind === 'pass').length,
-      posted,
+      posted: outcome.posted,
       ...(problem ? { problem } : {}),
     });
   }

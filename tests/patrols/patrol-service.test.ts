@@ -157,4 +157,40 @@ describe('a patrol run', () => {
     expect((await repository.history('web'))[1]).toMatchObject({ posted: ['report'] });
     expect((await repository.history('web'))[1]!.problem).toBeUndefined();
   });
+
+  it('whose thread reply fails after its new report went out posts that report once, and the reply next run', async () => {
+    const settings = {
+      checks: [
+        { id: 'api', tool: 'probe', args: { target: 'api' } },
+        { id: 'db', tool: 'probe', args: { target: 'db' } },
+      ],
+    };
+    const { chat, checks, run, repository } = await world('memory', settings);
+    checks.set('api', 'fail');
+    await run();
+    const first = reportPosts(chat)[0]!;
+    checks.set('api', 'pass').set('db', 'fail');
+    chat.failNextThreadPosts = 1;
+    await run();
+    expect(reportPosts(chat).map((post) => post.report.lines.map((line) => line.checkId))).toEqual([
+      ['api'],
+      ['db'],
+    ]);
+    expect((await repository.history('web'))[1]).toMatchObject({
+      posted: ['report'],
+      problem: expect.any(String),
+    });
+    const states = await repository.states('web');
+    expect(states.api).toMatchObject({ reported: { reportId: first.report.reportId } });
+    expect(states.db).toMatchObject({ machine: { status: 'firing' } });
+
+    await run();
+    const posts = reportPosts(chat).slice(2);
+    expect(posts).toHaveLength(1);
+    expect(posts[0]!.conversation.threadId).toBe(first.messageId);
+    expect(posts[0]!.report.lines).toMatchObject([{ checkId: 'api', change: 'resolved' }]);
+    expect(chat.posts[0]!.updates.at(-1)).toMatchObject({ level: 'resolved' });
+    await run();
+    expect(reportPosts(chat)).toHaveLength(3);
+  });
 });
