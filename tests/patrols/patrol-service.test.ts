@@ -1,5 +1,7 @@
 // The patrol service end to end on a real Kernel, real check tools and a real Store: what a channel sees run by run.
 import { afterEach, describe, expect, it } from 'vitest';
+import { patrolLineText, patrolReportView } from '../../bot/chat/patrol-report-view.js';
+import { VIEW_LIMITS } from '../../bot/chat/view-limits.js';
 import { patrolKeys } from '../../scheduled/patrol-keys.js';
 import { RecordingChatPort } from '../fakes/recording-chat-port.js';
 import {
@@ -112,6 +114,8 @@ describe('a patrol run', () => {
     expect(await repository.history('web')).toMatchObject([{ at: T0 + HOUR + 2 * MINUTE, late: true }]);
     expect(reportPosts(chat)).toHaveLength(1);
     expect(reportPosts(chat)[0]!.report.late).toBe(true);
+    const view = patrolReportView(reportPosts(chat)[0]!.report, clock.now(), VIEW_LIMITS.playground);
+    expect(view.footer).toContain('late run after downtime');
     expect(await service.command('history web', person('anyone'))).toContain('(late)');
   });
 
@@ -124,6 +128,7 @@ describe('a patrol run', () => {
     expect(report!.report.lines).toMatchObject([
       { checkId: 'api', change: 'error', detail: expect.stringContaining('connection refused by api') },
     ]);
+    expect(patrolLineText(report!.report.lines[0]!)).toMatch(/^`api` \(probe\) could not run: /);
     expect((await repository.history('web'))[0]!.failing).toEqual([{ checkId: 'api', level: 'error' }]);
     expect(await replica!.service.command('show web', person('anyone'))).toMatch(/could not run|error/);
   });
