@@ -84,9 +84,10 @@ function lineLevel(line: PatrolReportLine): ShownLevel {
 }
 
 /**
- * The states to save after a run whose posts were made only in part: a check whose report's posts (its new report,
- * or its report's thread reply and header) were all made gets its new state; one whose post failed or was never
- * made keeps its stored state, so the next run finds the same change and posts it. Checks no post concerns move on.
+ * The states to save after a run's posts: a check whose report's posts (its new report, or its report's thread
+ * reply and header) were all made gets its new state; one whose post failed, was never made, or was made by
+ * another run keeps its stored state, so no state points at a report this run did not post and the next run finds
+ * the same change and posts it. Checks no post concerns move on.
  */
 export function statesAfterPosts(
   stored: Readonly<Record<string, CheckState>>,

@@ -15,7 +15,7 @@ import { PatrolCommands } from './patrol-commands.js';
 import type { PatrolButton, PatrolControl } from './patrol-control.js';
 import type { ReportFacts } from './patrol-evaluation.js';
 import { evaluatePatrol } from './patrol-evaluation.js';
-import { PatrolPoster } from './patrol-poster.js';
+import { PatrolPoster, postWord } from './patrol-poster.js';
 import { statesAfterPosts } from './patrol-posts.js';
 import { PATROL_WIDE } from './patrol-records.js';
 import { PatrolRepository } from './patrol-repository.js';
@@ -205,6 +205,7 @@ export class PatrolService implements PatrolControl {
       channel: patrol.channel,
       timezone: patrol.timezone,
       slotMs: slot.at,
+      manual: slot.manual,
       late: slot.late,
       runId: result.run.id,
       now,
@@ -222,9 +223,7 @@ export class PatrolService implements PatrolControl {
     }
     await this.repository.saveStates(
       name,
-      outcome.failed
-        ? statesAfterPosts(states, evaluation.states, evaluation.posts, outcome.done)
-        : evaluation.states,
+      statesAfterPosts(states, evaluation.states, evaluation.posts, outcome.done),
     );
     const failing = Object.entries(result.outcomes).flatMap(([checkId, outcome]) =>
       outcome.kind === 'pass'
@@ -235,7 +234,7 @@ export class PatrolService implements PatrolControl {
       ...entry,
       failing,
       passed: Object.values(result.outcomes).filter((o) => o.kind === 'pass').length,
-      posted: outcome.posted,
+      posted: outcome.done.map(postWord),
       ...(problem ? { problem } : {}),
     });
   }

@@ -1,5 +1,6 @@
 // Patrol services across processes: a restart while a check is firing, and three replicas on one tick.
 import { afterEach, describe, expect, it } from 'vitest';
+import { patrolRecordKeys } from '../../scheduled/patrol-records.js';
 import { RecordingChatPort } from '../fakes/recording-chat-port.js';
 import {
   CheckSwitch,
@@ -72,5 +73,27 @@ describe.each(['redis', 'sqlite'] as const)('three kernels on one %s hitting the
     expect(next.filter((outcome) => outcome === 'ran')).toHaveLength(1);
     expect(checks.calls).toEqual(['api', 'api']);
     expect(chat.posts).toHaveLength(1);
+  });
+});
+
+describe.each(['redis', 'sqlite'] as const)('a slot run again on another replica of one %s', (backend) => {
+  it('posts nothing the first run posted, and saves no state pointing at a report it did not post', async () => {
+    bench = new StoreBench(backend);
+    const { clock } = bench;
+    const chat = new RecordingChatPort();
+    const checks = new CheckSwitch().set('api', 'fail');
+    for (const owner of ['replica-0', 'replica-1'])
+      replicas.push(newReplica({ store: await bench.connect(), clock, chat, checks, owner }));
+    const [first, second] = replicas;
+    await first!.service.runPatrol('web', slot(T0));
+    // As if the first run stopped after posting, before it saved the states.
+    await first!.store.delete(patrolRecordKeys.checks('web'));
+    await second!.service.runPatrol('web', slot(T0));
+    expect(chat.posts).toHaveLength(1);
+    expect((await second!.service.repository.history('web')).map((entry) => entry.posted)).toEqual([
+      ['report'],
+      [],
+    ]);
+    expect(await second!.service.repository.states('web')).toEqual({});
   });
 });

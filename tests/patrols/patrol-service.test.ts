@@ -198,4 +198,22 @@ describe('a patrol run', () => {
     await run();
     expect(reportPosts(chat)).toHaveLength(3);
   });
+
+  it('run by hand several times in one second posts every change', async () => {
+    const { chat, checks, service, repository } = await world('memory');
+    const byHand = async () => {
+      const started = await service.runNow('web');
+      if (!started.started) throw new Error(started.reason);
+      await started.finished;
+    };
+    for (const behaviour of ['fail', 'pass', 'fail'] as const) {
+      checks.set('api', behaviour);
+      await byHand();
+    }
+    const reports = reportPosts(chat).filter((post) => post.conversation.threadId === undefined);
+    expect(reports).toHaveLength(2);
+    const second = reports[1]!.report.reportId;
+    expect(await repository.report(second)).toMatchObject({ reportId: second, level: 'critical' });
+    expect((await repository.states('web')).api).toMatchObject({ reported: { reportId: second } });
+  });
 });
