@@ -33,6 +33,7 @@ Commands:
                             Exit 0: all passed; 1: a check failed; 4: a check could not run.
   patrol pause <name> [for 2h] | resume <name> | snooze <name>[/<check>] 4h
                             Steer a patrol, as your role allows (permissions.roles.<role>.patrols).
+                            Exit 1 when it was refused or not done.
   discord register [--guild <id>]
                             Register the /ops command with Discord (DISCORD_TOKEN, DISCORD_APPLICATION_ID):
                             in one server at once, or globally (which can take a while to show).
