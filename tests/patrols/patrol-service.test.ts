@@ -99,6 +99,7 @@ describe.each(['memory', 'sqlite', 'redis'] as const)('a patrol on %s', (backend
 
     await run();
     expect(chat.posts).toHaveLength(3);
+    expect(chat.posts.every((post) => post.message.kind === 'patrol_report')).toBe(true);
   });
 });
 
