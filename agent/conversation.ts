@@ -15,3 +15,11 @@ export type Conversation = z.infer<typeof ConversationSchema>;
 export function conversationKey(conversation: Conversation): string {
   return `${conversation.platform}:${conversation.channelId}:${conversation.threadId ?? '-'}`;
 }
+
+/**
+ * Whether any chat adapter shows this conversation. A patrol's own conversation is shown by none: its reports are
+ * posted by the patrol service, so the run's status and result messages are not posted at all.
+ */
+export function shownInChat(conversation: Conversation): boolean {
+  return conversation.platform !== 'patrol';
+}

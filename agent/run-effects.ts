@@ -2,7 +2,7 @@
 // entries, freeing the thread and handing the run to the queue. The only place a transition touches the world.
 import type { ChatPort, MessageRef, OutboundMessage } from './chat-port.js';
 import type { Clock } from './clock.js';
-import type { Conversation } from './conversation.js';
+import { type Conversation, shownInChat } from './conversation.js';
 import type { ConversationScheduler } from './conversation-scheduler.js';
 import { errorMessage } from './errors.js';
 import type { Logger } from './logger.js';
@@ -85,7 +85,7 @@ export class RunEffects {
       case 'post': {
         const posted = await this.post(run, effect.message);
         if (posted.kind === 'failed') return posted.run;
-        if (!effect.slot) return run;
+        if (posted.kind === 'unshown' || !effect.slot) return run;
         const remembered = transition(run, {
           type: 'message_posted',
           slot: effect.slot,
@@ -184,7 +184,8 @@ export class RunEffects {
   private async post(
     run: Run,
     message: OutboundMessage,
-  ): Promise<{ kind: 'posted'; ref: MessageRef } | { kind: 'failed'; run: Run }> {
+  ): Promise<{ kind: 'posted'; ref: MessageRef } | { kind: 'failed'; run: Run } | { kind: 'unshown' }> {
+    if (!shownInChat(run.conversation)) return { kind: 'unshown' };
     try {
       const ref = await this.deps.chat.post(run.conversation, this.deps.redactor.redactValue(message));
       return { kind: 'posted', ref };
@@ -194,6 +195,7 @@ export class RunEffects {
   }
 
   private async update(run: Run, messageId: string, message: OutboundMessage): Promise<Run> {
+    if (!shownInChat(run.conversation)) return run;
     try {
       await this.deps.chat.update(
         { conversation: run.conversation, messageId },
@@ -213,6 +215,7 @@ export class RunEffects {
     const message: OutboundMessage = { kind: 'status', runId: run.id, text, tone };
     if (run.statusMessageId) return this.update(run, run.statusMessageId, message);
     const posted = await this.post(run, message);
+    if (posted.kind === 'unshown') return run;
     return posted.kind === 'posted' ? { ...run, statusMessageId: posted.ref.messageId } : posted.run;
   }
 

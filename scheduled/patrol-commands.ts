@@ -5,7 +5,13 @@ import type { Principal } from '../agent/principal.js';
 import type { CheckState } from './check-state.js';
 import { statusWord } from './check-state.js';
 import { PATROL_WIDE } from './patrol-records.js';
-import { nextWords, PatrolSteering, type PatrolSteeringDeps, readable } from './patrol-steering.js';
+import {
+  nextWords,
+  PatrolSteering,
+  type PatrolSteeringDeps,
+  readable,
+  type Steered,
+} from './patrol-steering.js';
 
 export const PATROL_USAGE = [
   'Patrol commands:',
@@ -25,42 +31,52 @@ export class PatrolCommands {
   }
 
   async run(args: string, principal: Principal): Promise<string> {
+    return (await this.answer(args, principal)).message;
+  }
+
+  /** The reply, and whether the command did what it asked: false for a refusal, a usage error or a steer not made. */
+  async answer(args: string, principal: Principal): Promise<Steered> {
     const [verb = '', target = '', ...rest] = args.trim().split(/\s+/).filter(Boolean);
     const name = target.split('/')[0] ?? '';
+    const read = async (text: Promise<string>): Promise<Steered> => ({ ok: true, message: await text });
+    const usage = (message: string): Steered => ({ ok: false, message });
     switch (verb.toLowerCase()) {
       case '':
       case 'list':
-        return this.list();
+        return read(this.list());
       case 'show':
-        return name ? this.show(name) : 'Which patrol? `patrol show <name>`';
+        return name ? this.known(name, () => this.show(name)) : usage('Which patrol? `patrol show <name>`');
       case 'history':
-        return name ? this.history(name) : 'Which patrol? `patrol history <name>`';
-      case 'run':
         return name
-          ? (await this.steering.run(principal, name)).message
-          : 'Which patrol? `patrol run <name>`';
+          ? this.known(name, () => this.history(name))
+          : usage('Which patrol? `patrol history <name>`');
+      case 'run':
+        return name ? this.steering.run(principal, name) : usage('Which patrol? `patrol run <name>`');
       case 'pause': {
-        if (!name) return 'Which patrol? `patrol pause <name> [for 2h]`';
+        if (!name) return usage('Which patrol? `patrol pause <name> [for 2h]`');
         const length = rest[0]?.toLowerCase() === 'for' ? rest[1] : rest[0];
         const ms = length === undefined ? undefined : duration(length);
-        if (length !== undefined && ms === undefined) return notADuration(length);
-        return (await this.steering.pause(principal, name, ms)).message;
+        if (length !== undefined && ms === undefined) return usage(notADuration(length));
+        return this.steering.pause(principal, name, ms);
       }
       case 'resume':
-        return name
-          ? (await this.steering.resume(principal, name)).message
-          : 'Which patrol? `patrol resume <name>`';
+        return name ? this.steering.resume(principal, name) : usage('Which patrol? `patrol resume <name>`');
       case 'snooze': {
         const length = rest[0]?.toLowerCase() === 'for' ? rest[1] : rest[0];
-        if (!name || length === undefined) return 'Usage: `patrol snooze <name>[/<check>] 4h`';
+        if (!name || length === undefined) return usage('Usage: `patrol snooze <name>[/<check>] 4h`');
         const ms = duration(length);
-        if (ms === undefined) return notADuration(length);
+        if (ms === undefined) return usage(notADuration(length));
         const check = target.includes('/') ? target.slice(target.indexOf('/') + 1) : undefined;
-        return (await this.steering.snooze(principal, name, check ? [check] : 'patrol', ms)).message;
+        return this.steering.snooze(principal, name, check ? [check] : 'patrol', ms);
       }
       default:
-        return `"${verb}" is not a patrol command.\n${PATROL_USAGE}`;
+        return usage(`"${verb}" is not a patrol command.\n${PATROL_USAGE}`);
     }
+  }
+
+  private async known(name: string, text: () => Promise<string>): Promise<Steered> {
+    if (!this.deps.all[name]) return { ok: false, message: this.steering.unknown(name) };
+    return { ok: true, message: await text() };
   }
 
   private async list(): Promise<string> {

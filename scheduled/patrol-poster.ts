@@ -12,6 +12,8 @@ export interface PatrolRunContext {
   channel: PatrolChannel;
   timezone: string;
   slotMs: number;
+  /** Asked for by a person: its time is no slot of the schedule, so its posts are its own, by run id. */
+  manual: boolean;
   late: boolean;
   runId: string;
   now: number;
@@ -42,26 +44,47 @@ export function reportMessage(
   };
 }
 
+export interface PostOutcome {
+  /** The posts this run made; one another run made for the slot is neither done nor failed here. */
+  done: PatrolPost[];
+  failed?: { post: PatrolPost; error: unknown };
+}
+
+/** A post's kind in the history and in its dedupe key. */
+export function postWord(post: PatrolPost): 'report' | 'reply' | 'update' {
+  return post.kind === 'new_report' ? 'report' : post.kind === 'thread_reply' ? 'reply' : 'update';
+}
+
 export class PatrolPoster {
   constructor(
     private readonly chat: ChatPort,
     private readonly repository: PatrolRepository,
   ) {}
 
-  /** Makes the posts in order; returns what was posted, for the history. */
-  async post(posts: PatrolPost[], context: PatrolRunContext): Promise<string[]> {
-    const done: string[] = [];
+  /**
+   * Makes the posts in order and stops at the first that fails: the posts this run made, and the one that failed
+   * with its error. The caller saves new states only for the checks of the posts made.
+   */
+  async post(posts: PatrolPost[], context: PatrolRunContext): Promise<PostOutcome> {
+    const done: PatrolPost[] = [];
     for (const post of posts) {
-      const kind = post.kind === 'new_report' ? 'report' : post.kind === 'thread_reply' ? 'reply' : 'update';
-      // A new report is one per slot whatever its id; replies and updates are one per report and slot.
-      const key = post.kind === 'new_report' ? kind : `${kind}:${post.reportId}`;
-      if (!(await this.repository.firstPost(context.name, context.slotMs, key))) continue;
-      if (post.kind === 'new_report') await this.newReport(post, context);
-      else if (post.kind === 'thread_reply') await this.reply(post, context);
-      else await this.update(post, context);
-      done.push(kind);
+      // A new report is one per slot whatever its id; replies and updates are one per report and slot. A manual
+      // run's time is only its second, which a slot or another manual run can share, and its run lease already
+      // makes it the only run of the patrol: its posts are keyed by the run too, so none is taken for another's.
+      const kind = post.kind === 'new_report' ? postWord(post) : `${postWord(post)}:${post.reportId}`;
+      const key = context.manual ? `${kind}:${context.runId}` : kind;
+      try {
+        // Another run made this post for the slot: its checks are that run's to save, not this one's.
+        if (!(await this.repository.firstPost(context.name, context.slotMs, key, context.runId))) continue;
+        if (post.kind === 'new_report') await this.newReport(post, context);
+        else if (post.kind === 'thread_reply') await this.reply(post, context);
+        else await this.update(post, context);
+      } catch (error) {
+        return { done, failed: { post, error } };
+      }
+      done.push(post);
     }
-    return done;
+    return { done };
   }
 
   private async newReport(post: Extract<PatrolPost, { kind: 'new_report' }>, context: PatrolRunContext) {

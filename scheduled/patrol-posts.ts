@@ -82,3 +82,34 @@ function lineLevel(line: PatrolReportLine): ShownLevel {
   if (line.change === 'flapping' || line.change === 'error') return line.change;
   return line.severity ?? 'warn';
 }
+
+/**
+ * The states to save after a run's posts: a check whose report's posts (its new report, or its report's thread
+ * reply and header) were all made gets its new state; one whose post failed, was never made, or was made by
+ * another run keeps its stored state, so no state points at a report this run did not post and the next run finds
+ * the same change and posts it. Checks no post concerns move on.
+ */
+export function statesAfterPosts(
+  stored: Readonly<Record<string, CheckState>>,
+  next: Record<string, CheckState>,
+  posts: PatrolPost[],
+  done: readonly PatrolPost[],
+): Record<string, CheckState> {
+  const checksOf = new Map<string, Set<string>>();
+  const unfinished = new Set<string>();
+  for (const post of posts) {
+    const checks = checksOf.get(post.reportId) ?? new Set<string>();
+    checksOf.set(post.reportId, checks);
+    const ids =
+      post.kind === 'update_report' ? post.resolvedCheckIds : post.lines.map((line) => line.checkId);
+    for (const id of ids) checks.add(id);
+    if (!done.includes(post)) unfinished.add(post.reportId);
+  }
+  const held = new Set([...unfinished].flatMap((reportId) => [...(checksOf.get(reportId) ?? [])]));
+  const states: Record<string, CheckState> = {};
+  for (const [checkId, state] of Object.entries(next)) {
+    if (!held.has(checkId)) states[checkId] = state;
+    else if (Object.hasOwn(stored, checkId)) states[checkId] = stored[checkId]!;
+  }
+  return states;
+}

@@ -74,9 +74,13 @@ export class PatrolRepository {
     await this.store.set(keys.history(name), kept, this.keepMs);
   }
 
-  /** True once per patrol, slot and kind, across replicas and retries; the claim lapses with the history. */
-  async firstPost(name: string, slotMs: number, kind: string): Promise<boolean> {
-    return this.store.claim(keys.post(name, slotMs, kind), 'posted', this.keepMs);
+  /**
+   * True for one run per patrol, slot and kind, across replicas and retries; the claim lapses with the history.
+   * The claim's owner is the run: a claim by its holder refreshes and succeeds, so one shared owner would let
+   * every run through.
+   */
+  async firstPost(name: string, slotMs: number, kind: string, runId: string): Promise<boolean> {
+    return this.store.claim(keys.post(name, slotMs, kind), runId, this.keepMs);
   }
 
   private async read<T>(key: string, schema: z.ZodType<T>): Promise<T | undefined> {

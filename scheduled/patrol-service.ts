@@ -15,13 +15,19 @@ import { PatrolCommands } from './patrol-commands.js';
 import type { PatrolButton, PatrolControl } from './patrol-control.js';
 import type { ReportFacts } from './patrol-evaluation.js';
 import { evaluatePatrol } from './patrol-evaluation.js';
-import { PatrolPoster } from './patrol-poster.js';
+import { PatrolPoster, postWord } from './patrol-poster.js';
+import { statesAfterPosts } from './patrol-posts.js';
 import { PATROL_WIDE } from './patrol-records.js';
 import { PatrolRepository } from './patrol-repository.js';
 import { type PatrolRunResult, runPatrolChecks } from './patrol-runner.js';
-import { PatrolScheduler, type PatrolSlot, type RunNowOutcome } from './patrol-scheduler.js';
+import {
+  PatrolScheduler,
+  type PatrolSlot,
+  type RunNowOutcome,
+  type TickOutcome,
+} from './patrol-scheduler.js';
 import type { Patrol, Patrols } from './patrol-settings.js';
-import type { PatrolSteeringDeps } from './patrol-steering.js';
+import type { PatrolSteeringDeps, Steered } from './patrol-steering.js';
 
 export interface PatrolServiceOptions {
   patrols: Patrols;
@@ -121,8 +127,18 @@ export class PatrolService implements PatrolControl {
     return this.commands.run(args, principal);
   }
 
+  /** A `patrol …` command's reply and whether it did what it asked (the CLI's exit code). */
+  answer(args: string, principal: Principal): Promise<Steered> {
+    return this.commands.answer(args, principal);
+  }
+
   nextRunAt(name: string): number | undefined {
     return this.scheduler?.nextRunAt(name);
+  }
+
+  /** One scheduled tick for the slot `slotMs`, elected and admitted as node-cron's would be (tests, tools). */
+  tick(name: string, slotMs: number): Promise<TickOutcome> {
+    return this.prepare().tick(name, slotMs);
   }
 
   async runNow(name: string): Promise<RunNowOutcome> {
@@ -183,27 +199,32 @@ export class PatrolService implements PatrolControl {
       ...(wide ? { patrolSnoozedUntil: wide.until } : {}),
       checkSnoozedUntil: Object.fromEntries(Object.entries(checkSnoozes).map(([id, s]) => [id, s.until])),
     });
-    let posted: string[] = [];
+    const nextRunAt = this.nextRunAt(name);
+    const outcome = await this.poster.post(evaluation.posts, {
+      name,
+      channel: patrol.channel,
+      timezone: patrol.timezone,
+      slotMs: slot.at,
+      manual: slot.manual,
+      late: slot.late,
+      runId: result.run.id,
+      now,
+      ...(nextRunAt ? { nextRunAt } : {}),
+      ...(result.summary ? { summary: result.summary } : {}),
+    });
     let problem: string | undefined;
-    try {
-      const nextRunAt = this.nextRunAt(name);
-      posted = await this.poster.post(evaluation.posts, {
-        name,
-        channel: patrol.channel,
-        timezone: patrol.timezone,
-        slotMs: slot.at,
-        late: slot.late,
-        runId: result.run.id,
-        now,
-        ...(nextRunAt ? { nextRunAt } : {}),
-        ...(result.summary ? { summary: result.summary } : {}),
-      });
-    } catch (error) {
-      // The states stay as they were, so the next run finds the same changes and posts them then.
-      problem = `could not post to ${patrol.channel.platform}:${patrol.channel.channelId}: ${errorMessage(error)}`;
-      this.logger.warn({ patrol: name, err: errorMessage(error) }, `patrol ${name} ${problem}`);
+    if (outcome.failed) {
+      // The checks that post concerned keep their states, so the next run finds the same changes and posts them.
+      problem = `could not post to ${patrol.channel.platform}:${patrol.channel.channelId}: ${errorMessage(outcome.failed.error)}`;
+      this.logger.warn(
+        { patrol: name, err: errorMessage(outcome.failed.error) },
+        `patrol ${name} ${problem}`,
+      );
     }
-    if (!problem) await this.repository.saveStates(name, evaluation.states);
+    await this.repository.saveStates(
+      name,
+      statesAfterPosts(states, evaluation.states, evaluation.posts, outcome.done),
+    );
     const failing = Object.entries(result.outcomes).flatMap(([checkId, outcome]) =>
       outcome.kind === 'pass'
         ? []
@@ -213,7 +234,7 @@ export class PatrolService implements PatrolControl {
       ...entry,
       failing,
       passed: Object.values(result.outcomes).filter((o) => o.kind === 'pass').length,
-      posted,
+      posted: outcome.done.map(postWord),
       ...(problem ? { problem } : {}),
     });
   }

@@ -30,9 +30,10 @@ Commands:
   patrol list|show|history <name>
                             Scheduled patrols: their state, each check, and their latest runs.
   patrol run <name>         Make a patrol's checks now and print them (posts nothing, changes no state).
-                            Exit 0: all passed; 1: a check failed; 4: a check could not run.
+                            Exit 0: all passed; 1: a check failed; 4: a check could not run; 2: no such patrol.
   patrol pause <name> [for 2h] | resume <name> | snooze <name>[/<check>] 4h
                             Steer a patrol, as your role allows (permissions.roles.<role>.patrols).
+                            Exit 1 when it was refused or not done.
   discord register [--guild <id>]
                             Register the /ops command with Discord (DISCORD_TOKEN, DISCORD_APPLICATION_ID):
                             in one server at once, or globally (which can take a while to show).

@@ -1,5 +1,6 @@
 // `opsbot patrol …`: `run <name>` makes a patrol's checks now and prints them, exiting non-zero when one fails
-// (for a crontab or CI; it changes no stored state and posts nothing); the other verbs are the chat commands.
+// (for a crontab or CI; it changes no stored state and posts nothing); the other verbs are the chat commands, and
+// exit 1 when what they asked was not done (refused, unknown patrol, bad length).
 import { nullChatPort } from '../../agent/chat-port.js';
 import { systemClock } from '../../agent/clock.js';
 import type { Principal } from '../../agent/principal.js';
@@ -35,8 +36,10 @@ export async function patrolCommand(
       io.stdout.write(`${PATROL_USAGE}\n`);
       return EXIT.ok;
     }
-    io.stdout.write(`${plain(await patrols.command(args.join(' '), principal))}\n`);
-    return EXIT.ok;
+    // A refusal, an unknown patrol or a bad length exits 1, so a script never takes a steer not made for done.
+    const answer = await patrols.answer(args.join(' '), principal);
+    io.stdout.write(`${plain(answer.message)}\n`);
+    return answer.ok ? EXIT.ok : EXIT.failed;
   } finally {
     await opsbot.close();
   }

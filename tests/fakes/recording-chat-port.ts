@@ -14,10 +14,16 @@ export class RecordingChatPort implements ChatPort {
   private next = 0;
   /** Make the next N posts throw, to test that a failed post loses nothing. */
   failNextPosts = 0;
+  /** Make the next N posts into a thread throw, while posts to channels go through. */
+  failNextThreadPosts = 0;
 
   async post(conversation: Conversation, message: OutboundMessage): Promise<MessageRef> {
     if (this.failNextPosts > 0) {
       this.failNextPosts -= 1;
+      throw new Error('chat platform unavailable');
+    }
+    if (conversation.threadId !== undefined && this.failNextThreadPosts > 0) {
+      this.failNextThreadPosts -= 1;
       throw new Error('chat platform unavailable');
     }
     const messageId = `m${++this.next}`;
