@@ -13,6 +13,8 @@ export interface PatrolRunContext {
   timezone: string;
   slotMs: number;
   late: boolean;
+  /** Started by a person (`patrol run`, Run again): not a slot other replicas share. */
+  manual: boolean;
   runId: string;
   now: number;
   nextRunAt?: number;
@@ -53,9 +55,11 @@ export class PatrolPoster {
     const done: string[] = [];
     for (const post of posts) {
       const kind = post.kind === 'new_report' ? 'report' : post.kind === 'thread_reply' ? 'reply' : 'update';
-      // A new report is one per slot whatever its id; replies and updates are one per report and slot.
-      const key = post.kind === 'new_report' ? kind : `${kind}:${post.reportId}`;
-      if (!(await this.repository.firstPost(context.name, context.slotMs, key))) continue;
+      // A new report is one per slot whatever its id; replies and updates are one per report and slot. A manual
+      // run's slot is only its start second, which the next manual run may share: its posts are its own.
+      const once = post.kind === 'new_report' ? kind : `${kind}:${post.reportId}`;
+      const key = context.manual ? `${once}:${context.runId}` : once;
+      if (!(await this.repository.firstPost(context.name, context.slotMs, key, context.runId))) continue;
       if (post.kind === 'new_report') await this.newReport(post, context);
       else if (post.kind === 'thread_reply') await this.reply(post, context);
       else await this.update(post, context);

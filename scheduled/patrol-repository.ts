@@ -75,8 +75,9 @@ export class PatrolRepository {
   }
 
   /** True once per patrol, slot and kind, across replicas and retries; the claim lapses with the history. */
-  async firstPost(name: string, slotMs: number, kind: string): Promise<boolean> {
-    return this.store.claim(keys.post(name, slotMs, kind), 'posted', this.keepMs);
+  async firstPost(name: string, slotMs: number, kind: string, runId: string): Promise<boolean> {
+    // Claimed by the run: a claim by the same owner succeeds again, so a shared owner would let every run post.
+    return this.store.claim(keys.post(name, slotMs, kind), runId, this.keepMs);
   }
 
   private async read<T>(key: string, schema: z.ZodType<T>): Promise<T | undefined> {

@@ -193,6 +193,7 @@ export class PatrolService implements PatrolControl {
         timezone: patrol.timezone,
         slotMs: slot.at,
         late: slot.late,
+        manual: slot.manual,
         runId: result.run.id,
         now,
         ...(nextRunAt ? { nextRunAt } : {}),
