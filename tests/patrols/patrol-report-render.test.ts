@@ -79,6 +79,8 @@ const PLATFORMS: Record<string, (message: PatrolReportMessage) => Shown> = {
     const rendered = renderOutbound(message, { now: NOW });
     expect(rendered.file).toBeUndefined();
     const shown = rendered.messages.map((page) => {
+      // The heading's icon says the level once: no tone emoji in front of the text or the notification.
+      expect(JSON.stringify(page)).not.toMatch(/:(x|warning|white_check_mark):/);
       expect(page.blocks.length).toBeLessThanOrEqual(50);
       for (const block of page.blocks as { type: string; text?: { text: string } }[]) {
         if (block.type === 'header') expect(block.text!.text.length).toBeLessThanOrEqual(150);
