@@ -52,7 +52,9 @@ const acked: PatrolReportMessage = {
 const resolved: PatrolReportMessage = {
   ...open,
   level: 'resolved',
-  lines: [line(1, { change: 'resolved', previous: 'critical' })],
+  // Fine for three days before it failed; the report was open ten minutes.
+  lines: [line(1, { change: 'resolved', previous: 'critical', since: NOW - 3 * 86_400_000 })],
+  openedAt: NOW - 10 * 60_000,
   resolvedAt: NOW,
   summary: undefined,
   nextRunAt: undefined,
@@ -159,7 +161,7 @@ const CASES: {
     message: resolved,
     heading: 'RESOLVED · web',
     buttons: [],
-    states: [`Resolved at ${readableUtc(NOW)}`],
+    states: [`Resolved at ${readableUtc(NOW)}, open for 10 min`],
   },
   { name: 'with 30 checks', message: thirty, heading: 'CRITICAL · web', buttons: OPEN_BUTTONS, states: [] },
 ];

@@ -84,7 +84,7 @@ describe('a patrol on Slack, end to end', () => {
     expect(api.callsTo('chat.update')).toHaveLength(1);
     const resolved = renderSlackMessage(api.message(CHANNEL, report.ts)!);
     expect(resolved.text).toContain(`RESOLVED · ${PATROL}`);
-    expect(resolved.text).toContain('Resolved at');
+    expect(resolved.text).toMatch(/Resolved at .*, open for \d+ min/);
     expect(resolved.buttons).toEqual([]);
   });
 
