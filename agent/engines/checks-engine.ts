@@ -103,7 +103,7 @@ export class ChecksEngine implements Engine {
 /** A call's result as the executor recorded it: its tool message, or a note that it was never made. */
 function resultOf(run: Run, callId: string, tool: string): CheckResult {
   const message = run.messages.find((m) => m.role === 'tool' && m.toolCallId === callId);
-  if (!message || message.role !== 'tool') return { tool, ok: false, summary: 'The check was not made.' };
+  if (message?.role !== 'tool') return { tool, ok: false, summary: 'The check was not made.' };
   try {
     const parsed = JSON.parse(message.content) as {
       ok?: boolean;
