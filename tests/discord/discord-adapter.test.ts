@@ -1,6 +1,6 @@
 // The Discord adapter end to end: the real discord.js Client against the fake Discord, the real router and kernel,
 // a scripted model: a mention answered in a new thread, /ops acknowledged at once, and an approval by button.
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ManualClock } from '../../agent/clock.js';
 import { Kernel } from '../../agent/kernel.js';
 import { silentLogger } from '../../agent/logger.js';
@@ -23,6 +23,8 @@ const GUILD = '800000000000000001';
 const CHANNEL = '800000000000000002';
 const ALICE = { id: '700000000000000001', username: 'alice' };
 const BOB = { id: '700000000000000002', username: 'bob' };
+/** For what arrives over the gateway: polled, since a loaded machine may deliver it after settled() returns. */
+const WAIT = { timeout: 10_000, interval: 25 };
 
 const permissions = PermissionSettingsSchema.parse({
   roles: {
@@ -139,10 +141,17 @@ describe('Discord adapter', () => {
     rig = await start();
     const { token } = rig.fake.slashCommand({ channelId: CHANNEL, user: ALICE, options: { task: 'help' } });
     await rig.settled();
+    const current = rig;
+    // The interaction reaches the client over the gateway; under load that can take longer than settled() waits.
+    await vi.waitFor(() => {
+      const edits = current.fake.api.callsTo(
+        'PATCH',
+        new RegExp(`/webhooks/\\d+/${token}/messages/@original`),
+      );
+      expect(JSON.stringify(edits.at(-1)?.body)).toContain('/ops status');
+    }, WAIT);
     const callback = rig.fake.api.callsTo('POST', /\/interactions\/\d+\/[^/]+\/callback/)[0];
     expect(callback?.body).toMatchObject({ type: 5, data: { flags: 64 } });
-    const edits = rig.fake.api.callsTo('PATCH', new RegExp(`/webhooks/\\d+/${token}/messages/@original`));
-    expect(JSON.stringify(edits.at(-1)?.body)).toContain('/ops status');
   });
 
   it('runs an approval by button: the requester is refused privately, an approver approves once', async () => {
@@ -169,14 +178,16 @@ describe('Discord adapter', () => {
       .find((button) => button.label === 'Approve')!.custom_id;
 
     rig.fake.clickButton({ channelId: asked.id, user: ALICE, messageId: card!.id, customId: approveId });
-    await rig.settled();
-    const refusal = rig.fake.api.callsTo('POST', /\/webhooks\/\d+\/[^/]+$/).at(-1);
-    expect(JSON.stringify(refusal?.body)).toContain('someone else has to approve');
+    const current = rig;
+    await vi.waitFor(() => {
+      const refusal = current.fake.api.callsTo('POST', /\/webhooks\/\d+\/[^/]+$/).at(-1);
+      expect(JSON.stringify(refusal?.body)).toContain('someone else has to approve');
+    }, WAIT);
     expect(rig.probe.count('restart_service')).toBe(0);
 
     rig.fake.clickButton({ channelId: asked.id, user: BOB, messageId: card!.id, customId: approveId });
+    await vi.waitFor(() => expect(current.probe.count('restart_service')).toBe(1), WAIT);
     await rig.settled();
-    expect(rig.probe.count('restart_service')).toBe(1);
     const updated = renderDiscordMessage(rig.fake.api.message(card!.id)!);
     expect(updated.buttons).toEqual([]);
     expect(updated.text).toContain('Approved');
@@ -259,12 +270,15 @@ describe('Discord adapter', () => {
     const { thread, card, approveId } = await waitingCard(rig);
     rig.fake.clickButton({ channelId: thread, user: BOB, messageId: card.id, customId: approveId });
     rig.fake.clickButton({ channelId: thread, user: BOB, messageId: card.id, customId: approveId });
+    const current = rig;
+    await vi.waitFor(() => {
+      const followUps = current.fake.api
+        .callsTo('POST', /\/webhooks\/\d+\/[^/]+$/)
+        .map((call) => JSON.stringify(call.body));
+      expect(followUps.some((body) => body.includes('Already approved by'))).toBe(true);
+    }, WAIT);
     await rig.settled();
     expect(rig.probe.count('restart_service')).toBe(1);
-    const followUps = rig.fake.api
-      .callsTo('POST', /\/webhooks\/\d+\/[^/]+$/)
-      .map((call) => JSON.stringify(call.body));
-    expect(followUps.some((body) => body.includes('Already approved by'))).toBe(true);
   });
 
   it('refuses a click after the approval expired, runs nothing, and shows the card expired', async () => {
@@ -272,10 +286,13 @@ describe('Discord adapter', () => {
     const { thread, card, approveId } = await waitingCard(rig);
     rig.clock.advance(15 * 60_000 + 1_000);
     rig.fake.clickButton({ channelId: thread, user: BOB, messageId: card.id, customId: approveId });
+    const current = rig;
+    await vi.waitFor(
+      () => expect(renderDiscordMessage(current.fake.api.message(card.id)!).text).toContain('Expired'),
+      WAIT,
+    );
     await rig.settled();
     expect(rig.probe.count('restart_service')).toBe(0);
-    const shown = renderDiscordMessage(rig.fake.api.message(card.id)!);
-    expect(shown.buttons).toEqual([]);
-    expect(shown.text).toContain('Expired');
+    expect(renderDiscordMessage(rig.fake.api.message(card.id)!).buttons).toEqual([]);
   });
 });
