@@ -115,6 +115,7 @@ describe('a patrol on Discord, end to end', () => {
     const thread = await waitFor('the thread under the report', () =>
       fake.api.threads(CHANNEL).find((candidate) => candidate.id === report.id),
     );
+    expect(thread.name).toBe(`patrol ${PATROL}`);
     const resolution = await waitFor('the resolution', () => fake.messages(thread.id)[0]);
     expect(renderDiscordMessage(resolution).text).toContain(`RESOLVED · ${PATROL}`);
     expect(resolution.components).toEqual([]);
