@@ -78,6 +78,8 @@ export type PatrolReportMessage = {
   late?: boolean;
   nextRunAt?: number;
   timezone: string;
+  /** When the report was first posted; a resolved report says how long it was open. */
+  openedAt?: number;
   /** Set once every check in it is fine again: the header shows it resolved. */
   resolvedAt?: number;
   /** Set once somebody acked it: reminders stop. */

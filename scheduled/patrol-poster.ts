@@ -37,6 +37,7 @@ export function reportMessage(
     ...(record.late ? { late: true } : {}),
     ...(extra.nextRunAt && record.resolvedAt === undefined ? { nextRunAt: extra.nextRunAt } : {}),
     timezone: extra.timezone,
+    openedAt: record.openedAt,
     ...(record.resolvedAt ? { resolvedAt: record.resolvedAt } : {}),
     ...(record.acked ? { acked: record.acked } : {}),
     ...(record.snoozedUntil ? { snoozedUntil: record.snoozedUntil } : {}),

@@ -51,7 +51,7 @@ export function patrolReportView(report: PatrolReportMessage, now: number, limit
   ];
   const states = [
     report.resolvedAt
-      ? `Resolved at ${readableUtc(report.resolvedAt)}, ${Math.max(1, Math.round((report.resolvedAt - Math.min(...report.lines.map((l) => l.since))) / 60_000))} min after it was last fine`
+      ? `Resolved at ${readableUtc(report.resolvedAt)}${openFor(report.openedAt, report.resolvedAt)}`
       : '',
     report.acked ? `Acked by ${report.acked.by} at ${readableUtc(report.acked.at)}: no reminders` : '',
     report.snoozedUntil && report.snoozedUntil > now
@@ -113,4 +113,13 @@ function markdown(text: string, limits: ViewLimits, label?: string): ViewBlock[]
 function nextRun(at: number): string {
   if (at % 60_000 === 0) return readableUtc(at);
   return `${new Date(at).toISOString().slice(0, 19).replace('T', ' ')} UTC`;
+}
+
+/**
+ * How long the report was open. Not from its lines: a line's `since` is when the state before the failure began
+ * (ok for days, say), not when the failure did.
+ */
+function openFor(openedAt: number | undefined, resolvedAt: number): string {
+  if (openedAt === undefined) return '';
+  return `, open for ${Math.max(1, Math.round((resolvedAt - openedAt) / 60_000))} min`;
 }

@@ -47,7 +47,7 @@ export class DiscordChatPort implements ChatPort {
   }
 
   async post(conversation: Conversation, message: OutboundMessage): Promise<MessageRef> {
-    const target = await this.target(conversation);
+    const target = await this.target(conversation, threadNameFor(message));
     const rendered = renderDiscordOutbound(message, { now: this.options.clock.now() });
     let first: string | undefined;
     for (const payload of rendered.messages) {
@@ -70,12 +70,12 @@ export class DiscordChatPort implements ChatPort {
   }
 
   /** Where a conversation's messages go: its thread (started now if it is new), or its channel. */
-  private async target(conversation: Conversation): Promise<string> {
+  private async target(conversation: Conversation, fallbackName: string): Promise<string> {
     const { threadId, channelId } = conversation;
     if (!threadId || threadId === channelId || this.threads.has(threadId)) return threadId ?? channelId;
     try {
       await this.options.rest.post(Routes.threads(channelId, threadId), {
-        body: { name: this.threadNames.get(threadId) ?? 'opsbot', auto_archive_duration: 1440 },
+        body: { name: this.threadNames.get(threadId) ?? fallbackName, auto_archive_duration: 1440 },
       });
     } catch (error) {
       if ((error as { code?: unknown }).code !== THREAD_ALREADY_STARTED) throw error;
@@ -84,6 +84,11 @@ export class DiscordChatPort implements ChatPort {
     this.threads.add(threadId);
     return threadId;
   }
+}
+
+/** A thread nobody named (no task started it): a patrol report's is named after its patrol. */
+function threadNameFor(message: OutboundMessage): string {
+  return message.kind === 'patrol_report' ? `patrol ${message.patrol}`.slice(0, 100) : 'opsbot';
 }
 
 function body(payload: DiscordMessagePayload) {

@@ -28,8 +28,12 @@ const OUTCOME_EMOJI: Record<ViewOutcome['state'], string> = {
   answered: ':speech_balloon:',
 };
 
-/** Action ids our listener takes; Slack wants them unique within a message, so answers carry their index. */
-export const BUTTON_ACTION_IDS = /^opsbot_(approve|deny|answer_\d{1,3})$/;
+/**
+ * Action ids our listener takes; Slack wants them unique within a message, so answers carry their index and
+ * snoozes their length. Every id `actionId` makes must match, or Bolt answers the click with a 404.
+ */
+export const BUTTON_ACTION_IDS =
+  /^opsbot_(approve|deny|answer_\d{1,3}|patrol_ack|patrol_run|patrol_snooze_(1h|4h|1d))$/;
 
 /** One view block as Block Kit; `prefix` (a tone emoji) goes in front of the first text. */
 export function viewBlockToSlack(block: ViewBlock, prefix = ''): KnownBlock[] {
@@ -127,10 +131,17 @@ export function buttonBlocks(buttons: readonly ViewButton[]): KnownBlock[] {
   return blocks;
 }
 
-function actionId(buttonId: string): string {
+export function actionId(buttonId: string): string {
   const intent = decodeButton(buttonId);
   if (!intent) throw new Error(`Not a button id from the codec: ${buttonId}`);
-  return intent.action === 'answer' ? `opsbot_answer_${intent.choice}` : `opsbot_${intent.action}`;
+  switch (intent.action) {
+    case 'answer':
+      return `opsbot_answer_${intent.choice}`;
+    case 'patrol_snooze':
+      return `opsbot_patrol_snooze_${intent.snooze}`;
+    default:
+      return `opsbot_${intent.action}`;
+  }
 }
 
 export function headerBlock(text: string): KnownBlock {

@@ -48,7 +48,7 @@ export function renderOutbound(message: OutboundMessage, options: RenderOptions)
 
 export function renderView(view: MessageView): RenderedOutbound {
   const blocks: KnownBlock[] = view.heading ? [headerBlock(view.heading)] : [];
-  let prefix = view.tone ? `${TONE_EMOJI[view.tone]} ` : '';
+  let prefix = toneEmoji(view);
   for (const block of view.blocks) {
     blocks.push(...viewBlockToSlack(block, block.type === 'text' ? prefix : ''));
     if (block.type === 'text') prefix = '';
@@ -66,10 +66,15 @@ export function renderView(view: MessageView): RenderedOutbound {
 
 /** Model text keeps its emphasis in notifications; opsbot's own lines are only escaped. */
 function summaryText(view: MessageView): string {
-  const tone = view.tone ? `${TONE_EMOJI[view.tone]} ` : '';
+  const tone = toneEmoji(view);
   const text =
     view.kind === 'text' || view.kind === 'result'
       ? markdownToMrkdwn(view.summary)
       : safeMrkdwn(view.summary);
   return clip(`${tone}${text}`, SLACK_LIMITS.sectionText);
+}
+
+/** A patrol report's heading carries its level's own icon; a tone emoji as well would say it twice. */
+function toneEmoji(view: MessageView): string {
+  return view.tone && view.kind !== 'patrol_report' ? `${TONE_EMOJI[view.tone]} ` : '';
 }

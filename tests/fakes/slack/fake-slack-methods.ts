@@ -15,6 +15,35 @@ export interface MethodContext {
 const str = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
 const fail = (error: string): MethodAnswer => ({ ok: false, error });
 
+interface BlockShape {
+  type?: string;
+  text?: { text?: string };
+  elements?: { action_id?: string }[];
+}
+
+/** What Slack refuses with `invalid_blocks`: over 50 blocks, an over-long header or section, a repeated action_id. */
+function blocksProblem(blocks: unknown[]): string | undefined {
+  if (blocks.length > 50) return 'more than 50 blocks';
+  const actionIds = new Set<string>();
+  for (const block of blocks as BlockShape[]) {
+    const length = block.text?.text?.length ?? 0;
+    if (block.type === 'header' && length > 150) return 'a header over 150 characters';
+    if (block.type === 'section' && length > 3_000) return 'a section over 3,000 characters';
+    for (const element of block.elements ?? []) {
+      if (element.action_id === undefined) continue;
+      if (actionIds.has(element.action_id)) return `action_id ${element.action_id} is used twice`;
+      actionIds.add(element.action_id);
+    }
+  }
+  return undefined;
+}
+
+const invalidBlocks = (problem: string): MethodAnswer => ({
+  ok: false,
+  error: 'invalid_blocks',
+  errors: [problem],
+});
+
 export const METHODS: Record<string, (args: Args, context: MethodContext) => MethodAnswer> = {
   'auth.test': (_args, { baseUrl }) => ({
     ok: true,
@@ -38,6 +67,8 @@ export const METHODS: Record<string, (args: Args, context: MethodContext) => Met
     const text = str(args.text) ?? '';
     const blocks = Array.isArray(args.blocks) ? args.blocks : [];
     if (text === '' && blocks.length === 0) return fail('no_text');
+    const problem = blocksProblem(blocks);
+    if (problem) return invalidBlocks(problem);
     const ts = state.nextTs();
     const threadTs = str(args.thread_ts);
     const message = {
@@ -58,6 +89,8 @@ export const METHODS: Record<string, (args: Args, context: MethodContext) => Met
     const channel = str(args.channel) ?? '';
     const message = state.message(channel, str(args.ts) ?? '');
     if (!message) return fail('message_not_found');
+    const problem = blocksProblem(Array.isArray(args.blocks) ? args.blocks : []);
+    if (problem) return invalidBlocks(problem);
     message.history.push({ text: message.text, blocks: message.blocks });
     message.text = str(args.text) ?? '';
     message.blocks = Array.isArray(args.blocks) ? args.blocks : [];

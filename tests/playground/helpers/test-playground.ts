@@ -8,12 +8,12 @@ import type { FakeOpenAIServer } from '../../fakes/openai-server.js';
 /**
  * Alice may ask for anything, danger included, but someone else must approve it; Bob is an admin who may
  * approve; Carol only looks. `restart_service` is allow-listed /bin/echo, so an approval runs something real
- * and harmless.
+ * and harmless. Alice may also run, ack and snooze patrols; Carol, a viewer, may only run them.
  */
 export const TEST_SETTINGS = [
   'permissions:',
   '  roles:',
-  '    operator: { tools: ["*"], risks: [read, write, danger], write_without_approval: true }',
+  '    operator: { tools: ["*"], risks: [read, write, danger], write_without_approval: true, patrols: [run, ack, snooze] }',
   '    admin: { tools: ["*"], risks: [read, write, danger], approve: ["*"], admin: true }',
   '  identities:',
   "    'local:alice': { roles: [operator], display_name: Alice }",
@@ -45,11 +45,13 @@ export interface TestPlaygroundOptions {
   token?: string;
   /** Reuse a directory (and so the store) of an earlier run. */
   dir?: string;
+  /** More top-level settings (such as `patrols:`), appended to TEST_SETTINGS. */
+  moreSettings?: string;
 }
 
 export async function startTestPlayground(options: TestPlaygroundOptions = {}): Promise<TestPlayground> {
   const dir = options.dir ?? mkdtempSync(join(tmpdir(), 'opsbot-playground-'));
-  writeFileSync(join(dir, 'opsbot.yaml'), TEST_SETTINGS);
+  writeFileSync(join(dir, 'opsbot.yaml'), `${TEST_SETTINGS}${options.moreSettings ?? ''}`);
   const env: NodeJS.ProcessEnv = {
     PORT: '0',
     HOST: '127.0.0.1',
