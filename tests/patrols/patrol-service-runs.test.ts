@@ -129,10 +129,12 @@ describe('patrol runs started by people', () => {
       runId,
       now: clock.now(),
     });
-    expect(await replicas[0]!.post(post('rpt_a'), context('run_a', false))).toEqual(['report']);
-    expect(await replicas[1]!.post(post('rpt_b'), context('run_b', false))).toEqual([]);
-    expect(await replicas[0]!.post(post('rpt_c'), context('run_c', true))).toEqual(['report']);
-    expect(await replicas[0]!.post(post('rpt_d'), context('run_d', true))).toEqual(['report']);
+    const made = async (index: number, reportId: string, runId: string, manual: boolean) =>
+      (await replicas[index]!.post(post(reportId), context(runId, manual))).done.map((p) => p.kind);
+    expect(await made(0, 'rpt_a', 'run_a', false)).toEqual(['new_report']);
+    expect(await made(1, 'rpt_b', 'run_b', false)).toEqual([]);
+    expect(await made(0, 'rpt_c', 'run_c', true)).toEqual(['new_report']);
+    expect(await made(0, 'rpt_d', 'run_d', true)).toEqual(['new_report']);
     expect(
       chat.posts.map((entry) => entry.message.kind === 'patrol_report' && entry.message.reportId),
     ).toEqual(['rpt_a', 'rpt_c', 'rpt_d']);
