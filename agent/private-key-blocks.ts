@@ -16,7 +16,8 @@ const BODY_LINE =
  * A full-width armoured line (64 characters for PEM, 70 for OpenSSH, 76 for MIME) with a character outside
  * hex, so sha256 digests are not taken for key material.
  */
-const FULL_WIDTH_LINE = /^(?=[A-Za-z0-9+/]*[G-Zg-z+/])(?:[A-Za-z0-9+/]{64}|[A-Za-z0-9+/]{70}|[A-Za-z0-9+/]{76})\r?$/;
+const FULL_WIDTH_LINE =
+  /^(?=[A-Za-z0-9+/]*[G-Zg-z+/])(?:[A-Za-z0-9+/]{64}|[A-Za-z0-9+/]{70}|[A-Za-z0-9+/]{76})\r?$/;
 
 export type ReadingDirection = 'forward' | 'backward';
 
@@ -69,6 +70,11 @@ export class KeyBlockTracker {
     if (FULL_WIDTH_LINE.test(line)) this.fullWidthInRun += 1;
     if (this.fullWidthInRun >= 2) this.mark(this.runStart, index);
     return index;
+  }
+
+  /** The last lines read look like key body with no marker yet: a closing marker may still follow. */
+  inBodyRun(): boolean {
+    return this.runStart !== undefined && this.openedAt === undefined;
   }
 
   /**
