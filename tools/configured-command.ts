@@ -22,7 +22,7 @@ export interface ConfiguredCommandOptions {
   cwd: string;
   /** PATH used to find programs named without a path; process.env.PATH when absent. */
   pathVariable?: string;
-  /** The environment the child starts from, before scrubbing; process.env when absent. */
+  /** opsbot's environment, which the child's allow-listed variables come from; process.env when absent. */
   env?: NodeJS.ProcessEnv;
   killGraceMs?: number;
   logger?: Logger;
@@ -115,6 +115,7 @@ export async function createConfiguredCommandTool(
         args: argv,
         cwd,
         env: options.env,
+        environment: command.env,
         timeoutMs: limits.remainingMs(),
         signal: ctx.signal,
         outputLimitBytes: options.outputLimitBytes,
