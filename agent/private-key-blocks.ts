@@ -6,6 +6,9 @@ export const MAX_KEY_BLOCK_LINES = 256;
 
 const BEGIN_MARKER = /-----BEGIN [A-Z0-9 ]{0,40}PRIVATE KEY(?: BLOCK)?-----/;
 const END_MARKER = /-----END [A-Z0-9 ]{0,40}PRIVATE KEY(?: BLOCK)?-----/;
+/** Certificates, public keys and other PEM blocks: full-width base64 inside them is not key material. */
+const OTHER_BEGIN_MARKER = /-----BEGIN [A-Z0-9 ]{1,60}-----/;
+const OTHER_END_MARKER = /-----END [A-Z0-9 ]{1,60}-----/;
 /**
  * What sits between the markers: base64, the headers of legacy encrypted keys, and blank lines. A short base64
  * line needs its padding, so that single words (done, started) around a key are not taken for it.
@@ -18,6 +21,8 @@ const BODY_LINE =
  */
 const FULL_WIDTH_LINE =
   /^(?=[A-Za-z0-9+/]*[G-Zg-z+/])(?:[A-Za-z0-9+/]{64}|[A-Za-z0-9+/]{70}|[A-Za-z0-9+/]{76})\r?$/;
+/** A key's or certificate's short last line without padding (AQAB); only looked past, never marked alone. */
+const SHORT_LAST_LINE = /^[ \t]*[A-Za-z0-9+/]{1,15}[ \t\r]*$/;
 
 export type ReadingDirection = 'forward' | 'backward';
 
@@ -28,14 +33,19 @@ export type LineRange = readonly [first: number, last: number];
  * Fed one line at a time in reading order. A block runs from its opening marker (BEGIN when reading forwards,
  * END when reading backwards) to the other marker, or for at most MAX_KEY_BLOCK_LINES when that never comes.
  * A closing marker read with no opening one claims the body lines read just before it. Two or more
- * full-width base64 lines in a row count as key material even with no marker in sight.
+ * full-width base64 lines in a row count as key material even with no marker in sight, unless they turn out
+ * to be the body of a certificate or public key.
  */
 export class KeyBlockTracker {
   private lastSeen = -1;
   private openedAt: number | undefined;
-  /** First line of the current run of body-looking lines outside any block. */
+  private otherOpenedAt: number | undefined;
+  /** The current run of body-looking lines outside any block: first and last line. */
   private runStart: number | undefined;
+  private runEnd = -1;
   private fullWidthInRun = 0;
+  /** The run was followed by a short line that may be its last; the line after it decides. */
+  private shortLineAfterRun = false;
   private readonly ranges: [number, number][] = [];
 
   constructor(private readonly direction: ReadingDirection) {}
@@ -45,8 +55,9 @@ export class KeyBlockTracker {
     const index = ++this.lastSeen;
     const hasBegin = BEGIN_MARKER.test(line);
     const hasEnd = END_MARKER.test(line);
-    const opens = this.direction === 'forward' ? hasBegin : hasEnd;
-    const closes = this.direction === 'forward' ? hasEnd : hasBegin;
+    const forward = this.direction === 'forward';
+    const opens = forward ? hasBegin : hasEnd;
+    const closes = forward ? hasEnd : hasBegin;
 
     if (this.openedAt !== undefined) {
       this.mark(index, index);
@@ -55,35 +66,58 @@ export class KeyBlockTracker {
     }
     if (hasBegin || hasEnd) {
       this.mark(index, index);
+      this.otherOpenedAt = undefined;
       if (opens && !closes) this.openedAt = index;
       else if (closes && !opens && this.runStart !== undefined) {
         this.mark(Math.max(this.runStart, index - MAX_KEY_BLOCK_LINES), index);
       }
-      this.endRun();
+      this.dropRun();
       return index;
     }
+
+    const otherOpens = (forward ? OTHER_BEGIN_MARKER : OTHER_END_MARKER).test(line);
+    const otherCloses = (forward ? OTHER_END_MARKER : OTHER_BEGIN_MARKER).test(line);
+    if (this.otherOpenedAt !== undefined) {
+      if (otherCloses || index - this.otherOpenedAt >= MAX_KEY_BLOCK_LINES) this.otherOpenedAt = undefined;
+      return index;
+    }
+    if (otherOpens || otherCloses) {
+      if (otherOpens && !otherCloses) this.otherOpenedAt = index;
+      // The run read just before a certificate's closing marker was its body, not a key's.
+      this.dropRun();
+      return index;
+    }
+
+    // The short line was not followed by a marker: the run ended before it.
+    if (this.shortLineAfterRun) this.endRun();
     if (!BODY_LINE.test(line)) {
-      this.endRun();
+      if (this.runStart !== undefined && SHORT_LAST_LINE.test(line)) this.shortLineAfterRun = true;
+      else this.endRun();
       return index;
     }
     this.runStart ??= index;
+    this.runEnd = index;
     if (FULL_WIDTH_LINE.test(line)) this.fullWidthInRun += 1;
-    if (this.fullWidthInRun >= 2) this.mark(this.runStart, index);
     return index;
   }
 
   /** The last lines read look like key body with no marker yet: a closing marker may still follow. */
   inBodyRun(): boolean {
-    return this.runStart !== undefined && this.openedAt === undefined;
+    return this.runStart !== undefined;
+  }
+
+  /** Call after the last line: settles the run of body lines read last. */
+  finish(): void {
+    this.endRun();
   }
 
   /**
-   * Call when reading stops before the end: the body lines read last may belong to a closing marker that was
-   * never reached, so they count as inside.
+   * Call instead of finish when reading stops before the end: the body lines read last may belong to a
+   * closing marker that was never reached, so they count as inside.
    */
   stopEarly(): void {
-    if (this.runStart !== undefined) this.mark(this.runStart, this.lastSeen);
-    this.endRun();
+    if (this.runStart !== undefined) this.mark(this.runStart, this.runEnd);
+    this.dropRun();
   }
 
   isInside(index: number): boolean {
@@ -95,9 +129,16 @@ export class KeyBlockTracker {
     return this.ranges;
   }
 
+  /** A run of body lines ended without a marker: key material if it held two full-width lines. */
   private endRun(): void {
+    if (this.runStart !== undefined && this.fullWidthInRun >= 2) this.mark(this.runStart, this.runEnd);
+    this.dropRun();
+  }
+
+  private dropRun(): void {
     this.runStart = undefined;
     this.fullWidthInRun = 0;
+    this.shortLineAfterRun = false;
   }
 
   private mark(first: number, last: number): void {
@@ -116,6 +157,7 @@ export function redactKeyBlockLines(text: string, marker: string): string {
   const lines = text.split('\n');
   const tracker = new KeyBlockTracker('forward');
   for (const line of lines) tracker.push(line);
+  tracker.finish();
   const ranges = tracker.insideRanges();
   if (ranges.length === 0) return text;
   const inside = new Uint8Array(lines.length);

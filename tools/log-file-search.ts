@@ -168,6 +168,7 @@ export async function searchLogFile(
       }
     }
     await flush();
+    keyBlocks.finish();
     for (const match of matches) {
       if (!keyBlocks.isInside(match.line_from_end - 1)) continue;
       match.text = REDACTED;

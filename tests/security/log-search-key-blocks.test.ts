@@ -15,6 +15,8 @@ const PEM_LINES = generateKeyPairSync('rsa', { modulusLength: 2048 })
   .trimEnd()
   .split('\n');
 const BODY = PEM_LINES.slice(1, -1);
+/** Stands in for a certificate body: the same alphabet and width, not the key's lines. */
+const CERTIFICATE_BODY = BODY.slice(0, 8).map((line) => [...line].reverse().join(''));
 /** Matches whole base64 body lines and nothing else in these files. */
 const BODY_PATTERN = '^[A-Za-z0-9+/]{64}$';
 
@@ -56,6 +58,14 @@ beforeAll(async () => {
     ...PEM_LINES.slice(0, 21),
     ...logLines(499, 'after'),
   ]);
+  // A certificate is public: its body has the same shape as a key's and must still be searchable.
+  await write('certificate.log', [
+    ...logLines(2, 'before'),
+    '-----BEGIN CERTIFICATE-----',
+    ...CERTIFICATE_BODY,
+    '-----END CERTIFICATE-----',
+    ...logLines(2, 'after'),
+  ]);
   tool = createLogSearchTool({ roots: [root] });
 });
 
@@ -92,6 +102,16 @@ describe('attack: log_search on private key body lines', () => {
     for (const match of matches) expect(match.text).toBe(REDACTED);
     const after = await search('cut.log', 'after request 0 ok');
     expect(after[0]?.text).toBe('2026-01-15T11:00:00Z INFO after request 0 ok');
+  });
+
+  it('still shows the body lines of a certificate, which is public', async () => {
+    const result = await callTool(
+      tool,
+      { glob: 'certificate.log', pattern: BODY_PATTERN, regex: true },
+      viewer,
+    );
+    const texts = (dataOf(result).matches as Match[]).map((match) => match.text);
+    expect(texts).toEqual([...CERTIFICATE_BODY].reverse());
   });
 
   it('attack: PEM key body is redacted when max_lines stops the search before it reaches the BEGIN line', async () => {

@@ -97,6 +97,20 @@ describe('attack: a private key shown only in part', () => {
     expect(redacted.startsWith('start\n')).toBe(true);
   });
 
+  it('leaves the body of a certificate alone, whole or with its BEGIN line cut off', () => {
+    // A certificate's body has the same alphabet and width as a key's; it is public.
+    const certificate = [
+      '-----BEGIN CERTIFICATE-----',
+      ...BODY.slice(0, 6),
+      'AQAB',
+      '-----END CERTIFICATE-----',
+    ];
+    const whole = ['chain:', ...certificate, 'done'].join('\n');
+    expect(redactor.redact(whole)).toBe(whole);
+    const cut = certificate.slice(2).join('\n');
+    expect(redactor.redact(cut)).toBe(cut);
+  });
+
   it('leaves a lone sha256 digest line and short words around it alone', () => {
     const text = 'digest\n9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08\ndone';
     expect(redactor.redact(text)).toBe(text);
@@ -114,8 +128,10 @@ describe('KeyBlockTracker reads a file the same both ways', () => {
     it(`attack: every key line of "${name}" is inside reading forwards and reading backwards`, () => {
       const forwards = new KeyBlockTracker('forward');
       for (const line of lines) forwards.push(line);
+      forwards.finish();
       const backwards = new KeyBlockTracker('backward');
       for (const line of [...lines].reverse()) backwards.push(line);
+      backwards.finish();
       lines.forEach((line, index) => {
         const isKeyLine = PEM_LINES.includes(line);
         const fromEnd = lines.length - 1 - index;
