@@ -1,4 +1,5 @@
 // Turns one `tools.commands` entry of the settings into a tool that runs an allow-listed program, no shell.
+import { randomUUID } from 'node:crypto';
 import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { z } from 'zod';
@@ -116,6 +117,8 @@ export async function createConfiguredCommandTool(
         cwd,
         env: options.env,
         environment: command.env,
+        // Unique per call, so a timeout never touches another call's processes; the run id shows whose they are.
+        callId: `${ctx.runId}.${randomUUID()}`,
         timeoutMs: limits.remainingMs(),
         signal: ctx.signal,
         outputLimitBytes: options.outputLimitBytes,
