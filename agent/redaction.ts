@@ -1,6 +1,7 @@
 // Replaces credentials in tool output, logs, traces, prompts and chat text with a redaction marker.
 import safeRegex from 'safe-regex2';
 import { CallerError, ErrorCode } from './errors.js';
+import { redactKeyBlockLines } from './private-key-blocks.js';
 
 /** The one marker every redaction leaves behind, so readers and tests can look for a single string. */
 export const REDACTED = '[REDACTED]';
@@ -32,6 +33,9 @@ const SECRET_KEYS = [
   'access[_-]?key',
   'private[_-]?key',
   'secret[_-]?key',
+  // DB_PASS=, SIGNING_KEY: ...; the separator is required so that bypass= and monkey= survive.
+  '[_-]pass',
+  '[_-]key',
 ]
   .map((key) => key.replace(/[a-z]+/g, anyCase))
   .join('|');
@@ -39,8 +43,17 @@ const SECRET_KEYS = [
 const SHAPES: Shape[] = [
   {
     kind: 'private-key',
-    source: `-----BEGIN [A-Z ]{0,20}PRIVATE KEY-----[\\s\\S]*?(?:-----END [A-Z ]{0,20}PRIVATE KEY-----|$)`,
+    source: `-----BEGIN [A-Z0-9 ]{0,40}PRIVATE KEY(?: BLOCK)?-----[\\s\\S]*?(?:-----END [A-Z0-9 ]{0,40}PRIVATE KEY(?: BLOCK)?-----|$)`,
   },
+  // The whole webhook URL is the credential; the path names workspace, channel and secret.
+  {
+    kind: 'slack-webhook',
+    source: `(?<pre>${anyCase('https')}://hooks\\.slack\\.com/(?:services|workflows|triggers)/)[A-Za-z0-9_/-]{20,}`,
+  },
+  { kind: 'stripe-key', source: `(?<![A-Za-z0-9_])(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{10,}` },
+  { kind: 'google-api-key', source: `(?<![${TOKEN_CHAR}])AIza[${TOKEN_CHAR}]{35}(?![${TOKEN_CHAR}])` },
+  { kind: 'gitlab-token', source: `(?<![A-Za-z0-9_])gl(?:pat|dt|rt|ptt|cbt)-[${TOKEN_CHAR}]{20,}` },
+  { kind: 'npm-token', source: `(?<![A-Za-z0-9_])npm_[A-Za-z0-9]{36}(?![A-Za-z0-9])` },
   // Bot, user, refresh (xoxe-, xoxe.xoxp-), legacy and app-level tokens.
   {
     kind: 'slack-token',
@@ -107,6 +120,12 @@ function compileShapes(shapes: Shape[]): CompiledShapes {
 
 const BUILT_IN = compileShapes(SHAPES);
 
+/** An access key id anywhere in an output makes every bare 40-character secret-key shape in it a secret. */
+const AWS_ACCESS_KEY_ID = /(?<![A-Za-z0-9])(?:AKIA|ASIA)[A-Z0-9]{16}(?![A-Za-z0-9])/;
+/** 40 base64 characters with both cases, so git SHA-1s (lower-case hex) and upper-case words survive. */
+const AWS_SECRET_KEY =
+  /(?<![A-Za-z0-9/+=])(?=[A-Za-z0-9/+]{0,39}[a-z])(?=[A-Za-z0-9/+]{0,39}[A-Z])[A-Za-z0-9/+]{40}(?![A-Za-z0-9/+=])/g;
+
 /** Keys whose values are hidden whatever they look like, when redacting structured values. */
 const SECRET_KEY_NAME = new RegExp(`(?:${SECRET_KEYS}|${anyCase('authorization')}|${anyCase('cookie')})$`);
 
@@ -155,8 +174,18 @@ export class Redactor {
     this.extra = extraPatterns.map(compileExtra);
   }
 
+  /**
+   * Redacts one whole output. Pass the whole output, not a line or chunk of it: a key block is found from any
+   * part of it that shows, and an AWS secret key is recognised by the access key id elsewhere in the output.
+   */
   redact(text: string): string {
+    return this.redactWith(text, AWS_ACCESS_KEY_ID.test(text));
+  }
+
+  private redactWith(text: string, hasAwsAccessKeyId: boolean): string {
     let result = text.replace(BUILT_IN.pattern, replaceBuiltIn);
+    result = redactKeyBlockLines(result, REDACTED);
+    if (hasAwsAccessKeyId) result = result.replace(AWS_SECRET_KEY, REDACTED);
     for (const pattern of this.extra) {
       result = result.replace(pattern, (match) => (match === '' ? match : REDACTED));
     }
@@ -169,18 +198,20 @@ export class Redactor {
    * Other objects (Date, Map, class instances) are returned as they are.
    */
   redactValue<T>(value: T): T {
-    return this.redactDeep(value, new WeakMap()) as T;
+    // The value is one output: an access key id in one field makes a secret key in another a secret.
+    const hasAwsAccessKeyId = someString(value, (text) => AWS_ACCESS_KEY_ID.test(text), new WeakSet());
+    return this.redactDeep(value, new WeakMap(), hasAwsAccessKeyId) as T;
   }
 
-  private redactDeep(value: unknown, seen: WeakMap<object, unknown>): unknown {
-    if (typeof value === 'string') return this.redact(value);
+  private redactDeep(value: unknown, seen: WeakMap<object, unknown>, aws: boolean): unknown {
+    if (typeof value === 'string') return this.redactWith(value, aws);
     if (value === null || typeof value !== 'object') return value;
     const copied = seen.get(value);
     if (copied !== undefined) return copied;
     if (Array.isArray(value)) {
       const copy: unknown[] = [];
       seen.set(value, copy);
-      for (const item of value) copy.push(this.redactDeep(item, seen));
+      for (const item of value) copy.push(this.redactDeep(item, seen, aws));
       return copy;
     }
     const prototype = Object.getPrototypeOf(value);
@@ -189,8 +220,16 @@ export class Redactor {
     seen.set(value, copy);
     for (const [key, item] of Object.entries(value)) {
       const hidden = SECRET_KEY_NAME.test(key) && (typeof item === 'string' || typeof item === 'number');
-      copy[key] = hidden && item !== '' ? REDACTED : this.redactDeep(item, seen);
+      copy[key] = hidden && item !== '' ? REDACTED : this.redactDeep(item, seen, aws);
     }
     return copy;
   }
+}
+
+function someString(value: unknown, test: (text: string) => boolean, seen: WeakSet<object>): boolean {
+  if (typeof value === 'string') return test(value);
+  if (value === null || typeof value !== 'object' || seen.has(value)) return false;
+  seen.add(value);
+  const items = Array.isArray(value) ? value : Object.values(value);
+  return items.some((item) => someString(item, test, seen));
 }

@@ -1,4 +1,5 @@
 // Turns one `tools.commands` entry of the settings into a tool that runs an allow-listed program, no shell.
+import { randomUUID } from 'node:crypto';
 import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { z } from 'zod';
@@ -22,7 +23,7 @@ export interface ConfiguredCommandOptions {
   cwd: string;
   /** PATH used to find programs named without a path; process.env.PATH when absent. */
   pathVariable?: string;
-  /** The environment the child starts from, before scrubbing; process.env when absent. */
+  /** opsbot's environment, which the child's allow-listed variables come from; process.env when absent. */
   env?: NodeJS.ProcessEnv;
   killGraceMs?: number;
   logger?: Logger;
@@ -115,6 +116,9 @@ export async function createConfiguredCommandTool(
         args: argv,
         cwd,
         env: options.env,
+        environment: command.env,
+        // Unique per call, so a timeout never touches another call's processes; the run id shows whose they are.
+        callId: `${ctx.runId}.${randomUUID()}`,
         timeoutMs: limits.remainingMs(),
         signal: ctx.signal,
         outputLimitBytes: options.outputLimitBytes,

@@ -1,6 +1,8 @@
 // Searches one log file from its end: newest lines first, stopping at `since`, max matches or the work budget.
 import { constants } from 'node:fs';
 import { type FileHandle, open } from 'node:fs/promises';
+import { KeyBlockTracker, MAX_KEY_BLOCK_LINES } from '../agent/private-key-blocks.js';
+import { REDACTED } from '../agent/redaction.js';
 import { type LineMatcher, PatternTimeout } from './line-pattern.js';
 import type { LogFile } from './log-files.js';
 import { leadingTimestamp } from './log-timestamp.js';
@@ -117,11 +119,28 @@ export async function searchLogFile(
       batch = [];
     };
 
+    // Which lines lie inside a private key block, so a pattern that matches only a key's body lines still
+    // gets no key material back. Reading backwards, END opens a block and BEGIN closes it.
+    const keyBlocks = new KeyBlockTracker('backward');
+    let readAhead: number | undefined;
     for await (const line of readLinesBackward(handle, { size, maxLineBytes: MAX_LINE_BYTES, stats })) {
+      keyBlocks.push(line.text);
+      if (readAhead !== undefined) {
+        // Searching has stopped; only reading on to a BEGIN that may claim the last lines read.
+        readAhead += 1;
+        if (!keyBlocks.inBodyRun()) break;
+        if (readAhead >= MAX_KEY_BLOCK_LINES || Date.now() > options.deadline || options.signal.aborted) {
+          keyBlocks.stopEarly();
+          break;
+        }
+        continue;
+      }
       const timestamp = leadingTimestamp(line.text, options.nowMs);
       if (timestamp !== undefined && options.sinceMs !== undefined && timestamp < options.sinceMs) {
         // Log files are written in time order, so everything before this line is older too.
         stoppedAt = 'since';
+        readAhead = 0;
+        if (keyBlocks.inBodyRun()) continue;
         break;
       }
       earliest = line;
@@ -132,19 +151,29 @@ export async function searchLogFile(
         await flush();
         if (matches.length >= options.maxMatches) {
           stoppedAt = 'max_lines';
+          readAhead = 0;
+          if (keyBlocks.inBodyRun()) continue;
           break;
         }
         if (outOfTime || Date.now() > options.deadline || options.signal.aborted) {
           stoppedAt = 'deadline';
+          keyBlocks.stopEarly();
           break;
         }
         if (stats.bytesRead > options.bytesBudget) {
           stoppedAt = 'work_budget';
+          keyBlocks.stopEarly();
           break;
         }
       }
     }
     await flush();
+    keyBlocks.finish();
+    for (const match of matches) {
+      if (!keyBlocks.isInside(match.line_from_end - 1)) continue;
+      match.text = REDACTED;
+      match.truncated = false;
+    }
     if (outOfTime) stoppedAt = 'deadline';
     if (moreMatches && (stoppedAt === 'start_of_file' || stoppedAt === 'since')) stoppedAt = 'max_lines';
 

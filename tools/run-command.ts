@@ -1,6 +1,8 @@
-// Runs a program without a shell: own process group, timeout kills the group, output capped, env scrubbed.
+// Runs a program without a shell: own process group, timeout kills the group, output capped, env allow-listed.
 import { spawn } from 'node:child_process';
-import { scrubbedEnvironment } from './child-environment.js';
+import { randomUUID } from 'node:crypto';
+import { CALL_MARK_VARIABLE, childEnvironment } from './child-environment.js';
+import { killMarkedProcesses, signalMarkedProcesses } from './marked-processes.js';
 import { type CapturedOutput, OutputCapture } from './output-capture.js';
 
 export const DEFAULT_OUTPUT_LIMIT_BYTES = 64 * 1024;
@@ -13,8 +15,12 @@ export interface RunCommandOptions {
   /** What the program sees as argv[0]; the file's path when absent. */
   argv0?: string;
   cwd?: string;
-  /** The child's environment before scrubbing; process.env when absent. */
+  /** opsbot's environment, which the base names and pass-through entries are taken from; process.env when absent. */
   env?: NodeJS.ProcessEnv;
+  /** The command's `env:` entries: NAME passes env's value through, NAME=value sets it. */
+  environment?: readonly string[];
+  /** The value of OPSBOT_CALL in every process of this call; a fresh random id when absent. */
+  callId?: string;
   timeoutMs: number;
   signal?: AbortSignal;
   /** Bytes kept per stream (head and tail), 64 KB by default. */
@@ -27,6 +33,8 @@ export interface RunCommandOptions {
 
 export interface CommandOutcome {
   pid: number | undefined;
+  /** The OPSBOT_CALL mark this call's processes carried. */
+  callId: string;
   exitCode: number | null;
   /** The signal that ended the process, if one did. */
   signal: NodeJS.Signals | null;
@@ -50,10 +58,19 @@ function signalGroup(pid: number, signal: NodeJS.Signals): void {
   }
 }
 
+function signalMarked(callId: string, signal: NodeJS.Signals): Promise<unknown> {
+  return signalMarkedProcesses(CALL_MARK_VARIABLE, callId, signal).catch(() => 0);
+}
+
 /**
  * Runs the program and resolves when it and its output pipes are done. Never rejects for the program's own
  * failures; they are in the outcome. The child leads a new process group, so a timeout, cancel or flood
  * stops everything it started: SIGTERM to the group, then SIGKILL after the grace period.
+ *
+ * A double-forked `setsid` grandchild is in neither the group nor the child's subtree once the middle process
+ * exits, so every process also carries OPSBOT_CALL=<call id> in its environment, and whatever still carries
+ * it is signalled with the group, and killed when the child exits. A process that scrubs its own environment
+ * escapes the mark; a cgroup would catch it, but needs a delegated cgroup v2 subtree opsbot rarely has.
  */
 export function runCommand(options: RunCommandOptions): Promise<CommandOutcome> {
   const limit = options.outputLimitBytes ?? DEFAULT_OUTPUT_LIMIT_BYTES;
@@ -62,6 +79,7 @@ export function runCommand(options: RunCommandOptions): Promise<CommandOutcome> 
   const stdout = new OutputCapture(limit);
   const stderr = new OutputCapture(limit);
   const started = performance.now();
+  const callId = options.callId ?? randomUUID();
 
   return new Promise<CommandOutcome>((resolve) => {
     let timedOut = false;
@@ -74,7 +92,7 @@ export function runCommand(options: RunCommandOptions): Promise<CommandOutcome> 
     const child = spawn(options.file, options.args, {
       argv0: options.argv0,
       cwd: options.cwd,
-      env: scrubbedEnvironment(options.env ?? process.env),
+      env: childEnvironment(options.env ?? process.env, options.environment ?? [], callId),
       shell: false,
       detached: true,
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -86,7 +104,11 @@ export function runCommand(options: RunCommandOptions): Promise<CommandOutcome> 
       if (stopping || pid === undefined) return;
       stopping = true;
       signalGroup(pid, 'SIGTERM');
-      killTimer = setTimeout(() => signalGroup(pid, 'SIGKILL'), graceMs);
+      void signalMarked(callId, 'SIGTERM');
+      killTimer = setTimeout(() => {
+        signalGroup(pid, 'SIGKILL');
+        void signalMarked(callId, 'SIGKILL');
+      }, graceMs);
     };
 
     const onData = (capture: OutputCapture) => (chunk: Buffer) => {
@@ -115,9 +137,15 @@ export function runCommand(options: RunCommandOptions): Promise<CommandOutcome> 
       spawnError = error.message;
     });
     let drainTimer: NodeJS.Timeout | undefined;
+    let sweep: Promise<void> = Promise.resolve();
+    const sweepMarked = () => {
+      sweep = sweep.then(() => killMarkedProcesses(CALL_MARK_VARIABLE, callId)).catch(() => undefined);
+    };
     child.on('exit', () => {
-      // Anything the program left running in its group (a backgrounded child) must not outlive it.
+      // Anything the program left running, in its group (a backgrounded child) or out of it (setsid), must
+      // not outlive it.
       if (pid !== undefined) signalGroup(pid, 'SIGKILL');
+      sweepMarked();
       // A descendant that left the group (setsid) could hold the pipes open forever; stop waiting for it.
       drainTimer = setTimeout(() => {
         child.stdout?.destroy();
@@ -129,18 +157,24 @@ export function runCommand(options: RunCommandOptions): Promise<CommandOutcome> 
       if (killTimer) clearTimeout(killTimer);
       if (drainTimer) clearTimeout(drainTimer);
       options.signal?.removeEventListener('abort', onAbort);
-      resolve({
-        pid,
-        exitCode,
-        signal,
-        timedOut,
-        cancelled,
-        flooded,
-        spawnError,
-        stdout: stdout.result(),
-        stderr: stderr.result(),
-        durationMs: Math.round(performance.now() - started),
-      });
+      // The call is over only when nothing carrying its mark is left, whatever ended it.
+      if (pid !== undefined) sweepMarked();
+      const durationMs = Math.round(performance.now() - started);
+      void sweep.then(() =>
+        resolve({
+          pid,
+          callId,
+          exitCode,
+          signal,
+          timedOut,
+          cancelled,
+          flooded,
+          spawnError,
+          stdout: stdout.result(),
+          stderr: stderr.result(),
+          durationMs,
+        }),
+      );
     });
   });
 }

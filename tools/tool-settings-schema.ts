@@ -2,6 +2,7 @@
 // The tool pack owns it, so it reads its own settings without importing bot/; the bot's schema embeds it.
 import { z } from 'zod';
 import { DurationSchema } from '../agent/policy/duration.js';
+import { environmentEntryProblem } from './child-environment.js';
 import { DEFAULT_OUTPUT_LIMIT_BYTES } from './run-command.js';
 
 export const CommandParameterSchema = z.strictObject({
@@ -24,6 +25,18 @@ export const CommandSettingsSchema = z.strictObject({
   timeout: DurationSchema.default(30_000),
   cwd: z.string().optional(),
   approval_ttl: DurationSchema.optional(),
+  /**
+   * The child's environment beyond PATH, HOME, LANG, LC_*, TZ and USER: "NAME" passes opsbot's value
+   * through, "NAME=value" sets one. Nothing else of opsbot's environment reaches the child.
+   */
+  env: z
+    .array(
+      z.string().superRefine((entry, ctx) => {
+        const problem = environmentEntryProblem(entry);
+        if (problem) ctx.addIssue({ code: 'custom', message: problem });
+      }),
+    )
+    .default([]),
 });
 
 export const ToolSettingsSchema = z

@@ -158,11 +158,15 @@ describe('clean environment', () => {
     delete process.env.OPSBOT_TEST_HARMLESS;
   });
 
-  it('gives the child no *_TOKEN, *_KEY, *_SECRET or *_PASSWORD variables', async () => {
+  it('gives the child no *_TOKEN, *_KEY, *_SECRET or *_PASSWORD variables, only what env: lists', async () => {
     Object.assign(process.env, secrets, { OPSBOT_TEST_HARMLESS: 'visible' });
     const tool = await commandTool(
       'show_env',
-      { description: 'Prints the environment, for testing.', argv: ['/usr/bin/env'] },
+      {
+        description: 'Prints the environment, for testing.',
+        argv: ['/usr/bin/env'],
+        env: ['OPSBOT_TEST_HARMLESS'],
+      },
       {
         allowed: ['/usr/bin/env'],
       },
