@@ -2,7 +2,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { type Clock, systemClock } from '../../agent/clock.js';
 import type { Logger } from '../../agent/logger.js';
-import { nextTurn } from '../http/event-loop-turns.js';
+import { sharedTurns } from '../http/event-loop-turns.js';
 import { HttpError } from '../http/http-json.js';
 import { type PlaygroundChange, type PlaygroundStore, seqOf } from './playground-store.js';
 import { presentMessage } from './playground-view.js';
@@ -73,9 +73,13 @@ export class PlaygroundEvents {
     }
     const maxStreams = this.options.maxStreams ?? MAX_STREAMS;
     if (this.streams.size >= maxStreams) {
-      throw new HttpError(429, `The playground has ${maxStreams} live streams open, its limit; try again later.`, {
-        retryAfterSeconds: 5,
-      });
+      throw new HttpError(
+        429,
+        `The playground has ${maxStreams} live streams open, its limit; try again later.`,
+        {
+          retryAfterSeconds: 5,
+        },
+      );
     }
     response.writeHead(200, {
       'content-type': 'text/event-stream; charset=utf-8',
@@ -99,7 +103,7 @@ export class PlaygroundEvents {
       return;
     }
     for (let index = 0; index < changes.length; index++) {
-      if (index > 0 && index % REPLAY_CHUNK === 0) await nextTurn();
+      if (index % REPLAY_CHUNK === 0) await sharedTurns.take();
       if (response.writableEnded || response.destroyed) return;
       write(response, this.frame(changes[index]!));
     }

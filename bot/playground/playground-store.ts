@@ -6,7 +6,7 @@ import type { Clock } from '../../agent/clock.js';
 import { systemClock } from '../../agent/clock.js';
 import type { Store } from '../../agent/store/store.js';
 import { storeKeys } from '../../agent/store/store-keys.js';
-import { mapInChunks, nextTurn } from '../http/event-loop-turns.js';
+import { mapInChunks, sharedTurns } from '../http/event-loop-turns.js';
 import { capMessageContent } from './playground-message-cap.js';
 import { type ChangeRef, RecentChanges } from './playground-recent-changes.js';
 
@@ -151,7 +151,10 @@ export class PlaygroundStore {
 
   /** The channel, created if it does not exist yet; throws ChannelLimitError when there is no room for it. */
   async ensureChannel(name: string, createdBy?: string): Promise<PlaygroundChannel> {
-    return (await this.channel(name)) ?? this.oneAtATime(async () => (await this.channel(name)) ?? this.add(name, createdBy));
+    return (
+      (await this.channel(name)) ??
+      this.oneAtATime(async () => (await this.channel(name)) ?? this.add(name, createdBy))
+    );
   }
 
   /** Creates (or replaces) a channel; throws ChannelLimitError when there are `maxChannels` others already. */
@@ -257,7 +260,13 @@ export class PlaygroundStore {
     const length = await this.logLength(channelId);
     const end = Math.min(Math.max(0, options.before ?? length), length);
     const start = Math.max(0, end - limit);
-    const ids = end > start ? await this.store.readLog<string>(keys.channelLog(channelId), { fromIndex: start, limit: end - start }) : [];
+    const ids =
+      end > start
+        ? await this.store.readLog<string>(keys.channelLog(channelId), {
+            fromIndex: start,
+            limit: end - start,
+          })
+        : [];
     const found = await mapInChunks(ids, READ_CHUNK, (id) => this.message(id));
     return {
       messages: found.filter((message): message is PlaygroundMessage => message !== undefined),
@@ -311,7 +320,7 @@ export class PlaygroundStore {
       const page = await this.store.readLog<unknown>(log, { fromIndex: count, limit: pageSize });
       count += page.length;
       if (page.length < pageSize) return count;
-      await nextTurn();
+      await sharedTurns.take();
     }
   }
 
