@@ -130,7 +130,7 @@ export function createPlaygroundHandler(options: PlaygroundApiOptions): RequestH
           ...(query.data.limit === undefined ? {} : { limit: query.data.limit }),
         });
         // Each message is serialized on its own turn-sized chunk, so a page of long messages does not hold the loop.
-        const messages = await mapInChunks(page.messages, 25, (message) =>
+        const messages = await mapInChunks(page.messages, 10, (message) =>
           JSON.stringify(presentMessage(message, now)),
         );
         const head = JSON.stringify({ channel, cursor, earlier: page.earlier ?? null });

@@ -41,7 +41,7 @@ export interface PlaygroundEventsOptions {
 export const MAX_STREAMS_PER_CLIENT = 5;
 export const MAX_STREAMS = 200;
 /** Replayed frames written before the event loop gets a turn. */
-const REPLAY_CHUNK = 50;
+const REPLAY_CHUNK = 20;
 
 export class PlaygroundEvents {
   private readonly streams = new Set<Stream>();

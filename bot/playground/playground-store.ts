@@ -84,7 +84,7 @@ export const HISTORY_PAGE_MAX = 500;
 export const DEFAULT_MAX_CHANNELS = 50;
 
 /** Store reads done together before the event loop gets a turn. */
-const READ_CHUNK = 50;
+const READ_CHUNK = 20;
 
 export interface HistoryPage {
   messages: PlaygroundMessage[];
