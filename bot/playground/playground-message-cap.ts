@@ -1,5 +1,4 @@
 // What one playground message may hold: long text is cut, with a note saying where the whole of it is kept.
-import type { MessageContent } from './playground-store.js';
 
 /**
  * Text the playground stores and streams per field of a message. The run's record in the Store keeps the whole
@@ -15,11 +14,11 @@ const TEXT_FIELDS: readonly TextField[] = ['text', 'question', 'argumentsJson', 
  * structured details reduced to their summaries when their data alone is larger than that. Content within the
  * limit comes back as it was.
  */
-export function capMessageContent(
-  content: MessageContent,
+export function capMessageContent<Content extends { kind: string }>(
+  content: Content,
   limitBytes = MESSAGE_TEXT_LIMIT_BYTES,
-): MessageContent {
-  const runId = 'runId' in content ? content.runId : undefined;
+): Content {
+  const runId = 'runId' in content && typeof content.runId === 'string' ? content.runId : undefined;
   let capped: Record<string, unknown> | undefined;
   for (const field of TEXT_FIELDS) {
     const value = (content as Record<string, unknown>)[field];
@@ -27,16 +26,17 @@ export function capMessageContent(
     capped ??= { ...content };
     capped[field] = `${cutToBytes(value, limitBytes)}\n\n${cutNote(limitBytes, runId)}`;
   }
-  if (content.kind === 'result' && content.details) {
-    if (Buffer.byteLength(JSON.stringify(content.details)) > limitBytes) {
+  const details = content.kind === 'result' ? (content as { details?: unknown }).details : undefined;
+  if (Array.isArray(details)) {
+    if (Buffer.byteLength(JSON.stringify(details)) > limitBytes) {
       capped ??= { ...content };
-      capped.details = content.details.map(({ tool, summary }) => ({
+      capped.details = (details as { tool: string; summary: string }[]).map(({ tool, summary }) => ({
         tool,
         summary: `${cutToBytes(summary, 1024)} (${cutNote(limitBytes, runId)})`,
       }));
     }
   }
-  return (capped as MessageContent | undefined) ?? content;
+  return (capped as Content | undefined) ?? content;
 }
 
 function cutNote(limitBytes: number, runId: string | undefined): string {

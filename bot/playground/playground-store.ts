@@ -1,7 +1,5 @@
 // The playground's channels and their messages, kept in the Store so a reload or a restart shows the same history.
 import { randomBytes } from 'node:crypto';
-import { z } from 'zod';
-import type { OutboundMessage } from '../../agent/chat-port.js';
 import type { Clock } from '../../agent/clock.js';
 import { systemClock } from '../../agent/clock.js';
 import type { Store } from '../../agent/store/store.js';
@@ -9,72 +7,27 @@ import { storeKeys } from '../../agent/store/store-keys.js';
 import { mapInChunks, sharedTurns } from '../http/event-loop-turns.js';
 import { capMessageContent } from './playground-message-cap.js';
 import { type ChangeRef, RecentChanges } from './playground-recent-changes.js';
+import {
+  ChannelSchema,
+  type NewMessage,
+  type PlaygroundChange,
+  type PlaygroundChannel,
+  type PlaygroundMessage,
+  StoredMessageSchema,
+} from './playground-records.js';
 
 export const DEFAULT_CHANNEL = 'ops';
 /** Lower case, digits, dashes and underscores, as channel names are written in settings (`#ops`). */
 export const CHANNEL_NAME = /^[a-z0-9][a-z0-9_-]{0,39}$/;
 
-const AuthorSchema = z.discriminatedUnion('kind', [
-  z.object({ kind: z.literal('bot'), name: z.string() }),
-  z.object({
-    kind: z.literal('user'),
-    userId: z.string(),
-    displayName: z.string(),
-    roles: z.array(z.string()),
-  }),
-]);
-export type MessageAuthor = z.infer<typeof AuthorSchema>;
-
-/** What a person typed, or what the bot sent through the ChatPort. */
-export type MessageContent = OutboundMessage | { kind: 'user_text'; text: string };
-
-const MessageSchema = z.object({
-  id: z.string(),
-  channelId: z.string(),
-  threadId: z.string().optional(),
-  author: AuthorSchema,
-  // The kernel's OutboundMessage has no schema of its own; the page renders unknown kinds as plain text.
-  content: z.looseObject({ kind: z.string() }).transform((value) => value as MessageContent),
-  createdAt: z.number(),
-  updatedAt: z.number(),
-  /** Grows with every change; SSE event ids, so a reconnect can ask for what changed since. */
-  seq: z.number(),
-});
-export type PlaygroundMessage = z.infer<typeof MessageSchema>;
-
-/**
- * Before the kernel sent answers with the question, the playground marked answered questions on the record
- * itself; such stored messages read as the kernel's answered question now.
- */
-const StoredMessageSchema = z.preprocess((stored) => {
-  if (typeof stored !== 'object' || stored === null || !('answered' in stored)) return stored;
-  const { answered, ...message } = stored as Record<string, unknown> & { content?: { kind?: unknown } };
-  const legacy = z.object({ by: z.string(), value: z.string(), at: z.number() }).safeParse(answered);
-  const content = message.content;
-  if (!legacy.success || content?.kind !== 'question' || 'answered' in content) return message;
-  const { by, value, at } = legacy.data;
-  return { ...message, content: { ...content, answered: { by, answer: value, at } } };
-}, MessageSchema);
-
-const ChannelSchema = z.object({
-  id: z.string(),
-  name: z.string(),
-  createdAt: z.number(),
-  createdBy: z.string().optional(),
-  seq: z.number(),
-});
-export type PlaygroundChannel = z.infer<typeof ChannelSchema>;
-
-export type PlaygroundChange =
-  | { type: 'message'; message: PlaygroundMessage }
-  | { type: 'channel'; channel: PlaygroundChannel };
-
-export interface NewMessage {
-  channelId: string;
-  threadId?: string | undefined;
-  author: MessageAuthor;
-  content: MessageContent;
-}
+export type {
+  MessageAuthor,
+  MessageContent,
+  NewMessage,
+  PlaygroundChange,
+  PlaygroundChannel,
+  PlaygroundMessage,
+} from './playground-records.js';
 
 /** Messages one page of a channel's history holds; the page asks for earlier ones with the `earlier` cursor. */
 export const HISTORY_PAGE = 100;
