@@ -61,6 +61,16 @@ export const DiscordSettingsSchema = z
   })
   .prefault({});
 
+export const PlaygroundSettingsSchema = z
+  .strictObject({
+    /**
+     * Channels the playground may hold, those a patrol opens (`playground:<name>`) included. Each one adds to what
+     * a page load and a reconnect read, so a script creating channels without end cannot stall the server.
+     */
+    max_channels: z.number().int().min(1).max(1000).default(50),
+  })
+  .prefault({});
+
 export const SettingsSchema = z.strictObject({
   /** The bot's name, as people mention it. */
   bot_name: z.string().default('opsbot'),
@@ -76,6 +86,8 @@ export const SettingsSchema = z.strictObject({
   discord: DiscordSettingsSchema,
   /** Scheduled patrols by name (scheduled/patrol-settings.ts): checks on a timer that post only changes. */
   patrols: PatrolsSchema,
+  /** The local playground's limits (bot/playground). */
+  playground: PlaygroundSettingsSchema,
 });
 
 export type Settings = z.output<typeof SettingsSchema>;

@@ -23,7 +23,27 @@ export interface HttpServerOptions {
   logger: Logger;
   /** A check that does not answer in this long counts as not ready. */
   readinessTimeoutMs?: number;
+  /** How long a client may take to send its request; tests make these short. */
+  timeouts?: Partial<HttpTimeouts>;
 }
+
+export interface HttpTimeouts {
+  /** Receiving the request line and headers. */
+  headersMs: number;
+  /**
+   * Receiving the whole request, body included; a client still sending after this gets 408 and is closed. It
+   * bounds the request only: a response that streams (SSE) stays open after it.
+   */
+  requestMs: number;
+  /** An idle keep-alive connection is closed after this. */
+  keepAliveMs: number;
+}
+
+export const DEFAULT_HTTP_TIMEOUTS = {
+  headersMs: 10_000,
+  requestMs: 30_000,
+  keepAliveMs: 5_000,
+} satisfies HttpTimeouts;
 
 interface Mount {
   prefix: string;
@@ -37,12 +57,20 @@ export class HttpServer {
   private boundPort: number | undefined;
 
   constructor(private readonly options: HttpServerOptions) {
-    this.server = createServer((request, response) => {
-      this.route(request, response).catch((error) => this.fail(response, error));
-    });
-    // Slow clients must not hold a socket forever, but SSE streams live long: only the headers are timed.
-    this.server.headersTimeout = 20_000;
-    this.server.requestTimeout = 0;
+    const timeouts = { ...DEFAULT_HTTP_TIMEOUTS, ...options.timeouts };
+    // A body trickled a byte at a time would otherwise hold its socket (and a handler) open for ever. Node checks
+    // the timeouts every `connectionsCheckingInterval` (30 s by default), which would let one run twice as long.
+    this.server = createServer(
+      {
+        headersTimeout: Math.min(timeouts.headersMs, timeouts.requestMs),
+        requestTimeout: timeouts.requestMs,
+        keepAliveTimeout: timeouts.keepAliveMs,
+        connectionsCheckingInterval: Math.max(50, Math.min(1_000, Math.floor(timeouts.requestMs / 4))),
+      },
+      (request, response) => {
+        this.route(request, response).catch((error) => this.fail(request, response, error));
+      },
+    );
   }
 
   /**
@@ -118,7 +146,16 @@ export class HttpServer {
     sendJson(response, ready ? 200 : 503, { ready, checks });
   }
 
-  private fail(response: ServerResponse, error: unknown): void {
+  private fail(request: IncomingMessage, response: ServerResponse, error: unknown): void {
+    if (request.destroyed && !request.complete) {
+      // The client went away, or was timed out, while sending: there is nobody to answer.
+      this.options.logger.debug(
+        { err: errorMessage(error), path: pathOf(request) },
+        'a request ended unfinished',
+      );
+      response.destroy();
+      return;
+    }
     this.options.logger.error({ err: errorMessage(error) }, 'an HTTP request failed');
     if (response.headersSent) {
       response.destroy();

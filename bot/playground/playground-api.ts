@@ -2,13 +2,19 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { z } from 'zod';
 import type { Clock } from '../../agent/clock.js';
+import { mapInChunks } from '../http/event-loop-turns.js';
 import { HttpError, readJson, sendHttpError, sendJson } from '../http/http-json.js';
 import { pathOf, type RequestHandler } from '../http/http-server.js';
 import type { PlaygroundGuard } from './playground-auth.js';
 import type { PlaygroundDispatcher } from './playground-dispatch.js';
 import type { PlaygroundEvents } from './playground-events.js';
 import { isStaticPath, serveStatic } from './playground-static.js';
-import { CHANNEL_NAME, type PlaygroundStore } from './playground-store.js';
+import {
+  CHANNEL_NAME,
+  ChannelLimitError,
+  HISTORY_PAGE_MAX,
+  type PlaygroundStore,
+} from './playground-store.js';
 import type { PlaygroundUser } from './playground-users.js';
 import { presentMessage } from './playground-view.js';
 
@@ -45,6 +51,12 @@ const CreateChannelBody = z.strictObject({
     .transform((name) => name.trim().replace(/^#/, '').toLowerCase())
     .pipe(z.string().regex(CHANNEL_NAME, 'lower-case letters, digits, - and _, up to 40 characters')),
   user: userId.optional(),
+});
+
+/** `?before=<earlier>&limit=<n>`: the page before a cursor the previous page gave, for "Load earlier". */
+const HistoryQuery = z.object({
+  before: z.coerce.number().int().min(0).optional(),
+  limit: z.coerce.number().int().min(1).max(HISTORY_PAGE_MAX).optional(),
 });
 
 const ActionBody = z.strictObject({
@@ -92,19 +104,37 @@ export function createPlaygroundHandler(options: PlaygroundApiOptions): RequestH
       run: async (_match, request, response) => {
         const body = await readJson(request, CreateChannelBody);
         if (await store.channel(body.name)) throw new HttpError(409, `#${body.name} already exists.`);
-        sendJson(response, 201, { channel: await store.createChannel(body.name, body.user) });
+        try {
+          sendJson(response, 201, { channel: await store.createChannel(body.name, body.user) });
+        } catch (error) {
+          if (error instanceof ChannelLimitError) throw new HttpError(409, error.message);
+          throw error;
+        }
       },
     },
     {
       method: 'GET',
       path: /^\/api\/channels\/([^/]+)\/messages$/,
-      run: async (match, _request, response) => {
+      run: async (match, request, response) => {
         const channel = await store.channel(pathPart(match[1]!));
         if (!channel) throw new HttpError(404, `There is no channel #${match[1]}.`);
+        const url = new URL(request.url ?? '/', 'http://playground');
+        const query = HistoryQuery.safeParse(Object.fromEntries(url.searchParams));
+        if (!query.success) {
+          throw new HttpError(400, `Ask for a page as ?before=<earlier>&limit=<1 to ${HISTORY_PAGE_MAX}>.`);
+        }
         const cursor = store.cursor;
         const now = options.clock.now();
-        const messages = (await store.history(channel.id)).map((message) => presentMessage(message, now));
-        sendJson(response, 200, { channel, messages, cursor });
+        const page = await store.page(channel.id, {
+          ...(query.data.before === undefined ? {} : { before: query.data.before }),
+          ...(query.data.limit === undefined ? {} : { limit: query.data.limit }),
+        });
+        // Each message is serialized on its own turn-sized chunk, so a page of long messages does not hold the loop.
+        const messages = await mapInChunks(page.messages, 10, (message) =>
+          JSON.stringify(presentMessage(message, now)),
+        );
+        const head = JSON.stringify({ channel, cursor, earlier: page.earlier ?? null });
+        sendRawJson(response, `${head.slice(0, -1)},"messages":[${messages.join(',')}]}`);
       },
     },
     {
@@ -154,6 +184,15 @@ export function createPlaygroundHandler(options: PlaygroundApiOptions): RequestH
       else sendHttpError(response, error);
     }
   };
+}
+
+function sendRawJson(response: ServerResponse, payload: string): void {
+  response.writeHead(200, {
+    'content-type': 'application/json; charset=utf-8',
+    'content-length': Buffer.byteLength(payload),
+    'cache-control': 'no-store',
+  });
+  response.end(payload);
 }
 
 function pathPart(raw: string): string {

@@ -2,6 +2,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { type Clock, systemClock } from '../../agent/clock.js';
 import type { Logger } from '../../agent/logger.js';
+import { sharedTurns } from '../http/event-loop-turns.js';
+import { HttpError } from '../http/http-json.js';
 import { type PlaygroundChange, type PlaygroundStore, seqOf } from './playground-store.js';
 import { presentMessage } from './playground-view.js';
 
@@ -27,7 +29,19 @@ export interface PlaygroundEventsOptions {
   clock?: Clock;
   /** A comment line this often keeps proxies and idle timeouts from closing the stream. */
   heartbeatMs?: number;
+  /**
+   * Streams one browser id may hold; its oldest is closed for a new one. A page holds one, so more are left over
+   * from reconnects the server did not see end, or a script's: closing the oldest frees the stale ones first.
+   */
+  maxStreamsPerClient?: number;
+  /** Streams in all; past it a new one is refused with 429 (browser ids are the client's own choice). */
+  maxStreams?: number;
 }
+
+export const MAX_STREAMS_PER_CLIENT = 5;
+export const MAX_STREAMS = 200;
+/** Replayed frames written before the event loop gets a turn. */
+const REPLAY_CHUNK = 20;
 
 export class PlaygroundEvents {
   private readonly streams = new Set<Stream>();
@@ -51,6 +65,22 @@ export class PlaygroundEvents {
    * to load the history itself (`ready` with replayed false).
    */
   async connect(request: IncomingMessage, response: ServerResponse, clientId: string): Promise<void> {
+    const own = [...this.streams].filter((stream) => stream.clientId === clientId);
+    const perClient = this.options.maxStreamsPerClient ?? MAX_STREAMS_PER_CLIENT;
+    for (const oldest of own.slice(0, Math.max(0, own.length - perClient + 1))) {
+      this.streams.delete(oldest);
+      oldest.response.end();
+    }
+    const maxStreams = this.options.maxStreams ?? MAX_STREAMS;
+    if (this.streams.size >= maxStreams) {
+      throw new HttpError(
+        429,
+        `The playground has ${maxStreams} live streams open, its limit; try again later.`,
+        {
+          retryAfterSeconds: 5,
+        },
+      );
+    }
     response.writeHead(200, {
       'content-type': 'text/event-stream; charset=utf-8',
       'cache-control': 'no-store',
@@ -64,12 +94,19 @@ export class PlaygroundEvents {
     request.on('close', () => this.streams.delete(stream));
 
     const since = lastEventId(request);
-    if (since === undefined) {
-      write(response, { id: this.options.store.cursor, event: 'ready', data: { replayed: false } });
+    // Taken before the replay is read: anything saved meanwhile is streamed live, and after a reload asked from here.
+    const cursor = this.options.store.cursor;
+    const changes = since === undefined ? undefined : await this.options.store.changesSince(since);
+    if (changes === undefined) {
+      // A new browser, or one that missed more than a replay holds: it loads the history (a page at a time).
+      write(response, { id: cursor, event: 'ready', data: { replayed: false } });
       return;
     }
-    const changes = await this.options.store.changesSince(since);
-    for (const change of changes) write(response, this.frame(change));
+    for (let index = 0; index < changes.length; index++) {
+      if (index % REPLAY_CHUNK === 0) await sharedTurns.take();
+      if (response.writableEnded || response.destroyed) return;
+      write(response, this.frame(changes[index]!));
+    }
     write(response, { event: 'ready', data: { replayed: true, changes: changes.length } });
   }
 
@@ -113,7 +150,7 @@ interface Frame {
 }
 
 function write(response: ServerResponse, { id, event, data }: Frame): void {
-  if (response.writableEnded) return;
+  if (response.writableEnded || response.destroyed) return;
   // JSON has no raw line breaks, so one data line always carries the whole event.
   response.write(
     `${id === undefined ? '' : `id: ${id}\n`}event: ${event}\ndata: ${JSON.stringify(data)}\n\n`,

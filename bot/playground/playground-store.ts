@@ -1,80 +1,65 @@
 // The playground's channels and their messages, kept in the Store so a reload or a restart shows the same history.
 import { randomBytes } from 'node:crypto';
-import { z } from 'zod';
-import type { OutboundMessage } from '../../agent/chat-port.js';
 import type { Clock } from '../../agent/clock.js';
 import { systemClock } from '../../agent/clock.js';
 import type { Store } from '../../agent/store/store.js';
 import { storeKeys } from '../../agent/store/store-keys.js';
+import { mapInChunks, sharedTurns } from '../http/event-loop-turns.js';
+import { capMessageContent } from './playground-message-cap.js';
+import { type ChangeRef, RecentChanges } from './playground-recent-changes.js';
+import {
+  ChannelSchema,
+  type NewMessage,
+  type PlaygroundChange,
+  type PlaygroundChannel,
+  type PlaygroundMessage,
+  StoredMessageSchema,
+} from './playground-records.js';
 
 export const DEFAULT_CHANNEL = 'ops';
 /** Lower case, digits, dashes and underscores, as channel names are written in settings (`#ops`). */
 export const CHANNEL_NAME = /^[a-z0-9][a-z0-9_-]{0,39}$/;
 
-const AuthorSchema = z.discriminatedUnion('kind', [
-  z.object({ kind: z.literal('bot'), name: z.string() }),
-  z.object({
-    kind: z.literal('user'),
-    userId: z.string(),
-    displayName: z.string(),
-    roles: z.array(z.string()),
-  }),
-]);
-export type MessageAuthor = z.infer<typeof AuthorSchema>;
+export type {
+  MessageAuthor,
+  MessageContent,
+  NewMessage,
+  PlaygroundChange,
+  PlaygroundChannel,
+  PlaygroundMessage,
+} from './playground-records.js';
 
-/** What a person typed, or what the bot sent through the ChatPort. */
-export type MessageContent = OutboundMessage | { kind: 'user_text'; text: string };
+/** Messages one page of a channel's history holds; the page asks for earlier ones with the `earlier` cursor. */
+export const HISTORY_PAGE = 100;
+/** The most messages one request may ask for. */
+export const HISTORY_PAGE_MAX = 500;
+/** Channels the playground holds unless the settings say otherwise (`playground.max_channels`). */
+export const DEFAULT_MAX_CHANNELS = 50;
 
-const MessageSchema = z.object({
-  id: z.string(),
-  channelId: z.string(),
-  threadId: z.string().optional(),
-  author: AuthorSchema,
-  // The kernel's OutboundMessage has no schema of its own; the page renders unknown kinds as plain text.
-  content: z.looseObject({ kind: z.string() }).transform((value) => value as MessageContent),
-  createdAt: z.number(),
-  updatedAt: z.number(),
-  /** Grows with every change; SSE event ids, so a reconnect can ask for what changed since. */
-  seq: z.number(),
-});
-export type PlaygroundMessage = z.infer<typeof MessageSchema>;
+/** Store reads done together before the event loop gets a turn. */
+const READ_CHUNK = 20;
 
-/**
- * Before the kernel sent answers with the question, the playground marked answered questions on the record
- * itself; such stored messages read as the kernel's answered question now.
- */
-const StoredMessageSchema = z.preprocess((stored) => {
-  if (typeof stored !== 'object' || stored === null || !('answered' in stored)) return stored;
-  const { answered, ...message } = stored as Record<string, unknown> & { content?: { kind?: unknown } };
-  const legacy = z.object({ by: z.string(), value: z.string(), at: z.number() }).safeParse(answered);
-  const content = message.content;
-  if (!legacy.success || content?.kind !== 'question' || 'answered' in content) return message;
-  const { by, value, at } = legacy.data;
-  return { ...message, content: { ...content, answered: { by, answer: value, at } } };
-}, MessageSchema);
-
-const ChannelSchema = z.object({
-  id: z.string(),
-  name: z.string(),
-  createdAt: z.number(),
-  createdBy: z.string().optional(),
-  seq: z.number(),
-});
-export type PlaygroundChannel = z.infer<typeof ChannelSchema>;
-
-export type PlaygroundChange =
-  | { type: 'message'; message: PlaygroundMessage }
-  | { type: 'channel'; channel: PlaygroundChannel };
-
-export interface NewMessage {
-  channelId: string;
-  threadId?: string | undefined;
-  author: MessageAuthor;
-  content: MessageContent;
+export interface HistoryPage {
+  messages: PlaygroundMessage[];
+  /** Pass as `before` for the page before this one; undefined on the first page of the channel. */
+  earlier: number | undefined;
 }
 
-/** Messages a channel keeps showing; older ones stay in the Store but are not sent to the page. */
-const HISTORY_LIMIT = 500;
+/** Creating a channel past `playground.max_channels`; the API answers 409 with this message. */
+export class ChannelLimitError extends Error {
+  readonly code = 'playground_channel_limit';
+  constructor(readonly limit: number) {
+    super(
+      `The playground already has ${limit} channels, its limit (playground.max_channels in opsbot.yaml). ` +
+        'Use one of them, or raise the limit.',
+    );
+    this.name = 'ChannelLimitError';
+  }
+}
+
+export interface PlaygroundStoreOptions {
+  maxChannels?: number;
+}
 
 const keys = {
   channels: storeKeys.playgroundChannels,
@@ -86,11 +71,22 @@ const keys = {
 export class PlaygroundStore {
   private readonly listeners = new Set<(change: PlaygroundChange) => void>();
   private lastSeq = 0;
+  private readonly recent: RecentChanges;
+  private readonly maxChannels: number;
+  /** Channel creations run one at a time, so two at once cannot both take the last free place. */
+  private creating: Promise<unknown> = Promise.resolve();
+  /** Each channel log's length, counted once (in pages) and then kept up to date by `post`. */
+  private readonly logLengths = new Map<string, number>();
+  private readonly counting = new Map<string, Promise<void>>();
 
   constructor(
     private readonly store: Store,
     private readonly clock: Clock = systemClock,
-  ) {}
+    options: PlaygroundStoreOptions = {},
+  ) {
+    this.recent = new RecentChanges(this.cursor);
+    this.maxChannels = options.maxChannels ?? DEFAULT_MAX_CHANNELS;
+  }
 
   /** Called after every saved change, for the live stream to the browsers. */
   subscribe(listener: (change: PlaygroundChange) => void): () => void {
@@ -106,12 +102,31 @@ export class PlaygroundStore {
     return Math.max(this.lastSeq, this.clock.now() * 1000 - 1);
   }
 
+  /** The channel, created if it does not exist yet; throws ChannelLimitError when there is no room for it. */
   async ensureChannel(name: string, createdBy?: string): Promise<PlaygroundChannel> {
-    return (await this.channel(name)) ?? this.createChannel(name, createdBy);
+    return (
+      (await this.channel(name)) ??
+      this.oneAtATime(async () => (await this.channel(name)) ?? this.add(name, createdBy))
+    );
   }
 
+  /** Creates (or replaces) a channel; throws ChannelLimitError when there are `maxChannels` others already. */
   async createChannel(name: string, createdBy?: string): Promise<PlaygroundChannel> {
+    return this.oneAtATime(() => this.add(name, createdBy));
+  }
+
+  private oneAtATime<T>(work: () => Promise<T>): Promise<T> {
+    const done = this.creating.then(work, work);
+    this.creating = done.catch(() => undefined);
+    return done;
+  }
+
+  private async add(name: string, createdBy: string | undefined): Promise<PlaygroundChannel> {
     if (!CHANNEL_NAME.test(name)) throw new Error(`Not a channel name: ${name}`);
+    const existing = await this.store.members(keys.channels);
+    if (!existing.includes(name) && existing.length >= this.maxChannels) {
+      throw new ChannelLimitError(this.maxChannels);
+    }
     const channel: PlaygroundChannel = {
       id: name,
       name,
@@ -139,19 +154,22 @@ export class PlaygroundStore {
   }
 
   async post(input: NewMessage): Promise<PlaygroundMessage> {
+    // Counted before the append, so a first count that is still paging cannot miss or double count this one.
+    await this.logLength(input.channelId);
     const now = this.clock.now();
     const message: PlaygroundMessage = {
       id: `m_${now.toString(36)}_${randomBytes(5).toString('hex')}`,
       channelId: input.channelId,
       ...(input.threadId ? { threadId: input.threadId } : {}),
       author: input.author,
-      content: input.content,
+      content: capMessageContent(input.content),
       createdAt: now,
       updatedAt: now,
       seq: this.nextSeq(),
     };
     await this.store.set(keys.message(message.id), message);
     await this.store.append(keys.channelLog(message.channelId), message.id);
+    this.logLengths.set(message.channelId, (this.logLengths.get(message.channelId) ?? 0) + 1);
     this.emit({ type: 'message', message });
     return message;
   }
@@ -163,7 +181,14 @@ export class PlaygroundStore {
   ): Promise<PlaygroundMessage | undefined> {
     const current = await this.message(id);
     if (!current) return undefined;
-    const next = { ...change(current), id, updatedAt: this.clock.now(), seq: this.nextSeq() };
+    const changed = change(current);
+    const next = {
+      ...changed,
+      content: capMessageContent(changed.content),
+      id,
+      updatedAt: this.clock.now(),
+      seq: this.nextSeq(),
+    };
     await this.store.set(keys.message(id), next);
     this.emit({ type: 'message', message: next });
     return next;
@@ -175,22 +200,81 @@ export class PlaygroundStore {
   }
 
   /** The channel's latest messages, thread replies included, oldest first. */
-  async history(channelId: string, limit = HISTORY_LIMIT): Promise<PlaygroundMessage[]> {
-    const ids = await this.store.readLog<string>(keys.channelLog(channelId));
-    const found = await Promise.all(ids.slice(-limit).map((id) => this.message(id)));
-    return found.filter((message): message is PlaygroundMessage => message !== undefined);
+  async history(channelId: string, limit = HISTORY_PAGE): Promise<PlaygroundMessage[]> {
+    return (await this.page(channelId, { limit })).messages;
   }
 
-  /** Everything that changed after `seq`, for a browser reconnecting with Last-Event-ID. */
-  async changesSince(seq: number): Promise<PlaygroundChange[]> {
-    const changes: PlaygroundChange[] = [];
-    for (const channel of await this.channels()) {
-      if (channel.seq > seq) changes.push({ type: 'channel', channel });
-      for (const message of await this.history(channel.id)) {
-        if (message.seq > seq) changes.push({ type: 'message', message });
-      }
+  /**
+   * One page of the channel's messages, oldest first: the latest `limit` before log position `before` (the
+   * latest of all without it). Reads are chunked, so a large page does not hold the event loop.
+   */
+  async page(channelId: string, options: { before?: number; limit?: number } = {}): Promise<HistoryPage> {
+    const limit = Math.min(Math.max(1, options.limit ?? HISTORY_PAGE), HISTORY_PAGE_MAX);
+    const length = await this.logLength(channelId);
+    const end = Math.min(Math.max(0, options.before ?? length), length);
+    const start = Math.max(0, end - limit);
+    const ids =
+      end > start
+        ? await this.store.readLog<string>(keys.channelLog(channelId), {
+            fromIndex: start,
+            limit: end - start,
+          })
+        : [];
+    const found = await mapInChunks(ids, READ_CHUNK, (id) => this.message(id));
+    return {
+      messages: found.filter((message): message is PlaygroundMessage => message !== undefined),
+      earlier: start > 0 ? start : undefined,
+    };
+  }
+
+  /**
+   * What changed after `seq`, for a browser reconnecting with Last-Event-ID: at most the last REPLAY_LIMIT
+   * changes of this process, each message at its newest. Undefined when the browser missed more than that (or
+   * changes of an earlier process): it then loads the history itself.
+   */
+  async changesSince(seq: number): Promise<PlaygroundChange[] | undefined> {
+    const refs = this.recent.since(seq);
+    if (refs === undefined) return undefined;
+    const changes = await mapInChunks(refs, READ_CHUNK, (ref) => this.changeOf(ref));
+    return changes
+      .filter((change): change is PlaygroundChange => change !== undefined)
+      .sort((a, b) => seqOf(a) - seqOf(b));
+  }
+
+  private async changeOf(ref: ChangeRef): Promise<PlaygroundChange | undefined> {
+    if (ref.type === 'channel') {
+      const channel = await this.channel(ref.id);
+      return channel && { type: 'channel', channel };
     }
-    return changes.sort((a, b) => seqOf(a) - seqOf(b));
+    const message = await this.message(ref.id);
+    return message && { type: 'message', message };
+  }
+
+  /** Counts a log once, a page at a time with the event loop free between pages; later posts add one each. */
+  private async logLength(channelId: string): Promise<number> {
+    for (;;) {
+      const known = this.logLengths.get(channelId);
+      if (known !== undefined) return known;
+      let counting = this.counting.get(channelId);
+      if (counting === undefined) {
+        counting = this.countLog(keys.channelLog(channelId))
+          .then((count) => void this.logLengths.set(channelId, count))
+          .finally(() => this.counting.delete(channelId));
+        this.counting.set(channelId, counting);
+      }
+      await counting;
+    }
+  }
+
+  private async countLog(log: string): Promise<number> {
+    const pageSize = 5_000;
+    let count = 0;
+    for (;;) {
+      const page = await this.store.readLog<unknown>(log, { fromIndex: count, limit: pageSize });
+      count += page.length;
+      if (page.length < pageSize) return count;
+      await sharedTurns.take();
+    }
   }
 
   // Microseconds since the epoch keep growing across restarts, so a Last-Event-ID from before one still works.
@@ -200,6 +284,11 @@ export class PlaygroundStore {
   }
 
   private emit(change: PlaygroundChange): void {
+    this.recent.add(
+      change.type === 'message'
+        ? { type: 'message', id: change.message.id, seq: change.message.seq }
+        : { type: 'channel', id: change.channel.id, seq: change.channel.seq },
+    );
     for (const listener of this.listeners) listener(change);
   }
 }

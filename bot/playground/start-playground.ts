@@ -39,7 +39,9 @@ export async function startPlayground(options: StartPlaygroundOptions): Promise<
   const { settings, environment, logger, httpServer } = options;
   const log = logger.child({ adapter: 'playground' });
   const clock = options.clock ?? systemClock;
-  const store = new PlaygroundStore(options.opsbot.store, clock);
+  const store = new PlaygroundStore(options.opsbot.store, clock, {
+    maxChannels: settings.playground.max_channels,
+  });
   await store.ensureChannel(DEFAULT_CHANNEL);
   const events = new PlaygroundEvents({ store, logger: log, clock });
   const users = playgroundUsers(settings.permissions);

@@ -16,6 +16,8 @@ const state = {
   channelId: undefined,
   /** Every message seen, by id; the newest version (highest seq) wins, whichever way it arrived. */
   messages: new Map(),
+  /** Per channel, the cursor of the page before the earliest one loaded; null once the first message is loaded. */
+  earlier: new Map(),
   unread: new Map(),
   threadId: undefined,
   ephemerals: [],
@@ -38,10 +40,30 @@ async function refresh() {
   await loadHistory(state.channelId);
 }
 
+/** The latest page of the channel's messages; "Load earlier" pages back from there. */
 async function loadHistory(channelId) {
-  const { messages } = await api.get(`/api/channels/${encodeURIComponent(channelId)}/messages`);
+  const { messages, earlier } = await api.get(`/api/channels/${encodeURIComponent(channelId)}/messages`);
   for (const message of messages) upsert(message);
+  noteEarlier(channelId, earlier);
   render();
+}
+
+async function loadEarlier() {
+  const channelId = state.channelId;
+  const before = state.earlier.get(channelId);
+  if (before === null || before === undefined) return;
+  const path = `/api/channels/${encodeURIComponent(channelId)}/messages?before=${before}`;
+  const { messages, earlier } = await api.get(path);
+  for (const message of messages) upsert(message);
+  noteEarlier(channelId, earlier);
+  render();
+}
+
+/** Keeps the furthest point reached: reloading the latest page must not forget the pages loaded before it. */
+function noteEarlier(channelId, earlier) {
+  const known = state.earlier.get(channelId);
+  if (known === null) return;
+  state.earlier.set(channelId, known === undefined || earlier === null ? earlier : Math.min(known, earlier));
 }
 
 function onEvent(type, data) {
@@ -89,6 +111,8 @@ function render() {
   renderChannelList($('channel-list'), [...state.channels.values()], state.channelId, state.unread);
   if (!channel) return;
   $('channel-title').textContent = channel.name;
+  const earlier = state.earlier.get(channel.id);
+  $('load-earlier').hidden = earlier === null || earlier === undefined;
   $('composer-input').placeholder = `Message #${channel.name}`;
   $('thread-channel').textContent = `#${channel.name}`;
   document.title = `#${channel.name} · ${state.info.botName} playground`;
@@ -155,6 +179,9 @@ function openThread(messageId) {
 
 async function start() {
   wireControls({ state, upsert, render, openThread, setUser, switchChannel });
+  $('load-earlier').addEventListener('click', () =>
+    loadEarlier().catch((error) => showToast($('toasts'), error.message)),
+  );
   const info = await api.get('/api/info');
   state.info = info;
   state.users = info.users;

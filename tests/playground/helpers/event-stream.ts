@@ -16,6 +16,8 @@ export class EventStream {
   readonly events: StreamEvent[] = [];
   private readonly waiters = new Set<Waiter>();
   private readonly abort = new AbortController();
+  /** Resolves when the stream ends: closed by the test, or by the server. */
+  ended: Promise<void> = Promise.resolve();
 
   private constructor() {}
 
@@ -23,7 +25,7 @@ export class EventStream {
     const stream = new EventStream();
     const response = await fetch(url, { headers, signal: stream.abort.signal });
     if (!response.ok || !response.body) throw new Error(`GET ${url} answered ${response.status}`);
-    void stream.read(response.body);
+    stream.ended = stream.read(response.body);
     return stream;
   }
 
