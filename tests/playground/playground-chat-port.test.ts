@@ -1,5 +1,6 @@
 // The playground ChatPort passes the shared ChatPort contract, as rendered by the page's own renderer.
 import { describe, expect, it } from 'vitest';
+import { ManualClock } from '../../agent/clock.js';
 import type { Conversation } from '../../agent/conversation.js';
 import { MemoryStore } from '../../agent/store/memory-store.js';
 import { PlaygroundChatPort } from '../../bot/playground/playground-chat-port.js';
@@ -37,8 +38,9 @@ runChatPortContract('playground', async () => {
 
 describe('playground store', () => {
   it('keeps history in the Store and replays changes after a sequence number', async () => {
-    const store = new MemoryStore();
-    const first = new PlaygroundStore(store);
+    const clock = new ManualClock();
+    const store = new MemoryStore(clock);
+    const first = new PlaygroundStore(store, clock);
     await first.ensureChannel('ops');
     const port = new PlaygroundChatPort(first, 'opsbot');
     const conversation: Conversation = { platform: 'playground', channelId: 'ops' };
@@ -54,7 +56,9 @@ describe('playground store', () => {
       { kind: 'text', text: 'one, edited' },
     ]);
     // A new process sees the same history; it never saw those changes, so a reconnect is told to reload.
-    const second = new PlaygroundStore(store);
+    // The next process starts later: never in the millisecond the first one made its changes.
+    clock.advance(1_000);
+    const second = new PlaygroundStore(store, clock);
     const history = await second.history('ops');
     expect(history.map((message) => message.content)).toEqual([
       { kind: 'text', text: 'one, edited' },
