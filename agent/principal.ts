@@ -14,13 +14,30 @@ export const PrincipalSchema = z.object({
 });
 export type Principal = z.infer<typeof PrincipalSchema>;
 
+/** Where a principal spoke from (`playground:bob`, `cli:bob`): for records and bindings, never for "who". */
 export function principalKey(principal: Pick<Principal, 'platform' | 'userId'>): string {
   return `${principal.platform}:${principal.userId}`;
 }
 
-export function samePrincipal(
+/**
+ * The human behind a principal, written as a settings identity key. The playground and the CLI are the same
+ * local people (`local:<name>`); elsewhere it is the platform's user id. Groups (`slack_group:`,
+ * `discord_role:`) are never part of it, so sharing a group never makes two people one. Every decision that
+ * hangs on "is this the same person" (self-approval, answering, cancelling, rate limits) goes through here.
+ */
+export function personKey(principal: Pick<Principal, 'platform' | 'userId'>): string {
+  switch (principal.platform) {
+    case 'playground':
+    case 'cli':
+      return `local:${principal.userId}`;
+    default:
+      return `${principal.platform}:${principal.userId}`;
+  }
+}
+
+export function samePerson(
   a: Pick<Principal, 'platform' | 'userId'>,
   b: Pick<Principal, 'platform' | 'userId'>,
 ) {
-  return a.platform === b.platform && a.userId === b.userId;
+  return personKey(a) === personKey(b);
 }

@@ -1,10 +1,10 @@
-// IP address text made canonical, so "::ffff:169.254.169.254" and "169.254.169.254" are judged alike.
+// IP address text made canonical, so "::ffff:169.254.169.254", "2852039166" and "169.254.169.254" are judged alike.
 import { isIP } from 'node:net';
 
 export type IpFamily = 4 | 6;
 
 /** Expands an IPv6 address to its eight 16-bit groups, or returns undefined if it is not one. */
-function ipv6Groups(address: string): number[] | undefined {
+export function ipv6Groups(address: string): number[] | undefined {
   let text = address.toLowerCase();
   const zone = text.indexOf('%');
   if (zone !== -1) text = text.slice(0, zone);
@@ -27,15 +27,48 @@ function ipv6Groups(address: string): number[] | undefined {
   return numbers;
 }
 
+function legacyPart(text: string): number | undefined {
+  if (/^0x[0-9a-f]*$/i.test(text)) return text.length === 2 ? 0 : Number.parseInt(text.slice(2), 16);
+  if (/^0[0-7]+$/.test(text)) return Number.parseInt(text.slice(1), 8);
+  if (/^(0|[1-9]\d*)$/.test(text)) return Number(text);
+  return undefined;
+}
+
 /**
- * The canonical form of an address: IPv4 as dotted quad, IPv4-mapped and IPv4-compatible IPv6 as the IPv4 it
- * carries, other IPv6 fully expanded in lowercase. Undefined when the text is not an IP address.
+ * The IPv4 forms inet_aton and URL parsers accept besides the dotted quad: one to four parts, each decimal,
+ * octal (leading 0) or hex (0x), the last filling the remaining bytes ("2852039166", "0251.0376.0251.0376",
+ * "0xa9fea9fe", "169.254.43518"). The system resolver turns these into addresses, so the guard must too.
+ */
+export function legacyIpv4(text: string): string | undefined {
+  const parts = text.split('.');
+  if (parts.length > 4) return undefined;
+  const numbers = parts.map(legacyPart);
+  if (numbers.some((n) => n === undefined)) return undefined;
+  const values = numbers as number[];
+  const last = values[values.length - 1] ?? 0;
+  const leading = values.slice(0, -1);
+  if (leading.some((n) => n > 255)) return undefined;
+  if (last >= 2 ** (8 * (5 - values.length))) return undefined;
+  let value = last;
+  leading.forEach((byte, index) => {
+    value += byte * 2 ** (8 * (3 - index));
+  });
+  return [value >>> 24, (value >>> 16) & 0xff, (value >>> 8) & 0xff, value & 0xff].join('.');
+}
+
+/**
+ * The canonical form of an address: IPv4 as dotted quad (from any inet_aton spelling), IPv4-mapped and
+ * IPv4-compatible IPv6 as the IPv4 it carries, other IPv6 fully expanded in lowercase. Undefined when the
+ * text is not an IP address.
  */
 export function canonicalIp(text: string): { address: string; family: IpFamily } | undefined {
   const bare = text.startsWith('[') && text.endsWith(']') ? text.slice(1, -1) : text;
   const family = isIP(bare);
   if (family === 4) return { address: bare.split('.').map(Number).join('.'), family: 4 };
-  if (family !== 6) return undefined;
+  if (family !== 6) {
+    const legacy = legacyIpv4(bare);
+    return legacy ? { address: legacy, family: 4 } : undefined;
+  }
   const groups = ipv6Groups(bare);
   if (!groups) return undefined;
   const firstFive = groups.slice(0, 5).every((group) => group === 0);
@@ -47,4 +80,24 @@ export function canonicalIp(text: string): { address: string; family: IpFamily }
     return { address: [high >> 8, high & 0xff, low >> 8, low & 0xff].join('.'), family: 4 };
   }
   return { address: groups.map((group) => group.toString(16)).join(':'), family: 6 };
+}
+
+/** An address (or CIDR base) as a number with its width in bits, for prefix arithmetic. */
+export function addressBits(canonical: { address: string; family: IpFamily }): bigint {
+  if (canonical.family === 4) {
+    return canonical.address.split('.').reduce((sum, byte) => (sum << 8n) | BigInt(Number(byte)), 0n);
+  }
+  return (ipv6Groups(canonical.address) ?? []).reduce((sum, group) => (sum << 16n) | BigInt(group), 0n);
+}
+
+/** The IPv4 address carried inside NAT64 (64:ff9b::/96) and 6to4 (2002::/16) IPv6 addresses. */
+export function embeddedIpv4(canonicalV6: string): string | undefined {
+  const groups = ipv6Groups(canonicalV6);
+  if (!groups) return undefined;
+  const toV4 = (high: number, low: number) => [high >> 8, high & 0xff, low >> 8, low & 0xff].join('.');
+  if (groups[0] === 0x64 && groups[1] === 0xff9b && groups.slice(2, 6).every((group) => group === 0)) {
+    return toV4(groups[6] ?? 0, groups[7] ?? 0);
+  }
+  if (groups[0] === 0x2002) return toV4(groups[1] ?? 0, groups[2] ?? 0);
+  return undefined;
 }

@@ -3,9 +3,9 @@ import { lookup } from 'node:dns/promises';
 import { BlockList, isIP } from 'node:net';
 import { raceSignal } from './call-limits.js';
 import { canonicalIp, type IpFamily } from './ip-address.js';
+import { isMetadataAddress, METADATA_RANGES, metadataOverlap } from './metadata-ranges.js';
 
-/** Cloud metadata endpoints (AWS/GCP/Azure IPv4, AWS IPv6). Refused unless allowed by their exact address. */
-export const METADATA_ADDRESSES = ['169.254.169.254', 'fd00:ec2::254'] as const;
+export { METADATA_RANGES };
 
 export interface NetworkRules {
   /** Hosts (example.com, *.example.com) or IPs/CIDRs; when non-empty, only these may be reached. */
@@ -40,30 +40,33 @@ export interface NetworkGuard {
 interface CompiledRules {
   blocks: BlockList;
   hosts: string[];
-  exactAddresses: Set<string>;
   empty: boolean;
+}
+
+/** An allow entry that reaches into a metadata range is a mistake nobody should be able to make quietly. */
+function refuseMetadataAllow(raw: string, ip: { address: string; family: IpFamily }, prefix: number): void {
+  const range = metadataOverlap(ip, prefix);
+  if (range === undefined) return;
+  throw new Error(
+    `network.allow: ${JSON.stringify(raw)} overlaps the cloud metadata range ${range}, which is always refused; ` +
+      'remove the entry or narrow it (an empty allow list already allows everything not denied)',
+  );
 }
 
 function compileRules(entries: string[], kind: 'allow' | 'deny'): CompiledRules {
   const blocks = new BlockList();
   const hosts: string[] = [];
-  const exactAddresses = new Set<string>();
   for (const raw of entries) {
     const entry = raw.trim().toLowerCase();
     const [addressPart, prefixPart, extra] = entry.split('/');
     const ip = canonicalIp(addressPart ?? '');
     if (ip && extra === undefined) {
       const type = ip.family === 4 ? 'ipv4' : 'ipv6';
-      if (prefixPart === undefined) {
-        blocks.addAddress(ip.address, type);
-        exactAddresses.add(ip.address);
-        continue;
-      }
-      const prefix = Number(prefixPart);
       const maxPrefix = ip.family === 4 ? 32 : 128;
-      if (/^\d+$/.test(prefixPart) && prefix <= maxPrefix) {
+      const prefix = prefixPart === undefined ? maxPrefix : Number(prefixPart);
+      if (prefixPart === undefined || (/^\d+$/.test(prefixPart) && prefix <= maxPrefix)) {
+        if (kind === 'allow') refuseMetadataAllow(raw, ip, prefix);
         blocks.addSubnet(ip.address, prefix, type);
-        if (prefix === maxPrefix) exactAddresses.add(ip.address);
         continue;
       }
     } else if (
@@ -77,7 +80,17 @@ function compileRules(entries: string[], kind: 'allow' | 'deny'): CompiledRules 
       `network.${kind}: ${JSON.stringify(raw)} is not a host name, *.domain, IP address or CIDR`,
     );
   }
-  return { blocks, hosts, exactAddresses, empty: entries.length === 0 };
+  return { blocks, hosts, empty: entries.length === 0 };
+}
+
+/** What is wrong with one `network.allow` or `network.deny` entry, for the settings schema; undefined when fine. */
+export function networkEntryProblem(entry: string, kind: 'allow' | 'deny'): string | undefined {
+  try {
+    compileRules([entry], kind);
+    return undefined;
+  } catch (error) {
+    return error instanceof Error ? error.message.replace(/^network\.(allow|deny): /, '') : String(error);
+  }
 }
 
 function hostMatches(host: string, patterns: string[]): boolean {
@@ -105,20 +118,18 @@ function normalizeHost(host: string): string {
 }
 
 /**
- * Builds the guard from the settings' `network` rules. Throws at start-up on an entry it cannot read.
- * Every address a name resolves to must pass, so a DNS name pointing at the metadata address is refused.
+ * Builds the guard from the settings' `network` rules. Throws at start-up on an entry it cannot read, and on
+ * an allow entry that overlaps a metadata range. Metadata ranges are refused whatever `deny` says. Every
+ * address a name resolves to must pass, so a DNS name pointing at a metadata address is refused.
  */
 export function createNetworkGuard(rules: NetworkRules, options: { resolve?: Resolve } = {}): NetworkGuard {
   const allow = compileRules(rules.allow, 'allow');
   const deny = compileRules(rules.deny, 'deny');
-  const metadata = new Set<string>(
-    METADATA_ADDRESSES.map((address) => canonicalIp(address)?.address ?? address),
-  );
   const resolve = options.resolve ?? systemResolve;
 
   function judge(host: string, address: ResolvedAddress): string | undefined {
     const shown = address.address === host ? host : `${host} (${address.address})`;
-    if (metadata.has(address.address) && !allow.exactAddresses.has(address.address)) {
+    if (isMetadataAddress(address)) {
       return `${shown} is a cloud metadata address, which is always refused`;
     }
     if (inBlocks(deny, address)) return `${shown} is in the network deny list`;
@@ -138,7 +149,8 @@ export function createNetworkGuard(rules: NetworkRules, options: { resolve?: Res
       const literal = canonicalIp(host);
       let addresses: ResolvedAddress[];
       if (literal) {
-        addresses = [{ address: host, family: isIP(host) === 6 ? 6 : 4 }];
+        // Connect to the canonical IPv4 ("2852039166" must not reach the resolver again); keep IPv6 as given.
+        addresses = [isIP(host) === 6 ? { address: host, family: 6 } : literal];
       } else {
         const resolving = resolve(host);
         addresses = await (signal ? raceSignal(resolving, signal) : resolving);

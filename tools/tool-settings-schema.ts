@@ -3,6 +3,8 @@
 import { z } from 'zod';
 import { DurationSchema } from '../agent/policy/duration.js';
 import { environmentEntryProblem } from './child-environment.js';
+import { METADATA_RANGES } from './metadata-ranges.js';
+import { networkEntryProblem } from './network-guard.js';
 import { DEFAULT_OUTPUT_LIMIT_BYTES } from './run-command.js';
 
 export const CommandParameterSchema = z.strictObject({
@@ -39,6 +41,13 @@ export const CommandSettingsSchema = z.strictObject({
     .default([]),
 });
 
+function networkEntry(kind: 'allow' | 'deny') {
+  return z.string().superRefine((entry, ctx) => {
+    const problem = networkEntryProblem(entry, kind);
+    if (problem) ctx.addIssue({ code: 'custom', message: problem });
+  });
+}
+
 export const ToolSettingsSchema = z
   .strictObject({
     /** Allow-listed commands, each exposed as a tool. */
@@ -52,9 +61,13 @@ export const ToolSettingsSchema = z
     output_limit_bytes: z.number().int().min(1024).default(DEFAULT_OUTPUT_LIMIT_BYTES),
     network: z
       .strictObject({
-        /** Hosts or CIDRs checks may reach; everything not denied when empty. */
-        allow: z.array(z.string()).default([]),
-        deny: z.array(z.string()).default(['169.254.169.254/32', 'fd00:ec2::254/128']),
+        /**
+         * Hosts or CIDRs checks may reach; everything not denied when empty. An entry that overlaps a cloud
+         * metadata range is an error: those ranges are refused whatever these lists say.
+         */
+        allow: z.array(networkEntry('allow')).default([]),
+        /** Refused hosts and CIDRs, on top of the metadata ranges, which are always refused. */
+        deny: z.array(networkEntry('deny')).default([...METADATA_RANGES]),
       })
       .prefault({}),
     /** DNS servers (host or host:port) for dns_lookup; the system's when empty. */

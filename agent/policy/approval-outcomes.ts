@@ -1,6 +1,6 @@
 // What a click on an approval can lead to: who may settle it, and what each result tells the person.
 import type { Principal } from '../principal.js';
-import { samePrincipal } from '../principal.js';
+import { samePerson } from '../principal.js';
 import { type Approval, type ApprovalDecision, formatTime } from './approval-record.js';
 import { approvingRolesOf, describeRoles } from './approver-set.js';
 import type { AuditActor } from './audit-log.js';
@@ -39,7 +39,7 @@ export function refusalReason(
   decision: ApprovalDecision,
   settings: PermissionSettings,
 ): string | undefined {
-  if (samePrincipal(decider, approval.requester)) {
+  if (samePerson(decider, approval.requester)) {
     // Withdrawing one's own request is always safe; approving it needs someone else, unless settings allow.
     if (decision === 'deny') return undefined;
     if (!settings.allow_self_approval) return 'You asked for this, so someone else has to approve it.';

@@ -1,9 +1,9 @@
 // Who may approve a call: the roles whose `approve` patterns match the tool, and the identities holding them.
 import { z } from 'zod';
-import type { Principal } from '../principal.js';
+import { type Principal, personKey } from '../principal.js';
 import { type Place, roleAppliesIn } from './channel-scope.js';
 import type { PermissionSettings } from './permission-settings.js';
-import { identityKeys, resolveRoles } from './resolve-roles.js';
+import { resolveRoles } from './resolve-roles.js';
 import { matchesAnyToolPattern } from './tool-globs.js';
 
 export const ApproverSetSchema = z.object({
@@ -43,7 +43,7 @@ export function someoneCanApprove(
   requester: Pick<Principal, 'platform' | 'userId'>,
 ): boolean {
   if (approvers.includesDefaultRole) return true;
-  const [requesterKey] = identityKeys(requester);
+  const requesterKey = personKey(requester);
   return approvers.identities.some((key) => settings.allow_self_approval || key !== requesterKey);
 }
 

@@ -1,6 +1,6 @@
 // Who may act on a run someone else started: answer its question, cancel it, see its status, or decide its
 // approval. One rule for every platform, the CLI and the kernel.
-import { type Principal, samePrincipal } from '../principal.js';
+import { type Principal, samePerson } from '../principal.js';
 import type { Approval, ApprovalDecision } from './approval-record.js';
 
 export type RunAction =
@@ -25,7 +25,7 @@ export function requesterOrAdmin(
   run: RunOwner,
   action: Exclude<RunAction['kind'], 'decide'>,
 ): Authority {
-  if (samePrincipal(principal, run.principal) || isAdmin) return { allowed: true };
+  if (samePerson(principal, run.principal) || isAdmin) return { allowed: true };
   const what = action === 'answer' ? verbs.answer : `${verbs[action]} run ${run.id}`;
   return {
     allowed: false,

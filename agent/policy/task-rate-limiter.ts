@@ -1,6 +1,7 @@
 // Per-person limit on new tasks, counted with atomic claims so that every replica shares one count.
 import { randomBytes } from 'node:crypto';
 import { type Clock, systemClock } from '../clock.js';
+import { type Principal, personKey } from '../principal.js';
 import type { Store } from '../store/store.js';
 import { storeKeys } from '../store/store-keys.js';
 
@@ -29,8 +30,9 @@ export class TaskRateLimiter {
   /**
    * Takes one of the window's N slots for this person, if one is free. Each slot is a claim, so two replicas
    * can never both take the last one; a fixed window keeps it to N claims at most, with no read-modify-write.
+   * The count is per person (personKey), so one person's playground and CLI tasks share it.
    */
-  async take(personKey: string): Promise<RateLimitResult> {
+  async take(person: Pick<Principal, 'platform' | 'userId'>): Promise<RateLimitResult> {
     const limit = typeof this.options.limit === 'function' ? this.options.limit() : this.options.limit;
     const now = this.clock.now();
     const window = Math.floor(now / this.windowMs);
@@ -38,7 +40,9 @@ export class TaskRateLimiter {
     // A unique owner per task: the same owner re-claiming a slot would refresh it and count twice.
     const owner = randomBytes(9).toString('base64url');
     for (let slot = 0; slot < limit; slot++) {
-      if (await this.store.claim(storeKeys.rateSlot(personKey, window, slot), owner, windowEnd - now)) {
+      if (
+        await this.store.claim(storeKeys.rateSlot(personKey(person), window, slot), owner, windowEnd - now)
+      ) {
         return { allowed: true };
       }
     }

@@ -1,7 +1,10 @@
 // `opsbot run "<task>"`: one task as the local operator, steps printed as they happen, questions on stdin.
 import { randomBytes } from 'node:crypto';
+import type { Conversation } from '../../agent/conversation.js';
 import { errorMessage } from '../../agent/errors.js';
 import type { Kernel } from '../../agent/kernel.js';
+import { AuditLog, auditActor } from '../../agent/policy/audit-log.js';
+import { TaskRateLimiter } from '../../agent/policy/task-rate-limiter.js';
 import type { Principal } from '../../agent/principal.js';
 import type { Run } from '../../agent/run.js';
 import type { Opsbot } from '../compose.js';
@@ -25,14 +28,20 @@ export async function runTask(context: CliContext, io: CliIo, options: RunTaskOp
   const stop = followRuns(opsbot.kernel, write);
   const reader = options.reader ?? new LineReader(io);
   try {
+    const conversation: Conversation = {
+      platform: 'cli',
+      channelId: 'terminal',
+      threadId: `cli-${randomBytes(4).toString('hex')}`,
+    };
+    const refusal = await overRate(context, opsbot, options.principal, conversation);
+    if (refusal !== undefined) {
+      io.stderr.write(`opsbot: ${refusal}\n`);
+      return EXIT.failed;
+    }
     const runId = await opsbot.kernel.start({
       text: options.task,
       principal: options.principal,
-      conversation: {
-        platform: 'cli',
-        channelId: 'terminal',
-        threadId: `cli-${randomBytes(4).toString('hex')}`,
-      },
+      conversation,
       ...(options.engine ? { engine: options.engine } : {}),
     });
     let run = await opsbot.kernel.settled(runId);
@@ -71,6 +80,30 @@ export async function runTask(context: CliContext, io: CliIo, options: RunTaskOp
     if (!options.reader) reader.close();
     if (!options.opsbot) await opsbot.close();
   }
+}
+
+/**
+ * The same per-person limit as chat (tasks_per_minute), counted in the shared store under the person's key, so
+ * `local:bob` in the playground and `opsbot run --as bob` draw on one count.
+ */
+async function overRate(
+  context: CliContext,
+  opsbot: Opsbot,
+  principal: Principal,
+  conversation: Conversation,
+): Promise<string | undefined> {
+  const limiter = new TaskRateLimiter(opsbot.kernel.store, {
+    limit: context.loaded.settings.permissions.tasks_per_minute,
+  });
+  const rate = await limiter.take(principal);
+  if (rate.allowed) return undefined;
+  await new AuditLog(opsbot.kernel.store).record({
+    kind: 'rate_limited',
+    actor: auditActor(principal),
+    conversation,
+    reason: rate.message,
+  });
+  return rate.message;
 }
 
 /** Prints each run's new steps as they happen; returns the function that stops following. */

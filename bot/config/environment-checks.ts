@@ -96,6 +96,12 @@ function checkDiscord(present: Present): SettingsProblem[] {
   ];
 }
 
+/** Shorter tokens can be guessed or typed by a person; 32 hex characters are 128 random bits. */
+export const PLAYGROUND_TOKEN_MIN_LENGTH = 32;
+export const GENERATE_TOKEN_HINT =
+  'generate one with `openssl rand -hex 32` or ' +
+  '`node -e "console.log(crypto.randomBytes(32).toString(\'hex\'))"`';
+
 // The playground lets its user pick who they are, admins included: off the loopback it needs a token.
 function checkPlayground(present: Present): SettingsProblem[] {
   const host = present.HOST ?? '127.0.0.1';
@@ -106,7 +112,7 @@ function checkPlayground(present: Present): SettingsProblem[] {
       key: 'OPSBOT_PLAYGROUND_TOKEN',
       message:
         `missing; HOST=${host} exposes the playground beyond this machine, and anyone reaching it could act as ` +
-        'any local user. Set OPSBOT_PLAYGROUND_TOKEN, or OPSBOT_PLAYGROUND=off',
+        `any local user. Set OPSBOT_PLAYGROUND_TOKEN (${GENERATE_TOKEN_HINT}), or OPSBOT_PLAYGROUND=off`,
     },
   ];
 }

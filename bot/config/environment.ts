@@ -1,6 +1,10 @@
 // Secrets and endpoints from the environment: validated once at start-up, each error naming its variable.
 import { z } from 'zod';
-import { checkEnvironmentConsistency } from './environment-checks.js';
+import {
+  checkEnvironmentConsistency,
+  GENERATE_TOKEN_HINT,
+  PLAYGROUND_TOKEN_MIN_LENGTH,
+} from './environment-checks.js';
 import { InvalidSettingsError, type SettingsProblem } from './settings-problem.js';
 
 export const LOG_LEVELS = ['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'] as const;
@@ -27,7 +31,13 @@ export const EnvironmentSchema = z.object({
   /** Where traces (JSONL) are written. */
   OPSBOT_DATA_DIR: text.default('./data'),
   OPSBOT_PLAYGROUND: z.enum(['on', 'off'], { error: 'on or off' }).default('on'),
-  OPSBOT_PLAYGROUND_TOKEN: text.optional(),
+  OPSBOT_PLAYGROUND_TOKEN: z
+    .string()
+    .min(
+      PLAYGROUND_TOKEN_MIN_LENGTH,
+      `a random token of at least ${PLAYGROUND_TOKEN_MIN_LENGTH} characters; ${GENERATE_TOKEN_HINT}`,
+    )
+    .optional(),
   OPENAI_API_KEY: text.optional(),
   OPENAI_BASE_URL: url.optional(),
   OPENAI_MODEL: text.default('gpt-4o-mini'),
@@ -94,7 +104,9 @@ function presentVariables(env: NodeJS.ProcessEnv): Record<string, string> {
 
 function shown(variable: string, value: string | undefined): string {
   if (value === undefined) return 'nothing';
-  if (SECRET_VARIABLES.has(variable)) return 'a value that is not shown here because it is secret';
+  if (SECRET_VARIABLES.has(variable)) {
+    return `a value of ${value.length} character${value.length === 1 ? '' : 's'} (not shown: it is secret)`;
+  }
   // A URL may carry credentials in its user-info part.
   return JSON.stringify(value.replace(/\/\/[^/@\s]*@/, '//***@'));
 }

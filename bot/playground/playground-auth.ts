@@ -1,16 +1,27 @@
 // Who may use the playground: the token when one is set, and on the loopback only requests addressed to it.
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { type Clock, systemClock } from '../../agent/clock.js';
 import { sendJson } from '../http/http-json.js';
+import {
+  DEFAULT_FAILED_ATTEMPT_LIMITS,
+  FailedAttemptLimiter,
+  type FailedAttemptLimits,
+} from './failed-attempts.js';
 
 export const TOKEN_COOKIE = 'opsbot_playground';
 export const TOKEN_HEADER = 'x-opsbot-token';
+/** Names the browser tab (the page's client id) when the request is not an event stream with ?client=. */
+export const CLIENT_HEADER = 'x-opsbot-client';
 
 export interface PlaygroundGuardOptions {
   /** OPSBOT_PLAYGROUND_TOKEN; without it the playground relies on being reachable from this machine only. */
   token: string | undefined;
   /** HOST: on a loopback address, requests naming another host are refused (DNS rebinding). */
   host: string;
+  clock?: Clock;
+  /** How many wrong tokens are checked before 429; the defaults suit a person typing. */
+  failedAttempts?: FailedAttemptLimits;
 }
 
 /** Returns true when the request may go on; otherwise it has already answered it. */
@@ -22,6 +33,10 @@ export function createPlaygroundGuard(options: PlaygroundGuardOptions): Playgrou
   const session =
     token === undefined ? undefined : createHmac('sha256', token).update('session').digest('hex');
   const loopbackOnly = isLoopback(options.host);
+  const attempts = new FailedAttemptLimiter(
+    options.clock ?? systemClock,
+    options.failedAttempts ?? DEFAULT_FAILED_ATTEMPT_LIMITS,
+  );
 
   return (request, response) => {
     if (loopbackOnly && !isLoopback(hostnameOf(request.headers.host))) {
@@ -30,7 +45,17 @@ export function createPlaygroundGuard(options: PlaygroundGuardOptions): Playgrou
       return false;
     }
     if (token === undefined || session === undefined) return true;
+    // A signed-in browser keeps working while someone else is being throttled: its cookie is a 256-bit HMAC,
+    // so checking it first tells a guesser nothing.
+    const cookie = cookieValue(request, TOKEN_COOKIE);
+    if (cookie !== undefined && sameSecret(cookie, session)) return true;
     const url = new URL(request.url ?? '/', 'http://playground');
+    const client = clientOf(request, url);
+    const waitMs = attempts.retryAfterMs(client);
+    if (waitMs > 0) {
+      tooManyAttempts(response, waitMs);
+      return false;
+    }
     const fromQuery = url.searchParams.get('token');
     if (fromQuery !== null && sameSecret(fromQuery, token)) {
       // The first visit carries ?token=; the cookie keeps it, and the address bar loses it.
@@ -45,11 +70,31 @@ export function createPlaygroundGuard(options: PlaygroundGuardOptions): Playgrou
     }
     const header = headerToken(request);
     if (header !== undefined && sameSecret(header, token)) return true;
-    const cookie = cookieValue(request, TOKEN_COOKIE);
-    if (cookie !== undefined && sameSecret(cookie, session)) return true;
+    // Only a credential that was tried and wrong counts; opening the page without one is not a guess.
+    if (fromQuery !== null || header !== undefined || cookie !== undefined) attempts.recordFailure(client);
     refuse(request, response);
     return false;
   };
+}
+
+/**
+ * Who is guessing: the page's client id (from ?client= or the header), else the peer address. Not the address
+ * alone, since behind a load balancer every request comes from one; the total ceiling catches rotating ids.
+ */
+function clientOf(request: IncomingMessage, url: URL): string {
+  const named = url.searchParams.get('client') ?? request.headers[CLIENT_HEADER];
+  if (typeof named === 'string' && named !== '') return `client:${named.slice(0, 128)}`;
+  return `address:${request.socket.remoteAddress ?? 'unknown'}`;
+}
+
+function tooManyAttempts(response: ServerResponse, waitMs: number): void {
+  const seconds = Math.max(1, Math.ceil(waitMs / 1000));
+  sendJson(
+    response,
+    429,
+    { error: `Too many wrong playground tokens; try again in ${seconds} s.` },
+    { 'retry-after': String(seconds) },
+  );
 }
 
 function refuse(request: IncomingMessage, response: ServerResponse): void {

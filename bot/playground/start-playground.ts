@@ -59,7 +59,11 @@ export async function startPlayground(options: StartPlaygroundOptions): Promise<
   httpServer.mount(
     '/',
     createPlaygroundHandler({
-      guard: createPlaygroundGuard({ token: environment.OPSBOT_PLAYGROUND_TOKEN, host: environment.HOST }),
+      guard: createPlaygroundGuard({
+        token: environment.OPSBOT_PLAYGROUND_TOKEN,
+        host: environment.HOST,
+        clock,
+      }),
       clock,
       store,
       events,

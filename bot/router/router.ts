@@ -6,7 +6,7 @@ import type { Kernel } from '../../agent/kernel.js';
 import type { Logger } from '../../agent/logger.js';
 import { AuditLog, auditActor } from '../../agent/policy/audit-log.js';
 import { TaskRateLimiter } from '../../agent/policy/task-rate-limiter.js';
-import { type Principal, principalKey } from '../../agent/principal.js';
+import type { Principal } from '../../agent/principal.js';
 import type { Run } from '../../agent/run.js';
 import type { PatrolControl } from '../../scheduled/patrol-control.js';
 import { resolveAnswerChoice } from '../chat/answer-choice.js';
@@ -161,7 +161,7 @@ export class Router {
 
   /** Starts a task unless the person is over their rate; a busy thread queues it (the kernel says so there). */
   private async startTask(text: string, principal: Principal, conversation: Conversation): Promise<void> {
-    const rate = await this.limiter.take(principalKey(principal));
+    const rate = await this.limiter.take(principal);
     if (!rate.allowed) {
       await this.audit.record({
         kind: 'rate_limited',

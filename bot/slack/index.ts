@@ -115,7 +115,9 @@ export async function startSlack(options: StartSlackOptions): Promise<SlackAdapt
   let handleHttp: SlackHttpHandler = () => false;
   let detach = () => {};
   if (http) {
-    handleHttp = slackHttpHandler(http);
+    // The wall clock, not the kernel's: Bolt checks the past side of the window against Date.now(), and both
+    // sides of the window must agree.
+    handleHttp = slackHttpHandler(http, { logger });
     if (options.httpServer) detach = attachToServer(options.httpServer, handleHttp);
   } else {
     await app.start();

@@ -1,17 +1,59 @@
 // Mounts Bolt's HTTP receiver on the one HTTP server that also serves /healthz and the playground.
 import type { IncomingMessage, RequestListener, Server, ServerResponse } from 'node:http';
 import type { HTTPReceiver } from '@slack/bolt';
+import { type Clock, systemClock } from '../../agent/clock.js';
+import type { Logger } from '../../agent/logger.js';
 import { SLACK_EVENTS_PATH } from './slack-app.js';
 
 export type SlackHttpHandler = (request: IncomingMessage, response: ServerResponse) => boolean;
 
-/** Takes requests to /slack/events (true) and leaves every other path to the caller (false). */
-export function slackHttpHandler(receiver: HTTPReceiver, path = SLACK_EVENTS_PATH): SlackHttpHandler {
+/** Slack's replay window: a signed request older or newer than this is refused. */
+export const SLACK_TIMESTAMP_TOLERANCE_SECONDS = 300;
+
+export interface SlackHttpHandlerOptions {
+  path?: string;
+  clock?: Clock;
+  logger?: Logger;
+}
+
+/**
+ * Why a request's x-slack-request-timestamp is unacceptable, or undefined. Bolt refuses only timestamps too far
+ * in the past; a request signed with a future timestamp (a leaked signature, or a skewed clock at the sender)
+ * would stay replayable until that time had come and gone, so both directions are checked here.
+ */
+export function slackTimestampProblem(
+  header: string | string[] | undefined,
+  nowMs: number,
+): string | undefined {
+  if (typeof header !== 'string' || !/^\d{1,12}$/.test(header)) return 'a missing or malformed timestamp';
+  const skew = Number(header) - Math.floor(nowMs / 1000);
+  if (Math.abs(skew) <= SLACK_TIMESTAMP_TOLERANCE_SECONDS) return undefined;
+  return `a timestamp ${Math.abs(skew)} s in the ${skew > 0 ? 'future' : 'past'}`;
+}
+
+/**
+ * Takes requests to /slack/events (true) and leaves every other path to the caller (false). Every request
+ * to Bolt passes here, so the timestamp window is enforced before Bolt or any handler sees the request.
+ */
+export function slackHttpHandler(
+  receiver: HTTPReceiver,
+  options: SlackHttpHandlerOptions = {},
+): SlackHttpHandler {
+  const path = options.path ?? SLACK_EVENTS_PATH;
+  const clock = options.clock ?? systemClock;
   return (request, response) => {
     const pathname = new URL(request.url ?? '/', 'http://localhost').pathname;
     if (pathname !== path) return false;
     if (request.method !== 'POST') {
       response.writeHead(405, { allow: 'POST' }).end();
+      return true;
+    }
+    const problem = slackTimestampProblem(request.headers['x-slack-request-timestamp'], clock.now());
+    if (problem !== undefined) {
+      options.logger?.warn({ problem }, 'Slack request refused before verification');
+      // As Bolt answers a bad signature: 401 and nothing else, so the refusal reveals nothing.
+      request.resume();
+      response.writeHead(401).end();
       return true;
     }
     receiver.requestListener(request, response);

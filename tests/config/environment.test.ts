@@ -176,7 +176,7 @@ describe('Discord cross-checks', () => {
 describe('playground exposure', () => {
   it('needs a token when the server listens beyond this machine', () => {
     expect(problems({ HOST: '0.0.0.0' })[0]?.key).toBe('OPSBOT_PLAYGROUND_TOKEN');
-    expect(problems({ HOST: '0.0.0.0', OPSBOT_PLAYGROUND_TOKEN: 't' })).toEqual([]);
+    expect(problems({ HOST: '0.0.0.0', OPSBOT_PLAYGROUND_TOKEN: 'a'.repeat(32) })).toEqual([]);
     expect(problems({ HOST: '0.0.0.0', OPSBOT_PLAYGROUND: 'off' })).toEqual([]);
     expect(problems({ HOST: 'localhost' })).toEqual([]);
   });

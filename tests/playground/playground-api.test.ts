@@ -192,7 +192,7 @@ describe('playground API', () => {
 describe('playground API with a token', () => {
   let guarded: TestPlayground;
   beforeAll(async () => {
-    guarded = await startTestPlayground({ token: 'open-sesame-1234' });
+    guarded = await startTestPlayground({ token: 'open-sesame-0123456789abcdef0123456789' });
   }, 30_000);
   afterAll(async () => guarded?.stop());
 
@@ -202,18 +202,26 @@ describe('playground API with a token', () => {
     expect((await fetch(`${url}/`, { headers: { accept: 'text/html' } })).status).toBe(401);
     expect((await fetch(`${url}/api/info`, { headers: { 'x-opsbot-token': 'wrong' } })).status).toBe(401);
     expect(
-      (await fetch(`${url}/api/info`, { headers: { 'x-opsbot-token': 'open-sesame-1234' } })).status,
+      (
+        await fetch(`${url}/api/info`, {
+          headers: { 'x-opsbot-token': 'open-sesame-0123456789abcdef0123456789' },
+        })
+      ).status,
     ).toBe(200);
     expect(
-      (await fetch(`${url}/api/info`, { headers: { authorization: 'Bearer open-sesame-1234' } })).status,
+      (
+        await fetch(`${url}/api/info`, {
+          headers: { authorization: 'Bearer open-sesame-0123456789abcdef0123456789' },
+        })
+      ).status,
     ).toBe(200);
 
-    const first = await fetch(`${url}/?token=open-sesame-1234`, { redirect: 'manual' });
+    const first = await fetch(`${url}/?token=open-sesame-0123456789abcdef0123456789`, { redirect: 'manual' });
     expect(first.status).toBe(303);
     expect(first.headers.get('location')).toBe('/');
     const cookie = first.headers.get('set-cookie')!;
     expect(cookie).toMatch(/HttpOnly; SameSite=Strict/);
-    expect(cookie).not.toContain('open-sesame-1234');
+    expect(cookie).not.toContain('open-sesame-0123456789abcdef0123456789');
     const page = await fetch(`${url}/`, { headers: { cookie: cookie.split(';')[0]! } });
     expect(page.status).toBe(200);
     expect(page.headers.get('content-security-policy')).toContain("script-src 'self'");

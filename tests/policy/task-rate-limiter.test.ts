@@ -4,6 +4,9 @@ import { ManualClock } from '../../agent/clock.js';
 import { TaskRateLimiter } from '../../agent/policy/task-rate-limiter.js';
 import { MemoryStore } from '../../agent/store/memory-store.js';
 
+const U1 = { platform: 'slack', userId: 'U1' } as const;
+const U2 = { platform: 'slack', userId: 'U2' } as const;
+
 function setup(limit = 3) {
   // Start 20 s into a minute so the retry time is not a whole window.
   const clock = new ManualClock(Date.UTC(2026, 0, 1, 9, 0, 20));
@@ -14,8 +17,8 @@ function setup(limit = 3) {
 describe('TaskRateLimiter', () => {
   it('allows N tasks, then refuses with the time until the window resets', async () => {
     const { limiter } = setup(3);
-    for (let index = 0; index < 3; index++) expect(await limiter.take('slack:U1')).toEqual({ allowed: true });
-    expect(await limiter.take('slack:U1')).toEqual({
+    for (let index = 0; index < 3; index++) expect(await limiter.take(U1)).toEqual({ allowed: true });
+    expect(await limiter.take(U1)).toEqual({
       allowed: false,
       retryAfterMs: 40_000,
       message:
@@ -25,19 +28,19 @@ describe('TaskRateLimiter', () => {
 
   it('counts each person separately', async () => {
     const { limiter } = setup(1);
-    expect(await limiter.take('slack:U1')).toEqual({ allowed: true });
-    expect((await limiter.take('slack:U1')).allowed).toBe(false);
-    expect(await limiter.take('slack:U2')).toEqual({ allowed: true });
+    expect(await limiter.take(U1)).toEqual({ allowed: true });
+    expect((await limiter.take(U1)).allowed).toBe(false);
+    expect(await limiter.take(U2)).toEqual({ allowed: true });
   });
 
   it('resets in the next window', async () => {
     const { limiter, clock } = setup(2);
-    await limiter.take('slack:U1');
-    await limiter.take('slack:U1');
+    await limiter.take(U1);
+    await limiter.take(U1);
     clock.advance(39_999);
-    expect(await limiter.take('slack:U1')).toMatchObject({ allowed: false, retryAfterMs: 1 });
+    expect(await limiter.take(U1)).toMatchObject({ allowed: false, retryAfterMs: 1 });
     clock.advance(1);
-    expect(await limiter.take('slack:U1')).toEqual({ allowed: true });
+    expect(await limiter.take(U1)).toEqual({ allowed: true });
   });
 
   it('shares one count between replicas and under concurrency', async () => {
@@ -47,7 +50,7 @@ describe('TaskRateLimiter', () => {
       new TaskRateLimiter(store, { limit: 4, clock }),
     ];
     const results = await Promise.all(
-      Array.from({ length: 10 }, (_, index) => replicas[index % 2]!.take('slack:U1')),
+      Array.from({ length: 10 }, (_, index) => replicas[index % 2]!.take(U1)),
     );
     expect(results.filter((result) => result.allowed)).toHaveLength(4);
   });
@@ -56,9 +59,9 @@ describe('TaskRateLimiter', () => {
     const { store, clock } = setup();
     let limit = 1;
     const limiter = new TaskRateLimiter(store, { limit: () => limit, clock });
-    await limiter.take('slack:U1');
-    expect((await limiter.take('slack:U1')).allowed).toBe(false);
+    await limiter.take(U1);
+    expect((await limiter.take(U1)).allowed).toBe(false);
     limit = 2;
-    expect((await limiter.take('slack:U1')).allowed).toBe(true);
+    expect((await limiter.take(U1)).allowed).toBe(true);
   });
 });

@@ -122,7 +122,9 @@ describe('createOpsTools', () => {
     await expect(createOpsTools(relative)).rejects.toThrow(
       /tools\.allowed_executables: .* must be an absolute path/,
     );
-    const badNetwork = ToolSettingsSchema.parse({ network: { deny: ['10.0.0.0/40'] } });
+    // The schema refuses a bad network entry itself; createOpsTools still checks settings built by hand.
+    expect(() => ToolSettingsSchema.parse({ network: { deny: ['10.0.0.0/40'] } })).toThrow(/not a host name/);
+    const badNetwork = { ...ToolSettingsSchema.parse({}), network: { allow: [], deny: ['10.0.0.0/40'] } };
     await expect(createOpsTools(badNetwork)).rejects.toThrow(/tools\.network: network\.deny/);
     const badDns = ToolSettingsSchema.parse({ dns_servers: ['not a server'] });
     await expect(createOpsTools(badDns)).rejects.toThrow(/tools\.dns_servers/);

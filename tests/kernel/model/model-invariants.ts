@@ -4,7 +4,7 @@ import type { OutboundMessage } from '../../../agent/chat-port.js';
 import type { Approval } from '../../../agent/policy/approval-record.js';
 import { ApprovalBook } from '../../../agent/policy/approvals.js';
 import { AuditLog } from '../../../agent/policy/audit-log.js';
-import { principalKey } from '../../../agent/principal.js';
+import { type Principal, personKey, principalKey } from '../../../agent/principal.js';
 import { holdsThread, isTerminal, type Run, type RunStatus } from '../../../agent/run.js';
 import { stableJson } from '../../../agent/stable-json.js';
 import { storeKeys } from '../../../agent/store/store-keys.js';
@@ -105,7 +105,15 @@ function approvedByWhom(approval: Approval): string[] {
   if (approval.status !== 'approved') return [];
   const by = approval.decidedBy?.key;
   const requester = principalKey(approval.requester);
-  if (by !== undefined && by !== requester && APPROVERS[approval.tool]?.includes(by)) return [];
+  // The same person on another surface (cli:bob for playground:bob) is still the requester.
+  const [platform = '', ...rest] = (by ?? '').split(':');
+  const byPerson = personKey({ platform: platform as Principal['platform'], userId: rest.join(':') });
+  if (
+    by !== undefined &&
+    byPerson !== personKey(approval.requester) &&
+    APPROVERS[approval.tool]?.includes(by)
+  )
+    return [];
   return [`approval ${approval.id} of ${approval.tool} for ${requester} was approved by ${by ?? 'nobody'}`];
 }
 
