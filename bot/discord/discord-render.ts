@@ -175,8 +175,8 @@ function detailEmbed(block: Extract<ViewBlock, { type: 'detail' }>, color: numbe
   const parts = [block.summary ? block.summary : ''];
   for (const table of block.data.tables) {
     const title = table.title ? `**${table.title}**\n` : '';
-    const more = table.omittedRows > 0 ? `\n…and ${table.omittedRows} more rows` : '';
-    parts.push(`${title}\`\`\`\n${monospaceTable(table)}\n\`\`\`${more}`);
+    // The table comes fenced, with its "… and N more rows" line inside the fence.
+    parts.push(`${title}${monospaceTable(table)}`);
   }
   if (block.data.raw) parts.push(`\`\`\`json\n${block.data.raw}\n\`\`\``);
   return {

@@ -152,4 +152,22 @@ describe('Discord rendering', () => {
     const detail = messages[0]!.embeds.find((embed) => embed.title === 'disk_usage');
     expect(detail?.description).toMatch(/```\n[\s\S]*\/var[\s\S]*71[\s\S]*```/);
   });
+  it('shows a tool table as one fenced block, with its "more rows" line inside it once', () => {
+    const rows = Array.from({ length: 60 }, (_, index) => ({ path: `/data/${index}`, used: `${index}%` }));
+    const { messages } = renderDiscordOutbound(
+      {
+        kind: 'result',
+        runId: 'run_1',
+        text: 'Disk usage',
+        ok: true,
+        details: [{ tool: 'disk_usage', summary: '60 mounts', data: { rows } }],
+      },
+      { now: NOON },
+    );
+    const table = messages.flatMap((message) => message.embeds).find((embed) => embed.title === 'disk_usage');
+    const description = table?.description ?? '';
+    expect(description.split('```').length - 1).toBe(2);
+    expect(description).toMatch(/^[\s\S]*```\npath +used\n/);
+    expect(description.match(/more rows/g)).toHaveLength(1);
+  });
 });
