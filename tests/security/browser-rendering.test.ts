@@ -64,7 +64,7 @@ beforeAll(async () => {
 
 afterEach(async () => {
   expect(dialogs).toEqual([]);
-  expect(await page.evaluate(() => (window as unknown as { __xss?: string }).__xss)).toBeUndefined();
+  expect(await page.evaluate('typeof globalThis.__xss')).toBe('undefined');
   for (const selector of INJECTED) expect(await page.locator(selector).count(), selector).toBe(0);
 });
 
