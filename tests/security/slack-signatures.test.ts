@@ -13,7 +13,13 @@ function mentionBody(eventId: string, ts: string, words = 'check'): string {
     api_app_id: 'A0FAKE',
     event_id: eventId,
     event_time: Math.floor(Date.now() / 1000),
-    event: { type: 'app_mention', user: USERS.alice, text: `<@${FAKE_BOT.userId}> ${words}`, ts, channel: CHANNEL },
+    event: {
+      type: 'app_mention',
+      user: USERS.alice,
+      text: `<@${FAKE_BOT.userId}> ${words}`,
+      ts,
+      channel: CHANNEL,
+    },
   });
 }
 
@@ -33,7 +39,9 @@ describe('Slack request signatures (real Bolt HTTP receiver, fake Slack)', () =>
   it('attack: a signature made with the wrong secret gets 401 and runs nothing', async () => {
     h = await SlackHarness.start({ mode: 'http' });
     h.openai.respond(() => text('this must not run'));
-    const result = await postSigned(h.eventsUrl, mentionBody('EvWRONG', h.api.nextTs()), { secret: 'guessed' });
+    const result = await postSigned(h.eventsUrl, mentionBody('EvWRONG', h.api.nextTs()), {
+      secret: 'guessed',
+    });
     expect(result.status).toBe(401);
     expect(result.body).toBe('');
     await expectNothingRan();
@@ -46,10 +54,17 @@ describe('Slack request signatures (real Bolt HTTP receiver, fake Slack)', () =>
     const unsigned = await postSigned(h.eventsUrl, body, { secret: SIGNING_SECRET, unsigned: true });
     const noTimestamp = await fetch(h.eventsUrl, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', 'x-slack-signature': slackSignature(SIGNING_SECRET, nowSeconds(), body) },
+      headers: {
+        'content-type': 'application/json',
+        'x-slack-signature': slackSignature(SIGNING_SECRET, nowSeconds(), body),
+      },
       body,
     });
-    const bare = await fetch(h.eventsUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+    const bare = await fetch(h.eventsUrl, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body,
+    });
     const signature = slackSignature(SIGNING_SECRET, nowSeconds(), body);
     const malformed = [
       '',
@@ -61,7 +76,9 @@ describe('Slack request signatures (real Bolt HTTP receiver, fake Slack)', () =>
     ];
     const results = [unsigned.status, noTimestamp.status, bare.status];
     for (const forged of malformed)
-      results.push((await postSigned(h.eventsUrl, body, { secret: SIGNING_SECRET, signature: forged })).status);
+      results.push(
+        (await postSigned(h.eventsUrl, body, { secret: SIGNING_SECRET, signature: forged })).status,
+      );
     expect(results).toEqual(results.map(() => 401));
     await expectNothingRan();
   });
@@ -79,11 +96,19 @@ describe('Slack request signatures (real Bolt HTTP receiver, fake Slack)', () =>
       mentionBody('EvOTHER', h.api.nextTs(), 'check'),
     ];
     for (const body of sent) {
-      const result = await postSigned(h.eventsUrl, body, { secret: SIGNING_SECRET, signature, timestamp: now });
+      const result = await postSigned(h.eventsUrl, body, {
+        secret: SIGNING_SECRET,
+        signature,
+        timestamp: now,
+      });
       expect(result.status).toBe(401);
     }
     // The signature binds the timestamp too: the same body and signature under another timestamp fail.
-    const shifted = await postSigned(h.eventsUrl, signedBody, { secret: SIGNING_SECRET, signature, timestamp: now - 1 });
+    const shifted = await postSigned(h.eventsUrl, signedBody, {
+      secret: SIGNING_SECRET,
+      signature,
+      timestamp: now - 1,
+    });
     expect(shifted.status).toBe(401);
     await expectNothingRan();
   });
@@ -128,10 +153,17 @@ describe('Slack request signatures (real Bolt HTTP receiver, fake Slack)', () =>
       response_url: h.api.responseUrl('t-1'),
     });
     const click = formBody({
-      payload: JSON.stringify({ type: 'block_actions', user: { id: USERS.bob }, actions: [{ value: 'approve:apv_AAAAAAAAAAAAAAAAAAAAAA' }] }),
+      payload: JSON.stringify({
+        type: 'block_actions',
+        user: { id: USERS.bob },
+        actions: [{ value: 'approve:apv_AAAAAAAAAAAAAAAAAAAAAA' }],
+      }),
     });
     for (const body of [command, click]) {
-      const result = await postSigned(h.eventsUrl, body, { secret: 'guessed', contentType: FORM_CONTENT_TYPE });
+      const result = await postSigned(h.eventsUrl, body, {
+        secret: 'guessed',
+        contentType: FORM_CONTENT_TYPE,
+      });
       expect(result.status).toBe(401);
     }
     await expectNothingRan();

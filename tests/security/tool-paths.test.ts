@@ -98,7 +98,9 @@ describe('disk_usage takes paths but never reads them', () => {
     expect(tool.input.safeParse({ paths: ['/tmp\0/etc/shadow'] }).success).toBe(false);
     expect(tool.input.safeParse({ paths: ['../../etc/shadow'] }).success).toBe(false);
     expect(tool.input.safeParse({ paths: [`/${'a'.repeat(2000)}`] }).success).toBe(false);
-    const result = await callTool(tool, { paths: [join(outside, 'secret.log'), `${root}/../outside/secret.log`] });
+    const result = await callTool(tool, {
+      paths: [join(outside, 'secret.log'), `${root}/../outside/secret.log`],
+    });
     expect(JSON.stringify(result)).not.toContain(SECRET);
     const rows = dataOf(result).rows as { path: string; total_bytes: number | null }[];
     expect(rows).toHaveLength(2);
