@@ -9,6 +9,9 @@ import type { Run } from '../run.js';
 import { actorOf, type RunMachineEvent, transition } from '../run-machine.js';
 import { applyTransition, type CommandCore, PERSON_WAITS_MS, underLease } from './command-core.js';
 
+/** Said to the clicker after "Approved by …"; the thread and the card say it too (run-machine/approvals.ts). */
+const UNBOUND_REFUSAL = 'the approved call does not match the call waiting to run';
+
 /** An Approve or Deny click, from any replica: checked, claimed once, and the run handed back to the queue. */
 export async function decideApproval(
   core: CommandCore,
@@ -60,7 +63,8 @@ export async function decideApproval(
       });
       if (!decided.ok) return decided.refusal.message;
       await core.effects.apply(decided.run, decided.effects, handOff);
-      return undefined;
+      // The decision is recorded, but an approve that failed its binding ran nothing: the clicker hears why.
+      return decision === 'approve' && !bound ? UNBOUND_REFUSAL : undefined;
     },
     { waitMs: PERSON_WAITS_MS },
   );

@@ -71,7 +71,13 @@ export class ReactEngine implements Engine {
     run.usage.completionTokens += reply.usage.completionTokens;
 
     const content = reply.content === null ? null : this.options.redactor.redact(reply.content);
-    run.messages.push({ role: 'assistant', content, toolCalls: reply.toolCalls });
+    // The history is saved with the run and sent back on every turn, so the model's own arguments are redacted
+    // there as its text is; the planned calls below keep the arguments as given, to run with them.
+    const toolCalls = reply.toolCalls.map((call) => ({
+      ...call,
+      arguments: this.options.redactor.redact(call.arguments),
+    }));
+    run.messages.push({ role: 'assistant', content, toolCalls });
     run.events.push({
       type: 'model_turn',
       at: clock.now(),

@@ -7,6 +7,8 @@ import { closing, end, fail } from './endings.js';
 import type { ApprovalCard, CardDecision, Next, RunMachineEvent } from './events.js';
 import { base, to, withEvent } from './shape.js';
 
+export const UNBOUND_MESSAGE = 'The approved call does not match the call waiting to run, so it was not run.';
+
 export function decideCard(
   run: RunIn<'waiting_for_approval'>,
   card: ApprovalCard,
@@ -22,11 +24,15 @@ export function approvalDecided(
 ): Next {
   const { call } = run.approval;
   const outcome = event.decision === 'approve' ? 'approved' : 'denied';
+  // An approval whose binding fails says so on the card and in the thread, not only to the model: otherwise the
+  // card reads "Approved" while nothing ran.
+  const unbound = event.decision === 'approve' && !event.bound;
+  const reason = unbound ? UNBOUND_MESSAGE : event.reason;
   const card = decideCard(run, event.card, {
     outcome,
     by: event.by.displayName,
     at: event.at,
-    ...(event.reason ? { reason: event.reason } : {}),
+    ...(reason ? { reason } : {}),
   });
   const decided = withEvent(run, {
     type: 'approval_decided',
@@ -47,8 +53,11 @@ export function approvalDecided(
   }
   const message = event.bound
     ? `Denied by ${event.by.displayName}${event.reason ? `: ${event.reason}` : '.'}`
-    : 'The approved call does not match the call waiting to run, so it was not run.';
-  return refuseAndGoOn(decided, call, message, event.stopOnDenial, event.at, card);
+    : UNBOUND_MESSAGE;
+  const told: RunEffect[] = unbound
+    ? [{ kind: 'post', message: { kind: 'text', text: `${call.name}: ${message}`, tone: 'warning' } }]
+    : [];
+  return refuseAndGoOn(decided, call, message, event.stopOnDenial, event.at, [...card, ...told]);
 }
 
 export function approvalExpired(

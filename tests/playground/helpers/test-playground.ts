@@ -47,11 +47,16 @@ export interface TestPlaygroundOptions {
   dir?: string;
   /** More top-level settings (such as `patrols:`), appended to TEST_SETTINGS. */
   moreSettings?: string;
+  /** log_search's roots (`tools.log_roots`); the default, /var/log, otherwise. */
+  logRoots?: string[];
 }
 
 export async function startTestPlayground(options: TestPlaygroundOptions = {}): Promise<TestPlayground> {
   const dir = options.dir ?? mkdtempSync(join(tmpdir(), 'opsbot-playground-'));
-  writeFileSync(join(dir, 'opsbot.yaml'), `${TEST_SETTINGS}${options.moreSettings ?? ''}`);
+  const settings = options.logRoots
+    ? TEST_SETTINGS.replace('\ntools:\n', `\ntools:\n  log_roots: ${JSON.stringify(options.logRoots)}\n`)
+    : TEST_SETTINGS;
+  writeFileSync(join(dir, 'opsbot.yaml'), `${settings}${options.moreSettings ?? ''}`);
   const env: NodeJS.ProcessEnv = {
     PORT: '0',
     HOST: '127.0.0.1',
