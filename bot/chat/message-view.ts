@@ -17,16 +17,6 @@ import type { ViewLimits } from './view-limits.js';
 import { toolDataView } from './view-tables.js';
 import { readableUtc, relativeFuture } from './view-time.js';
 
-export {
-  type MessageView,
-  OUTCOME_WORDS,
-  type ViewBlock,
-  type ViewButton,
-  type ViewField,
-  type ViewOptions,
-  type ViewOutcome,
-} from './message-view-types.js';
-
 type Message<K extends OutboundMessage['kind']> = Extract<OutboundMessage, { kind: K }>;
 
 export function messageView(message: OutboundMessage, options: ViewOptions): MessageView {

@@ -7,14 +7,14 @@ import type {
   APIEmbedField,
 } from 'discord.js';
 import type { MessageTone, OutboundMessage } from '../../agent/chat-port.js';
+import { messageView } from '../chat/message-view.js';
 import {
   type MessageView,
-  messageView,
   OUTCOME_WORDS,
   type ViewBlock,
   type ViewButton,
   type ViewOutcome,
-} from '../chat/message-view.js';
+} from '../chat/message-view-types.js';
 import { clip, paginate } from '../chat/split-text.js';
 import { VIEW_LIMITS } from '../chat/view-limits.js';
 import { cellText, monospaceTable, type ToolDataView } from '../chat/view-tables.js';

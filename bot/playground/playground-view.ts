@@ -1,5 +1,6 @@
 // What the page gets for each message: the stored message, and for the bot's, its neutral view as of now.
-import { type MessageView, messageView } from '../chat/message-view.js';
+import { messageView } from '../chat/message-view.js';
+import type { MessageView } from '../chat/message-view-types.js';
 import { VIEW_LIMITS } from '../chat/view-limits.js';
 import type { PlaygroundMessage } from './playground-store.js';
 

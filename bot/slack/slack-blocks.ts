@@ -2,7 +2,12 @@
 import type { types } from '@slack/bolt';
 import type { MessageTone } from '../../agent/chat-port.js';
 import { decodeButton } from '../chat/button-codec.js';
-import { OUTCOME_WORDS, type ViewBlock, type ViewButton, type ViewOutcome } from '../chat/message-view.js';
+import {
+  OUTCOME_WORDS,
+  type ViewBlock,
+  type ViewButton,
+  type ViewOutcome,
+} from '../chat/message-view-types.js';
 import { clip, splitText } from '../chat/split-text.js';
 import { VIEW_LIMITS } from '../chat/view-limits.js';
 import { cellText, monospaceTable, type ToolDataView, type ViewTable } from '../chat/view-tables.js';

@@ -1,6 +1,7 @@
 // Renders each OutboundMessage through the neutral view to Block Kit: one or more messages, and a file if long.
 import type { OutboundMessage } from '../../agent/chat-port.js';
-import { type MessageView, messageView } from '../chat/message-view.js';
+import { messageView } from '../chat/message-view.js';
+import type { MessageView } from '../chat/message-view-types.js';
 import { clip, paginate } from '../chat/split-text.js';
 import { VIEW_LIMITS } from '../chat/view-limits.js';
 import {

@@ -2,7 +2,8 @@
 import { describe, expect, it } from 'vitest';
 import type { OutboundMessage } from '../../agent/chat-port.js';
 import { decodeButton } from '../../bot/chat/button-codec.js';
-import { type MessageView, messageView, type ViewBlock } from '../../bot/chat/message-view.js';
+import { messageView } from '../../bot/chat/message-view.js';
+import type { MessageView, ViewBlock } from '../../bot/chat/message-view-types.js';
 import { JOINER, neutralizePings } from '../../bot/chat/neutralize-pings.js';
 import { paginate, splitText } from '../../bot/chat/split-text.js';
 import { slackWeight, VIEW_LIMITS, type ViewLimits, type ViewPlatform } from '../../bot/chat/view-limits.js';
