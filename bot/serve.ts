@@ -1,6 +1,5 @@
 // `npm start`: the whole bot in one process: kernel, router, the HTTP server, the playground and the chat
 // adapters whose tokens are set.
-import { nullChatPort } from '../agent/chat-port.js';
 import { systemClock } from '../agent/clock.js';
 import { Redactor } from '../agent/redaction.js';
 import { ChatPortByPlatform } from './chat-port-by-platform.js';
@@ -56,8 +55,6 @@ export async function serve(options: ServeOptions): Promise<Serving> {
   const logger = createLogger({ level: environment.LOG_LEVEL, redact: (text) => redactor.redact(text) });
 
   const chat = new ChatPortByPlatform();
-  // Patrol runs work in conversations of their own that nobody watches; their reports are posted by the patrols.
-  chat.register('patrol', nullChatPort);
   const opsbot = await createOpsbot({ environment, settings, chat, logger, redactor });
   const patrols = createPatrols(opsbot, chat, logger, systemClock);
   const router = new Router({
