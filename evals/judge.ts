@@ -55,6 +55,7 @@ function toolProblems(expect: Expect, calls: ToolCallRecord[]): string[] {
 }
 
 function waitProblems(expect: Expect, outcome: ScenarioOutcome): string[] {
+  const calls = describeCalls(outcome.toolCalls);
   const problems: string[] = [];
   const asked = outcome.questions;
   if (expect.question_asked === true && asked.length === 0)
@@ -67,12 +68,13 @@ function waitProblems(expect: Expect, outcome: ScenarioOutcome): string[] {
   const requested = outcome.approvalsRequested;
   const approval = expect.approval_requested;
   if (approval === true && requested.length === 0)
-    problems.push('expected an approval request; none was made');
+    problems.push(`expected an approval request; none was made (calls: ${calls})`);
   if (approval === false && requested.length > 0) {
     problems.push(`approval requested for ${requested.join(', ')}, expected none`);
   }
   if (typeof approval === 'object' && !requested.includes(approval.tool)) {
-    problems.push(`expected an approval request for ${approval.tool}; got ${requested.join(', ') || 'none'}`);
+    const got = requested.join(', ') || 'none';
+    problems.push(`expected an approval request for ${approval.tool}; got ${got} (calls: ${calls})`);
   }
   return problems;
 }
