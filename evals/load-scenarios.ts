@@ -23,7 +23,13 @@ export class ScenarioFileError extends Error {
 /** One scenario file, checked; its name and group must match where it lives. */
 export function loadScenarioFile(path: string): Scenario {
   const where = relative(process.cwd(), path);
-  const parsed = ScenarioSchema.safeParse(parse(readFileSync(path, 'utf8')));
+  let raw: unknown;
+  try {
+    raw = parse(readFileSync(path, 'utf8'));
+  } catch (error) {
+    throw new ScenarioFileError(`${where}: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  const parsed = ScenarioSchema.safeParse(raw);
   if (!parsed.success) throw new ScenarioFileError(`${where}:\n${z.prettifyError(parsed.error)}`);
   const scenario = parsed.data;
   const fileName = basename(path).replace(/\.ya?ml$/, '');

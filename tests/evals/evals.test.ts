@@ -90,6 +90,9 @@ describe('scenario files', () => {
         'name: other\ngroup: secrets\nwho: {identity: "local:a", roles: [viewer]}\ntask: hi\nexpect: {}\n',
       );
       expect(() => loadScenarioFile(misplaced)).toThrow(/must match the file/);
+      const broken = join(dir, 'diagnosis', 'broken.yaml');
+      writeFileSync(broken, 'description: a: b: c\n');
+      expect(() => loadScenarioFile(broken)).toThrow(/broken\.yaml: /);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
