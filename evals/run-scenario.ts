@@ -21,6 +21,19 @@ import { startWorld } from './world.js';
 
 /** More questions and clicks than this in one scenario is a loop, not a conversation. */
 const MAX_PERSON_MOVES = 20;
+/** A scripted scenario settles in well under a second; one that has not after this is stuck. */
+const SETTLE_TIMEOUT_MS = 30_000;
+
+function withinTimeout<T>(work: Promise<T>, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_resolve, reject) => {
+    timer = setTimeout(
+      () => reject(new Error(`${what} did not settle within ${SETTLE_TIMEOUT_MS} ms`)),
+      SETTLE_TIMEOUT_MS,
+    );
+  });
+  return Promise.race([work, timeout]).finally(() => clearTimeout(timer));
+}
 
 export interface ScenarioResult {
   name: string;
@@ -32,6 +45,7 @@ export interface ScenarioResult {
   toolCalls: number;
   promptTokens: number;
   completionTokens: number;
+  /** From the task's start until the run settled for the last time (world and start-up not counted). */
   wallMs: number;
 }
 
@@ -56,7 +70,7 @@ function resultOf(
 }
 
 export async function runScenario(scenario: Scenario): Promise<ScenarioResult> {
-  const started = performance.now();
+  let started = performance.now();
   const fake = await startFakeOpenAIServer();
   const world = await startWorld(scenario.world);
   const dataDir = mkdtempSync(join(tmpdir(), 'opsbot-eval-'));
@@ -83,12 +97,13 @@ export async function runScenario(scenario: Scenario): Promise<ScenarioResult> {
     });
     const { kernel } = opsbot;
     const principal = principalFor(scenario.who.identity, scenario.platform, settings);
+    started = performance.now();
     const runId = await kernel.start({
       text: fillText(scenario.task, values),
       principal,
       conversation: conversationFor(scenario, principal),
     });
-    let run = await kernel.settled(runId);
+    let run = await withinTimeout(kernel.settled(runId), 'the run');
     const personNotes: string[] = [];
     for (let moves = 0; moves < MAX_PERSON_MOVES; moves++) {
       if (run.status !== 'waiting_for_user' && run.status !== 'waiting_for_approval') break;
@@ -97,8 +112,9 @@ export async function runScenario(scenario: Scenario): Promise<ScenarioResult> {
         personNotes.push(move.note);
         break;
       }
-      run = await kernel.settled(runId);
+      run = await withinTimeout(kernel.settled(runId), 'the run');
     }
+    const wallMs = Math.round(performance.now() - started);
     const outcome: ScenarioOutcome = {
       run,
       toolCalls: toolCallsOf(run),
@@ -110,7 +126,7 @@ export async function runScenario(scenario: Scenario): Promise<ScenarioResult> {
       unscriptedModelRequests: model.unscripted(),
       personNotes,
     };
-    return resultOf(scenario, judge(scenario.expect, outcome), run, Math.round(performance.now() - started));
+    return resultOf(scenario, judge(scenario.expect, outcome), run, wallMs);
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     return resultOf(
