@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { silentLogger } from '../agent/logger.js';
 import type { Run } from '../agent/run.js';
 import { MemoryStore } from '../agent/store/memory-store.js';
-import { createOpsbot } from '../bot/compose.js';
+import { createOpsbot, type Opsbot } from '../bot/compose.js';
 import { readEnvironment } from '../bot/config/environment.js';
 import { startFakeOpenAIServer } from '../tests/fakes/openai-server.js';
 import { RecordingChatPort } from '../tests/fakes/recording-chat-port.js';
@@ -17,7 +17,7 @@ import { respondTo } from './person.js';
 import type { Scenario } from './schema.js';
 import { scenarioSettings } from './settings.js';
 import { fillText, fillValue } from './template.js';
-import { startWorld } from './world.js';
+import { type RunningWorld, startWorld } from './world.js';
 
 /** More questions and clicks than this in one scenario is a loop, not a conversation. */
 const MAX_PERSON_MOVES = 20;
@@ -72,11 +72,12 @@ function resultOf(
 export async function runScenario(scenario: Scenario): Promise<ScenarioResult> {
   let started = performance.now();
   const fake = await startFakeOpenAIServer();
-  const world = await startWorld(scenario.world);
   const dataDir = mkdtempSync(join(tmpdir(), 'opsbot-eval-'));
   const chat = new RecordingChatPort();
-  let opsbot: Awaited<ReturnType<typeof createOpsbot>> | undefined;
+  let world: RunningWorld | undefined;
+  let opsbot: Opsbot | undefined;
   try {
+    world = await startWorld(scenario.world);
     const values = world.values;
     const settings = scenarioSettings(scenario, fillValue(scenario.settings, values), world.logsDir);
     const model = scriptModel(fake, scenario.model, values);
@@ -137,7 +138,7 @@ export async function runScenario(scenario: Scenario): Promise<ScenarioResult> {
     );
   } finally {
     await opsbot?.close();
-    await world.close();
+    await world?.close();
     await fake.close();
     rmSync(dataDir, { recursive: true, force: true });
   }
