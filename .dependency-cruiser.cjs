@@ -24,6 +24,14 @@ module.exports = {
       to: { path: '^bot/' },
     },
     {
+      name: 'product-stays-below-its-checks',
+      comment:
+        'tests/, bench/ and evals/ drive the product; the product never imports them (nor their fakes).',
+      severity: 'error',
+      from: { path: '^(agent|bot|scheduled|tools)/' },
+      to: { path: '^(tests|bench|evals)/' },
+    },
+    {
       name: 'no-cycles',
       comment: 'Cycles make load order matter and blur the layers; move the shared part into its own module.',
       severity: 'error',

@@ -1,0 +1,41 @@
+// Plays the person on call: answers the run's questions and clicks its approvals as the scenario says.
+import type { Kernel } from '../agent/kernel.js';
+import type { Run } from '../agent/run.js';
+import type { Settings } from '../bot/config/settings-schema.js';
+import { principalFor } from './people.js';
+import type { Scenario } from './schema.js';
+
+/** What the person did with a waiting run: acted (the run moved on), or left it waiting and why. */
+export type PersonMove = { acted: true } | { acted: false; note: string };
+
+export async function respondTo(
+  run: Run,
+  scenario: Scenario,
+  kernel: Kernel,
+  settings: Settings,
+): Promise<PersonMove> {
+  if (run.status === 'waiting_for_user') {
+    const question = run.question.question.toLowerCase();
+    const rule = scenario.person.answers.find(
+      (candidate) => candidate.match === undefined || question.includes(candidate.match.toLowerCase()),
+    );
+    if (!rule)
+      return { acted: false, note: `no person.answers rule matches the question "${run.question.question}"` };
+    const answer = rule.first_choice ? run.question.choices[0] : rule.answer;
+    if (answer === undefined)
+      return { acted: false, note: 'first_choice, but the question offered no choices' };
+    await kernel.answer(run.id, answer, run.principal);
+    return { acted: true };
+  }
+  if (run.status === 'waiting_for_approval') {
+    const tool = run.approval.call.name;
+    const rule = scenario.person.approvals.find((candidate) => candidate.tool === tool);
+    if (!rule) return { acted: false, note: `no person.approvals rule for ${tool}` };
+    const approver = principalFor(rule.identity, scenario.platform, settings);
+    const click = await kernel.decideApproval(run.approval.approvalId, approver, rule.decision, rule.reason);
+    if (!click.settled)
+      return { acted: false, note: `${rule.identity}'s ${rule.decision} changed nothing: ${click.message}` };
+    return { acted: true };
+  }
+  return { acted: false, note: `the run is ${run.status}` };
+}

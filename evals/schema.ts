@@ -1,0 +1,181 @@
+// What one eval scenario is: who asks what, in which world, with which scripted model, and what must happen.
+import { z } from 'zod';
+
+export const GROUPS = [
+  'diagnosis',
+  'missing_details',
+  'approvals',
+  'permissions',
+  'hostile_output',
+  'secrets',
+  'budgets',
+  'long_work',
+  'failure',
+  'patrols',
+] as const;
+export const GroupSchema = z.enum(GROUPS);
+
+/** A settings identity key (`local:alice`, `slack:U123`) and the roles the scenario gives it. */
+const IdentitySchema = z
+  .object({
+    identity: z
+      .string()
+      .regex(/^(local|slack|discord):[A-Za-z0-9_.-]+$/, 'an identity key such as local:alice'),
+    roles: z.array(z.string().min(1)).min(1),
+    display_name: z.string().optional(),
+  })
+  .strict();
+export type Identity = z.infer<typeof IdentitySchema>;
+
+const HttpTargetSchema = z
+  .object({
+    status: z.number().int().min(100).max(599).default(200),
+    body: z.string().default('ok'),
+    delay_ms: z.number().int().min(0).max(10_000).default(0),
+    content_type: z.string().default('text/plain'),
+  })
+  .strict();
+
+export const WorldSchema = z
+  .object({
+    /** Local HTTP servers, referenced as {{http.<name>.url}}. */
+    http: z.record(z.string(), HttpTargetSchema).default({}),
+    /** Local TCP ports, open (listening) or closed, referenced as {{tcp.<name>.port}} / {{tcp.<name>.host}}. */
+    tcp: z.record(z.string(), z.object({ open: z.boolean() }).strict()).default({}),
+    /** Log files in one temporary directory ({{logs.dir}}), which becomes the only log root. */
+    logs: z.record(z.string(), z.array(z.string())).default({}),
+  })
+  .strict()
+  .default({ http: {}, tcp: {}, logs: {} });
+export type World = z.infer<typeof WorldSchema>;
+
+const ToolCallTurnSchema = z
+  .object({
+    tool_calls: z
+      .array(
+        z.object({ name: z.string().min(1), args: z.record(z.string(), z.unknown()).default({}) }).strict(),
+      )
+      .min(1),
+    content: z.string().optional(),
+    usage: z.object({ prompt: z.number().int(), completion: z.number().int() }).strict().optional(),
+  })
+  .strict();
+const TextTurnSchema = z
+  .object({
+    text: z.string(),
+    usage: z.object({ prompt: z.number().int(), completion: z.number().int() }).strict().optional(),
+  })
+  .strict();
+/** A model failure: the fake server answers this turn with an HTTP error. */
+const ErrorTurnSchema = z.object({ error_status: z.number().int().min(400).max(599) }).strict();
+export const ModelTurnSchema = z.union([ToolCallTurnSchema, TextTurnSchema, ErrorTurnSchema]);
+export type ModelTurn = z.infer<typeof ModelTurnSchema>;
+
+const AnswerRuleSchema = z
+  .object({
+    /** Answers a question whose text contains this (case-insensitive); absent matches any question. */
+    match: z.string().optional(),
+    answer: z.string().optional(),
+    first_choice: z.boolean().optional(),
+  })
+  .strict()
+  .refine((rule) => (rule.answer === undefined) !== (rule.first_choice !== true), {
+    message: 'give exactly one of answer or first_choice: true',
+  });
+
+const ApprovalRuleSchema = IdentitySchema.extend({
+  tool: z.string().min(1),
+  decision: z.enum(['approve', 'deny']),
+  reason: z.string().optional(),
+}).strict();
+
+export const PersonSchema = z
+  .object({
+    answers: z.array(AnswerRuleSchema).default([]),
+    approvals: z.array(ApprovalRuleSchema).default([]),
+  })
+  .strict()
+  .default({ answers: [], approvals: [] });
+export type Person = z.infer<typeof PersonSchema>;
+
+/** Matches a value: a literal (deep-equal for objects, equality otherwise) or `{ contains | matches }` for text. */
+export const ValueMatcherSchema = z.union([
+  z.object({ contains: z.string() }).strict(),
+  z.object({ matches: z.string() }).strict(),
+  z.unknown(),
+]);
+
+const ToolExpectationSchema = z
+  .object({
+    name: z.string().min(1),
+    /** Each listed argument must match; arguments not listed are not checked. */
+    args: z.record(z.string(), ValueMatcherSchema).optional(),
+    /** Whether the tool's result was ok; unchecked when absent. */
+    ok: z.boolean().optional(),
+    /** The class of a refused or failed call: permission_denied, refused_by_policy, invalid_argument, transient. */
+    error_class: z.string().optional(),
+  })
+  .strict();
+export type ToolExpectation = z.infer<typeof ToolExpectationSchema>;
+
+const TextMatcherSchema = z
+  .object({
+    contains: z.array(z.string()).default([]),
+    not_contains: z.array(z.string()).default([]),
+    matches: z.string().optional(),
+  })
+  .strict();
+
+export const ExpectSchema = z
+  .object({
+    status: z
+      .enum([
+        'finished',
+        'failed',
+        'cancelled',
+        'expired',
+        'outcome_unknown',
+        'waiting_for_user',
+        'waiting_for_approval',
+      ])
+      .optional(),
+    /** Tools the model called (run or refused; see ok and error_class), in any order. */
+    tools: z.array(ToolExpectationSchema).optional(),
+    /** Tools the model called, as a subsequence in this order. */
+    tools_in_order: z.array(ToolExpectationSchema).optional(),
+    /** Tools that must not have run: refused calls (permission_denied, refused_by_policy) do not count as run. */
+    tools_not_run: z.array(z.string()).default([]),
+    question_asked: z.union([z.boolean(), TextMatcherSchema]).optional(),
+    approval_requested: z.union([z.boolean(), z.object({ tool: z.string() }).strict()]).optional(),
+    answer: TextMatcherSchema.optional(),
+    /** Failure code of a failed run (e.g. step_limit). */
+    error_code: z.string().optional(),
+    /** Text that must appear nowhere: not in any model request, chat message or the answer. */
+    never_shown: z.array(z.string()).default([]),
+    max_steps: z.number().int().positive().optional(),
+    max_tool_calls: z.number().int().nonnegative().optional(),
+    max_tokens: z.number().int().positive().optional(),
+  })
+  .strict();
+export type Expect = z.infer<typeof ExpectSchema>;
+
+export const ScenarioSchema = z
+  .object({
+    name: z.string().regex(/^[a-z0-9][a-z0-9_-]*$/, 'lower-case words joined by - or _'),
+    group: GroupSchema,
+    description: z.string().optional(),
+    who: IdentitySchema,
+    platform: z.enum(['playground', 'cli', 'slack', 'discord']).default('playground'),
+    /** The channel's name; channel rules in settings say `#<channel>`. */
+    channel: z.string().min(1).default('ops'),
+    task: z.string().min(1),
+    /** Settings YAML merged onto evals/base-settings.yaml (objects merge, everything else replaces). */
+    settings: z.record(z.string(), z.unknown()).default({}),
+    world: WorldSchema,
+    person: PersonSchema,
+    /** The scripted model: one entry per model request, in order. */
+    model: z.array(ModelTurnSchema).default([]),
+    expect: ExpectSchema,
+  })
+  .strict();
+export type Scenario = z.infer<typeof ScenarioSchema>;

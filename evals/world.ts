@@ -1,0 +1,84 @@
+// Starts a scenario's world on 127.0.0.1 (HTTP servers, TCP ports, log files) and names it for templates.
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer as createHttpServer, type Server as HttpServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createServer as createTcpServer, type Server as TcpServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { World } from './schema.js';
+
+export interface RunningWorld {
+  /** Values for {{...}} in task text, model arguments and settings: `http.api.url`, `logs.dir`, ... */
+  values: Record<string, string>;
+  /** The directory of the scenario's log files, when it has any. */
+  logsDir: string | undefined;
+  close(): Promise<void>;
+}
+
+type Closable = HttpServer | TcpServer;
+
+function listen(server: Closable): Promise<number> {
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => resolve((server.address() as AddressInfo).port));
+  });
+}
+
+function close(server: Closable): Promise<void> {
+  return new Promise((resolve) => server.close(() => resolve()));
+}
+
+/** A port nothing listens on: bound once to learn a free number, then released. */
+async function closedPort(): Promise<number> {
+  const probe = createTcpServer();
+  const port = await listen(probe);
+  await close(probe);
+  return port;
+}
+
+export async function startWorld(world: World): Promise<RunningWorld> {
+  const values: Record<string, string> = {};
+  const servers: Closable[] = [];
+  for (const [name, target] of Object.entries(world.http)) {
+    const server = createHttpServer((_request, response) => {
+      setTimeout(() => {
+        response.writeHead(target.status, { 'content-type': target.content_type });
+        response.end(target.body);
+      }, target.delay_ms);
+    });
+    const port = await listen(server);
+    servers.push(server);
+    values[`http.${name}.url`] = `http://127.0.0.1:${port}/`;
+    values[`http.${name}.port`] = String(port);
+  }
+  for (const [name, target] of Object.entries(world.tcp)) {
+    let port: number;
+    if (target.open) {
+      const server = createTcpServer((socket) => socket.end());
+      port = await listen(server);
+      servers.push(server);
+    } else {
+      port = await closedPort();
+    }
+    values[`tcp.${name}.host`] = '127.0.0.1';
+    values[`tcp.${name}.port`] = String(port);
+  }
+  let logsDir: string | undefined;
+  if (Object.keys(world.logs).length > 0) {
+    logsDir = mkdtempSync(join(tmpdir(), 'opsbot-eval-logs-'));
+    for (const [file, lines] of Object.entries(world.logs))
+      writeFileSync(join(logsDir, file), `${lines.join('\n')}\n`);
+    values['logs.dir'] = logsDir;
+  }
+  return {
+    values,
+    logsDir,
+    async close() {
+      for (const server of servers) {
+        if ('closeAllConnections' in server) server.closeAllConnections();
+        await close(server);
+      }
+      if (logsDir) rmSync(logsDir, { recursive: true, force: true });
+    },
+  };
+}
