@@ -1,14 +1,13 @@
 // A report's buttons: Ack, Snooze 1h / 4h / 1d (the report's checks) and Run again. The reply is for the clicker.
 import { parseDuration } from '../agent/policy/duration.js';
 import type { PatrolButton } from './patrol-control.js';
-import { PatrolSteering, type PatrolSteeringDeps } from './patrol-steering.js';
+import type { PatrolSteering, PatrolSteeringDeps } from './patrol-steering.js';
 
 export class PatrolButtons {
-  private readonly steering: PatrolSteering;
-
-  constructor(private readonly deps: PatrolSteeringDeps) {
-    this.steering = new PatrolSteering(deps);
-  }
+  constructor(
+    private readonly deps: PatrolSteeringDeps,
+    private readonly steering: PatrolSteering,
+  ) {}
 
   async act(button: PatrolButton): Promise<string> {
     const report = await this.deps.repository.report(button.target);

@@ -2,16 +2,11 @@
 // for the person who asked.
 import { parseDuration } from '../agent/policy/duration.js';
 import type { Principal } from '../agent/principal.js';
+import { readableUtc } from '../agent/utc-time.js';
 import type { CheckState } from './check-state.js';
 import { statusWord } from './check-state.js';
 import { PATROL_WIDE } from './patrol-records.js';
-import {
-  nextWords,
-  PatrolSteering,
-  type PatrolSteeringDeps,
-  readable,
-  type Steered,
-} from './patrol-steering.js';
+import { nextWords, type PatrolSteering, type PatrolSteeringDeps, type Steered } from './patrol-steering.js';
 
 export const PATROL_USAGE = [
   'Patrol commands:',
@@ -24,11 +19,10 @@ export const PATROL_USAGE = [
 ].join('\n');
 
 export class PatrolCommands {
-  private readonly steering: PatrolSteering;
-
-  constructor(private readonly deps: PatrolSteeringDeps) {
-    this.steering = new PatrolSteering(deps);
-  }
+  constructor(
+    private readonly deps: PatrolSteeringDeps,
+    private readonly steering: PatrolSteering,
+  ) {}
 
   async run(args: string, principal: Principal): Promise<string> {
     return (await this.answer(args, principal)).message;
@@ -96,7 +90,7 @@ export class PatrolCommands {
           : !patrol.enabled
             ? 'disabled in the settings (enabled: false)'
             : control.paused
-              ? `paused by ${control.paused.by}${control.paused.until ? ` until ${readable(control.paused.until)}` : ''}`
+              ? `paused by ${control.paused.by}${control.paused.until ? ` until ${readableUtc(control.paused.until)}` : ''}`
               : failing > 0
                 ? `${failing} of ${patrol.checks.length} checks failing`
                 : `${patrol.checks.length} checks, none failing`;
@@ -117,17 +111,17 @@ export class PatrolCommands {
     const lines = patrol.checks.map((check) => {
       const state = states[check.id];
       const snooze = control.snoozes[check.id];
-      return `• \`${check.id}\` (${check.tool}, ${check.severity}): ${state ? `${statusWord(state.machine)} since ${readable(state.machine.since)}${state.flappingSince ? ' (flapping)' : ''}: ${state.detail}` : 'not run yet'}${snooze ? ` · snoozed until ${readable(snooze.until)}` : ''}`;
+      return `• \`${check.id}\` (${check.tool}, ${check.severity}): ${state ? `${statusWord(state.machine)} since ${readableUtc(state.machine.since)}${state.flappingSince ? ' (flapping)' : ''}: ${state.detail}` : 'not run yet'}${snooze ? ` · snoozed until ${readableUtc(snooze.until)}` : ''}`;
     });
     return [
       `Patrol ${name}: \`${patrol.schedule}\` (${patrol.timezone}) → ${patrol.channel.platform}:${patrol.channel.channelId}`,
       `raise after ${patrol.raise_after}, clear after ${patrol.clear_after}${patrol.remind_every ? `, remind every ${durationWords(patrol.remind_every)}` : ''}${patrol.quiet_hours ? `, quiet ${patrol.quiet_hours.from}–${patrol.quiet_hours.to} ${patrol.quiet_hours.timezone} below ${patrol.quiet_hours.min_severity}` : ''}`,
       ...(control.paused
         ? [
-            `Paused by ${control.paused.by}${control.paused.until ? ` until ${readable(control.paused.until)}` : ''}`,
+            `Paused by ${control.paused.by}${control.paused.until ? ` until ${readableUtc(control.paused.until)}` : ''}`,
           ]
         : []),
-      ...(wide ? [`Snoozed until ${readable(wide.until)} by ${wide.by}`] : []),
+      ...(wide ? [`Snoozed until ${readableUtc(wide.until)} by ${wide.by}`] : []),
       ...lines,
       `Next run: ${control.paused || !patrol.enabled ? 'none while paused' : nextWords(this.deps.active()[name] ? this.deps.nextRunAt(name) : undefined)}`,
     ].join('\n');
@@ -145,7 +139,7 @@ export class PatrolCommands {
           ? `✔ ${entry.passed} passed`
           : `✘ ${entry.failing.map((f) => `${f.checkId} ${f.level}`).join(', ')}; ${entry.passed} passed`;
       const posted = entry.posted.length > 0 ? ` · posted ${entry.posted.join(', ')}` : '';
-      return `• ${readable(entry.at)}${label}: ${result}${posted}${entry.runId ? ` · ${entry.runId}` : ''}`;
+      return `• ${readableUtc(entry.at)}${label}: ${result}${posted}${entry.runId ? ` · ${entry.runId}` : ''}`;
     });
     return [`Latest runs of ${name}, newest first:`, ...lines].join('\n');
   }

@@ -27,7 +27,7 @@ import {
   type TickOutcome,
 } from './patrol-scheduler.js';
 import type { Patrol, Patrols } from './patrol-settings.js';
-import type { PatrolSteeringDeps, Steered } from './patrol-steering.js';
+import { PatrolSteering, type PatrolSteeringDeps, type Steered } from './patrol-steering.js';
 
 export interface PatrolServiceOptions {
   patrols: Patrols;
@@ -72,8 +72,10 @@ export class PatrolService implements PatrolControl {
       runNow: (name) => this.runNow(name),
       nextRunAt: (name) => this.nextRunAt(name),
     };
-    this.buttons = new PatrolButtons(deps);
-    this.commands = new PatrolCommands(deps);
+    // One steering for buttons and commands alike: the same checks, audit and replies.
+    const steering = new PatrolSteering(deps);
+    this.buttons = new PatrolButtons(deps, steering);
+    this.commands = new PatrolCommands(deps, steering);
   }
 
   /** Starts the clocks of the patrols whose platform is running; the others are skipped with a warning. */

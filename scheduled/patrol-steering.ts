@@ -7,6 +7,7 @@ import type { Logger } from '../agent/logger.js';
 import { type AuditLog, auditActor } from '../agent/policy/audit-log.js';
 import type { PermissionSettings } from '../agent/policy/permission-settings.js';
 import type { Principal } from '../agent/principal.js';
+import { readableUtc } from '../agent/utc-time.js';
 import { type PatrolAction, patrolRefusal } from './patrol-permissions.js';
 import { reportMessage } from './patrol-poster.js';
 import { PATROL_WIDE, type PatrolReportRecord } from './patrol-records.js';
@@ -106,7 +107,7 @@ export class PatrolSteering {
     await this.audit(principal, 'snooze', name, 'done', `${what} until ${new Date(until).toISOString()}`);
     return {
       ok: true,
-      message: `Snoozed ${what} until ${readable(until)}: nothing is posted for it until then.`,
+      message: `Snoozed ${what} until ${readableUtc(until)}: nothing is posted for it until then.`,
     };
   }
 
@@ -128,7 +129,7 @@ export class PatrolSteering {
     return {
       ok: true,
       message: ms
-        ? `Paused patrol ${name} until ${readable(now + ms)}.`
+        ? `Paused patrol ${name} until ${readableUtc(now + ms)}.`
         : `Paused patrol ${name} until someone resumes it (\`patrol resume ${name}\`).`,
     };
   }
@@ -193,10 +194,6 @@ export class PatrolSteering {
   }
 }
 
-export function readable(ms: number): string {
-  return `${new Date(ms).toISOString().slice(0, 16).replace('T', ' ')} UTC`;
-}
-
 export function nextWords(at: number | undefined): string {
-  return at === undefined ? 'not scheduled' : readable(at);
+  return at === undefined ? 'not scheduled' : readableUtc(at);
 }

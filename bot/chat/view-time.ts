@@ -1,9 +1,6 @@
 // Times on cards, written the same way everywhere; adapters that can show the reader's own zone do so on top.
 
-/** `2026-01-01 12:15 UTC`: unambiguous in logs, tests and clients that cannot render local dates. */
-export function readableUtc(ms: number): string {
-  return `${new Date(ms).toISOString().slice(0, 16).replace('T', ' ')} UTC`;
-}
+export { readableUtc } from '../../agent/utc-time.js';
 
 /** `in 15 min`, `in 2 h`, or `already passed`. */
 export function relativeFuture(ms: number, now: number): string {
