@@ -39,6 +39,8 @@ export interface KernelOptions {
   limits?: Partial<KernelLimits>;
   contextWindow?: number;
   compressAt?: number;
+  /** The team's notes about its systems, added to the model's system prompt (settings `model.instructions`). */
+  instructions?: string;
   aliases?: Readonly<Record<string, string>>;
   botName?: string;
   toolBreaker?: Partial<BreakerOptions>;

@@ -10,6 +10,7 @@ export const PROMPTS = {
   system: 'system.v1.md',
   summarize: 'summarize.v1.md',
   threadSummary: 'thread-summary.v1.md',
+  teamNotes: 'team-notes.v1.md',
 } as const;
 export type PromptName = keyof typeof PROMPTS;
 

@@ -102,6 +102,7 @@ export async function createOpsbot(options: ComposeOptions): Promise<Opsbot> {
     limits: kernelLimitsFromSettings(limits),
     contextWindow: settings.model.context_window,
     compressAt: settings.model.compress_at,
+    instructions: settings.model.instructions,
     aliases: settings.aliases,
     botName: settings.bot_name,
     instanceId: instance.id,

@@ -12,7 +12,7 @@ import type { Engine } from './engine.js';
 import { ReactEngine } from './react-engine.js';
 
 export interface EngineDeps
-  extends Pick<KernelOptions, 'model' | 'aliases' | 'botName' | 'contextWindow' | 'compressAt'> {
+  extends Pick<KernelOptions, 'model' | 'aliases' | 'botName' | 'contextWindow' | 'compressAt' | 'instructions'> {
   registry: ToolRegistry;
   policy: ToolPolicy;
   redactor: Redactor;
@@ -43,6 +43,7 @@ export function createEngines(deps: EngineDeps): Partial<Record<EngineKind, Engi
       redactor: deps.redactor,
       clock,
       botName: deps.botName ?? 'opsbot',
+      instructions: deps.instructions ?? '',
       contextWindow: deps.contextWindow ?? DEFAULT_CONTEXT.context_window,
       compressAt: deps.compressAt ?? DEFAULT_CONTEXT.compress_at,
       onCompressed: (run, beforeTokens, afterTokens) => {

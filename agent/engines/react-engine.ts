@@ -21,6 +21,8 @@ export interface ReactEngineOptions {
   redactor: Redactor;
   clock: Clock;
   botName: string;
+  /** The team's notes about its systems; empty for none. */
+  instructions: string;
   contextWindow: number;
   compressAt: number;
   /** Called with each compression, so the kernel can record it. */
@@ -156,8 +158,11 @@ export class ReactEngine implements Engine {
       channel,
       now: new Date(run.createdAt).toISOString(),
     });
-    if (!run.threadSummary) return prompt;
-    return `${prompt}\n\n${renderPrompt('threadSummary', { runs: run.threadSummary })}`;
+    const notes = this.options.instructions.trim();
+    const parts = [prompt];
+    if (notes) parts.push(renderPrompt('teamNotes', { notes }));
+    if (run.threadSummary) parts.push(renderPrompt('threadSummary', { runs: run.threadSummary }));
+    return parts.join('\n\n');
   }
 
   /** Compresses older context when the prompt would pass the threshold, and keeps the result in the run. */

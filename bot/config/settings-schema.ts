@@ -20,6 +20,12 @@ export const LimitsSettingsSchema = KernelLimitsSettingsSchema.extend({
 
 export const ModelSettingsSchema = ContextSettingsSchema.extend({
   temperature: z.number().min(0).max(2).optional(),
+  /**
+   * What the team tells the model about its own systems, added to every system prompt: where services live,
+   * which hosts are which, who owns what. Trusted text, written by the people who run opsbot; it cannot change
+   * permissions or approvals, which are enforced outside the model.
+   */
+  instructions: z.string().max(8000).default(''),
 }).prefault({});
 
 export const RedactionSettingsSchema = z

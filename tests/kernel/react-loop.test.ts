@@ -155,4 +155,23 @@ describe('react loop', () => {
     expect(system).toContain('is api healthy?');
     expect(system).toContain('api is healthy');
   });
+
+  it("adds the team's notes to every system prompt, before the thread's history, the same on every turn", async () => {
+    harness = await createHarness({
+      kernel: { instructions: 'The payments API lives at https://payments.internal/healthz.' },
+    });
+    harness.fake.reply(toolCalls([{ name: 'read_logs', arguments: { service: 'api' } }]), text('fine'));
+    await runTask(harness.kernel, { text: 'is payments up?', principal: alice, conversation });
+    const [first, second] = harness.fake.requests.map((request) => request.body.messages![0]!.content);
+    expect(first).toContain('Notes from the team');
+    expect(first).toContain('https://payments.internal/healthz');
+    expect(second).toBe(first);
+  });
+
+  it('sends no notes section when the team wrote none', async () => {
+    harness = await createHarness();
+    harness.fake.reply(text('fine'));
+    await runTask(harness.kernel, { text: 'hello', principal: alice, conversation });
+    expect(harness.fake.requests[0]!.body.messages![0]!.content).not.toContain('Notes from the team');
+  });
 });
