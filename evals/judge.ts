@@ -126,15 +126,6 @@ export function judge(expect: Expect, outcome: ScenarioOutcome): string[] {
   problems.push(...toolProblems(expect, outcome.toolCalls), ...waitProblems(expect, outcome));
   if (expect.answer) problems.push(...textProblems('the answer', expect.answer, answerOf(run)));
   problems.push(...leakProblems(expect, outcome), ...budgetProblems(expect, outcome));
-  if (outcome.unscriptedModelRequests > 0) {
-    problems.push(
-      `the run asked the model ${outcome.unscriptedModelRequests} more time(s) than the script has turns`,
-    );
-  }
-  if (outcome.unusedModelTurns > 0) {
-    problems.push(
-      `${outcome.unusedModelTurns} scripted model turn(s) were never requested; the run stopped early`,
-    );
-  }
+  problems.push(...outcome.modelProblems);
   return problems;
 }

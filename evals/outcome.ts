@@ -18,9 +18,8 @@ export interface ScenarioOutcome {
   modelRequests: string[];
   /** Every chat message and update, as JSON. */
   chatMessages: string[];
-  unusedModelTurns: number;
-  /** Model requests beyond the end of the script (each answered with an error). */
-  unscriptedModelRequests: number;
+  /** What went wrong on the model's side: a script too short or too long, a stale cassette. */
+  modelProblems: string[];
   /** Why the person left the run waiting, when they did. */
   personNotes: string[];
 }

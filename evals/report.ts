@@ -1,4 +1,5 @@
-// Shows eval results: a terminal table with totals and pass rate, and a JSON file under evals/results/.
+// Shows eval results: a terminal table with totals and pass rate (and each scenario's rate over repeats), and
+// a JSON file under evals/results/. Skipped runs (scripted-only scenarios in live mode) count in no total.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -8,10 +9,18 @@ export const RESULTS_DIR = fileURLToPath(new URL('./results/', import.meta.url))
 
 const COLUMNS = ['scenario', 'result', 'steps', 'tools', 'prompt', 'completion', 'wall ms'] as const;
 
+const labelOf = (result: ScenarioResult): string =>
+  `${result.group}/${result.name}${result.mode === 'cassette' ? ' (cassette)' : ''}`;
+
+function verdict(result: ScenarioResult): string {
+  if (result.skipped !== undefined) return `skip: ${result.skipped}`;
+  return result.passed ? 'pass' : `FAIL: ${result.reasons[0] ?? ''}`;
+}
+
 function row(result: ScenarioResult): string[] {
   return [
-    `${result.group}/${result.name}`,
-    result.passed ? 'pass' : `FAIL: ${result.reasons[0] ?? ''}`,
+    labelOf(result),
+    verdict(result),
     String(result.steps),
     String(result.toolCalls),
     String(result.promptTokens),
@@ -23,6 +32,7 @@ function row(result: ScenarioResult): string[] {
 export interface Totals {
   scenarios: number;
   passed: number;
+  skipped: number;
   passRate: number;
   steps: number;
   toolCalls: number;
@@ -31,12 +41,14 @@ export interface Totals {
   wallMs: number;
 }
 
-export function totalsOf(results: ScenarioResult[]): Totals {
+export function totalsOf(all: ScenarioResult[]): Totals {
+  const results = all.filter((result) => result.skipped === undefined);
   const sum = (pick: (result: ScenarioResult) => number) => results.reduce((total, r) => total + pick(r), 0);
   const passed = results.filter((result) => result.passed).length;
   return {
     scenarios: results.length,
     passed,
+    skipped: all.length - results.length,
     passRate: results.length === 0 ? 0 : passed / results.length,
     steps: sum((r) => r.steps),
     toolCalls: sum((r) => r.toolCalls),
@@ -52,7 +64,8 @@ export function formatTable(results: ScenarioResult[]): string {
   const rows = results.map(row);
   const footer = [
     'total',
-    `${totals.passed}/${totals.scenarios} passed (${Math.round(totals.passRate * 100)}%)`,
+    `${totals.passed}/${totals.scenarios} passed (${Math.round(totals.passRate * 100)}%)` +
+      (totals.skipped > 0 ? `, ${totals.skipped} skipped` : ''),
     String(totals.steps),
     String(totals.toolCalls),
     String(totals.promptTokens),
@@ -79,10 +92,32 @@ export function formatTable(results: ScenarioResult[]): string {
   return [line(COLUMNS), rule, ...body, rule, line(footer)].join('\n');
 }
 
-/** Writes evals/results/<timestamp>.json and returns its path. */
-export function writeResults(results: ScenarioResult[], mode: string, now: Date = new Date()): string {
-  mkdirSync(RESULTS_DIR, { recursive: true });
-  const path = join(RESULTS_DIR, `${now.toISOString().replace(/[:.]/g, '-')}.json`);
+/** Each scenario's pass rate over its repeats: what a live model's varying answers come to. */
+export function formatRepeats(results: ScenarioResult[]): string {
+  const runs = new Map<string, ScenarioResult[]>();
+  for (const result of results) {
+    if (result.skipped !== undefined) continue;
+    runs.set(labelOf(result), [...(runs.get(labelOf(result)) ?? []), result]);
+  }
+  const width = Math.max(8, ...[...runs.keys()].map((label) => label.length));
+  const lines = [...runs].map(([label, rounds]) => {
+    const passed = rounds.filter((result) => result.passed).length;
+    const rate = `${passed}/${rounds.length} (${Math.round((passed / rounds.length) * 100)}%)`;
+    const failure = rounds.find((result) => !result.passed)?.reasons[0];
+    return `${label.padEnd(width)}  ${rate.padStart(11)}${failure ? `  first failure: ${failure}` : ''}`;
+  });
+  return [`${'scenario'.padEnd(width)}  ${'pass rate'.padStart(11)}`, ...lines].join('\n');
+}
+
+/** Writes <dir>/<timestamp>.json (evals/results/ by default) and returns its path. */
+export function writeResults(
+  results: ScenarioResult[],
+  mode: string,
+  dir: string = RESULTS_DIR,
+  now: Date = new Date(),
+): string {
+  mkdirSync(dir, { recursive: true });
+  const path = join(dir, `${now.toISOString().replace(/[:.]/g, '-')}.json`);
   writeFileSync(
     path,
     `${JSON.stringify({ at: now.toISOString(), mode, totals: totalsOf(results), results }, null, 2)}\n`,

@@ -1,4 +1,5 @@
-// Runs one scenario end to end: its world, opsbot composed from its settings, the scripted model and the person.
+// Runs one scenario end to end: its world, opsbot composed from its settings, the model (scripted, a cassette or
+// live) and the person; then judges what happened and what the model was sent.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -7,30 +8,33 @@ import type { Run } from '../agent/run.js';
 import { MemoryStore } from '../agent/store/memory-store.js';
 import { createOpsbot, type Opsbot } from '../bot/compose.js';
 import { readEnvironment } from '../bot/config/environment.js';
-import { startFakeOpenAIServer } from '../tests/fakes/openai-server.js';
 import { RecordingChatPort } from '../tests/fakes/recording-chat-port.js';
+import { type Cassette, type CassetteTurn, scenarioKey } from './cassette.js';
+import { cassetteModel } from './cassette-source.js';
 import { judge } from './judge.js';
-import { scriptModel } from './model-script.js';
+import { type LiveModelSource, liveModel } from './live-model.js';
+import { scriptedModel } from './model-script.js';
+import type { ModelEndpoint, ModelSource } from './model-source.js';
 import { approvalsOf, questionsOf, type ScenarioOutcome, toolCallsOf } from './outcome.js';
 import { conversationFor, principalFor } from './people.js';
 import { respondTo } from './person.js';
 import type { Scenario } from './schema.js';
+import { distinctFingerprints, type SentFingerprint } from './sent-fingerprint.js';
+import { lockProblems, readLock, type SentLock } from './sent-lock.js';
 import { scenarioSettings } from './settings.js';
 import { fillText, fillValue } from './template.js';
 import { type RunningWorld, startWorld } from './world.js';
+import { worldNotes } from './world-notes.js';
 
 /** More questions and clicks than this in one scenario is a loop, not a conversation. */
 const MAX_PERSON_MOVES = 20;
 /** A scripted scenario settles in well under a second; one that has not after this is stuck. */
 const SETTLE_TIMEOUT_MS = 30_000;
 
-function withinTimeout<T>(work: Promise<T>, what: string): Promise<T> {
+function withinTimeout<T>(work: Promise<T>, what: string, ms: number): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_resolve, reject) => {
-    timer = setTimeout(
-      () => reject(new Error(`${what} did not settle within ${SETTLE_TIMEOUT_MS} ms`)),
-      SETTLE_TIMEOUT_MS,
-    );
+    timer = setTimeout(() => reject(new Error(`${what} did not settle within ${ms} ms`)), ms);
   });
   return Promise.race([work, timeout]).finally(() => clearTimeout(timer));
 }
@@ -38,7 +42,11 @@ function withinTimeout<T>(work: Promise<T>, what: string): Promise<T> {
 export interface ScenarioResult {
   name: string;
   group: string;
+  /** Where the model's replies came from. */
+  mode: ModelMode['kind'];
   passed: boolean;
+  /** Why the scenario was not run in this mode (then `passed` is false and it counts in no total). */
+  skipped?: string;
   reasons: string[];
   status: string;
   steps: number;
@@ -47,17 +55,36 @@ export interface ScenarioResult {
   completionTokens: number;
   /** From the task's start until the run settled for the last time (world and start-up not counted). */
   wallMs: number;
+  /** What the model was sent: tools offered and prompt hashes (see sent-fingerprint.ts). */
+  sent: SentFingerprint[];
+}
+
+export type ModelMode =
+  | { kind: 'scripted'; lock?: SentLock | 'skip' }
+  | { kind: 'cassette'; cassette: Cassette; where: string }
+  | { kind: 'live'; target: ModelEndpoint; onRecording?: (turns: CassetteTurn[], passed: boolean) => void };
+
+/** A live model needs longer than a scripted one; a scenario's own limits still win. */
+const LIVE_SETTINGS = { limits: { model_timeout: '120s', model_retries: 1 } };
+const LIVE_SETTLE_TIMEOUT_MS = 10 * 60_000;
+
+interface Measured {
+  run: Run | undefined;
+  wallMs: number;
+  sent: SentFingerprint[];
 }
 
 function resultOf(
   scenario: Scenario,
+  mode: ModelMode,
   reasons: string[],
-  run: Run | undefined,
-  wallMs: number,
+  measured: Measured,
 ): ScenarioResult {
+  const { run } = measured;
   return {
     name: scenario.name,
     group: scenario.group,
+    mode: mode.kind,
     passed: reasons.length === 0,
     reasons,
     status: run?.status ?? 'not started',
@@ -65,28 +92,57 @@ function resultOf(
     toolCalls: run?.usage.toolCalls ?? 0,
     promptTokens: run?.usage.promptTokens ?? 0,
     completionTokens: run?.usage.completionTokens ?? 0,
-    wallMs,
+    wallMs: measured.wallMs,
+    sent: measured.sent,
   };
 }
 
-export async function runScenario(scenario: Scenario): Promise<ScenarioResult> {
+function modelFor(mode: ModelMode, scenario: Scenario, values: Record<string, string>): Promise<ModelSource> {
+  if (mode.kind === 'live') return liveModel(mode.target, values);
+  if (mode.kind === 'cassette') return cassetteModel(mode.cassette, values, mode.where);
+  return scriptedModel(scenario.model, values);
+}
+
+function lockCheck(mode: ModelMode, scenario: Scenario, sent: SentFingerprint[]): string[] {
+  if (mode.kind !== 'scripted' || mode.lock === 'skip') return [];
+  const lock = mode.lock ?? readLock();
+  return lockProblems(scenarioKey(scenario), lock[scenarioKey(scenario)], sent);
+}
+
+export async function runScenario(
+  scenario: Scenario,
+  mode: ModelMode = { kind: 'scripted' },
+): Promise<ScenarioResult> {
+  if (mode.kind === 'live' && scenario.scripted_only !== undefined) {
+    const skipped = resultOf(scenario, mode, [], { run: undefined, wallMs: 0, sent: [] });
+    return { ...skipped, passed: false, skipped: scenario.scripted_only };
+  }
   let started = performance.now();
-  const fake = await startFakeOpenAIServer();
+  const settleWithin = mode.kind === 'live' ? LIVE_SETTLE_TIMEOUT_MS : SETTLE_TIMEOUT_MS;
   const dataDir = mkdtempSync(join(tmpdir(), 'opsbot-eval-'));
   const chat = new RecordingChatPort();
   let world: RunningWorld | undefined;
+  let model: ModelSource | undefined;
   let opsbot: Opsbot | undefined;
+  let run: Run | undefined;
+  let values: Record<string, string> = {};
+  const sentSoFar = () =>
+    distinctFingerprints(model?.requests().map((request) => request.body) ?? [], values);
   try {
     world = await startWorld(scenario.world);
-    const values = world.values;
-    const settings = scenarioSettings(scenario, fillValue(scenario.settings, values), world.logsDir);
-    const model = scriptModel(fake, scenario.model, values);
+    values = world.values;
+    const settings = scenarioSettings(scenario, fillValue(scenario.settings, values), {
+      logsDir: world.logsDir,
+      notes: worldNotes(scenario.world, values),
+      ...(mode.kind === 'live' ? { mode: LIVE_SETTINGS } : {}),
+    });
+    model = await modelFor(mode, scenario, values);
     const environment = readEnvironment({
       OPSBOT_DATA_DIR: dataDir,
       OPSBOT_PLAYGROUND: 'off',
-      OPENAI_BASE_URL: fake.baseURL,
-      OPENAI_API_KEY: 'sk-eval',
-      OPENAI_MODEL: 'fake-model',
+      OPENAI_BASE_URL: model.endpoint.baseURL,
+      OPENAI_API_KEY: model.endpoint.apiKey,
+      OPENAI_MODEL: model.endpoint.model,
       LOG_LEVEL: 'silent',
     });
     opsbot = await createOpsbot({
@@ -104,7 +160,7 @@ export async function runScenario(scenario: Scenario): Promise<ScenarioResult> {
       principal,
       conversation: conversationFor(scenario, principal),
     });
-    let run = await withinTimeout(kernel.settled(runId), 'the run');
+    run = await withinTimeout(kernel.settled(runId), 'the run', settleWithin);
     const personNotes: string[] = [];
     for (let moves = 0; moves < MAX_PERSON_MOVES; moves++) {
       if (run.status !== 'waiting_for_user' && run.status !== 'waiting_for_approval') break;
@@ -113,33 +169,34 @@ export async function runScenario(scenario: Scenario): Promise<ScenarioResult> {
         personNotes.push(move.note);
         break;
       }
-      run = await withinTimeout(kernel.settled(runId), 'the run');
+      run = await withinTimeout(kernel.settled(runId), 'the run', settleWithin);
     }
     const wallMs = Math.round(performance.now() - started);
+    const requests = model.requests();
+    const sent = sentSoFar();
     const outcome: ScenarioOutcome = {
       run,
       toolCalls: toolCallsOf(run),
       questions: questionsOf(run),
       approvalsRequested: approvalsOf(run),
-      modelRequests: fake.requests.map((request) => request.rawBody),
+      modelRequests: requests.map((request) => request.rawBody),
       chatMessages: chat.posts.map((post) => JSON.stringify([post.message, ...post.updates])),
-      unusedModelTurns: fake.pending(),
-      unscriptedModelRequests: model.unscripted(),
+      modelProblems: model.problems(),
       personNotes,
     };
-    return resultOf(scenario, judge(scenario.expect, outcome), run, wallMs);
+    const reasons = [...judge(scenario.expect, outcome), ...lockCheck(mode, scenario, sent)];
+    if (mode.kind === 'live' && mode.onRecording && 'recording' in model) {
+      mode.onRecording((model as LiveModelSource).recording(), reasons.length === 0);
+    }
+    return resultOf(scenario, mode, reasons, { run, wallMs, sent });
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
-    return resultOf(
-      scenario,
-      [`could not run: ${message}`],
-      undefined,
-      Math.round(performance.now() - started),
-    );
+    const wallMs = Math.round(performance.now() - started);
+    return resultOf(scenario, mode, [`could not run: ${message}`], { run, wallMs, sent: sentSoFar() });
   } finally {
     await opsbot?.close();
+    await model?.close();
     await world?.close();
-    await fake.close();
     rmSync(dataDir, { recursive: true, force: true });
   }
 }

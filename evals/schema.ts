@@ -53,7 +53,13 @@ const ToolCallTurnSchema = z
   .object({
     tool_calls: z
       .array(
-        z.object({ name: z.string().min(1), args: z.record(z.string(), z.unknown()).default({}) }).strict(),
+        z
+          .object({
+            name: z.string().min(1),
+            /** The arguments as an object; a string is sent as is (a model that writes broken JSON). */
+            args: z.union([z.record(z.string(), z.unknown()), z.string()]).default({}),
+          })
+          .strict(),
       )
       .min(1),
     content: z.string().optional(),
@@ -68,7 +74,17 @@ const TextTurnSchema = z
   .strict();
 /** A model failure: the fake server answers this turn with an HTTP error. */
 const ErrorTurnSchema = z.object({ error_status: z.number().int().min(400).max(599) }).strict();
-export const ModelTurnSchema = z.union([ToolCallTurnSchema, TextTurnSchema, ErrorTurnSchema]);
+/** A reply that is not a chat completion: this body, sent with status 200. */
+const MalformedTurnSchema = z.object({ malformed_body: z.string() }).strict();
+/** No reply at all, until opsbot's model timeout gives up (a hung model server). */
+const NoReplyTurnSchema = z.object({ no_reply: z.literal(true) }).strict();
+export const ModelTurnSchema = z.union([
+  ToolCallTurnSchema,
+  TextTurnSchema,
+  ErrorTurnSchema,
+  MalformedTurnSchema,
+  NoReplyTurnSchema,
+]);
 export type ModelTurn = z.infer<typeof ModelTurnSchema>;
 
 const AnswerRuleSchema = z
@@ -173,6 +189,11 @@ export const ScenarioSchema = z
     settings: z.record(z.string(), z.unknown()).default({}),
     world: WorldSchema,
     person: PersonSchema,
+    /**
+     * Why this scenario means nothing against a live model (it scripts a model failure or misbehaviour), so
+     * `--live` skips it and says why.
+     */
+    scripted_only: z.string().min(1).optional(),
     /** The scripted model: one entry per model request, in order. */
     model: z.array(ModelTurnSchema).default([]),
     expect: ExpectSchema,

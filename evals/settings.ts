@@ -34,14 +34,30 @@ function identityEntries(people: Identity[]): Tree {
   return identities;
 }
 
+export interface GeneratedSettings {
+  /** The world's log directory, which becomes the only log root. */
+  logsDir: string | undefined;
+  /** The team's notes about the world (`model.instructions`), unless the scenario writes its own. */
+  notes: string;
+  /** Settings the mode needs (a live model's longer timeouts), applied before the scenario's own. */
+  mode?: Tree;
+}
+
 /** The validated settings for a scenario; `overrides` have had their placeholders filled already. */
-export function scenarioSettings(scenario: Scenario, overrides: Tree, logsDir: string | undefined): Settings {
+export function scenarioSettings(
+  scenario: Scenario,
+  overrides: Tree,
+  generatedBy: GeneratedSettings,
+): Settings {
   const base = parse(readFileSync(BASE_SETTINGS_URL, 'utf8')) as Tree;
   const people = [scenario.who, ...scenario.person.approvals];
+  const { logsDir, notes } = generatedBy;
   const generated: Tree = {
     permissions: { identities: identityEntries(people) },
     ...(logsDir ? { tools: { log_roots: [logsDir] } } : {}),
+    ...(notes ? { model: { instructions: notes } } : {}),
   };
-  const merged = mergeSettings(mergeSettings(base, generated), overrides);
+  const withMode = mergeSettings(mergeSettings(base, generated), generatedBy.mode ?? {});
+  const merged = mergeSettings(withMode, overrides);
   return parseSettings(stringify(merged), `scenario ${scenario.name} (evals/base-settings.yaml + settings:)`);
 }

@@ -1,0 +1,117 @@
+// `npm run eval`: parses the options, runs the scenarios in the chosen mode, prints the table and writes the
+// JSON. Kept apart from cli.ts so that tests run it in-process with their own environment and output.
+import { relative } from 'node:path';
+import { parseArgs } from 'node:util';
+import { CASSETTES_DIR } from './cassette.js';
+import { loadScenarios } from './load-scenarios.js';
+import type { ModelEndpoint } from './model-source.js';
+import { formatRepeats, formatTable, RESULTS_DIR, writeResults } from './report.js';
+import { runScenarios } from './runner.js';
+import { LOCK_PATH, readLock, writeLock } from './sent-lock.js';
+
+export const USAGE = `usage: npm run eval -- [options]
+  (no mode)        scripted: every scenario's own model script, then any recorded cassette
+  --live           against the model in OPENAI_BASE_URL and OPENAI_MODEL (OPENAI_API_KEY if it needs one)
+  --record         with --live: save each scenario's passing run as its cassette
+  --update-lock    scripted, and rewrite evals/sent.lock.json with what the model is sent now
+  --filter <glob>  only scenarios whose <group>/<name> or <name> matches
+  --repeat N       run each scenario N times and report its pass rate
+  --cassettes <dir> --lock <file> --results <dir>   other places than evals/cassettes, sent.lock.json, results`;
+
+export interface EvalIo {
+  out(text: string): void;
+  err(text: string): void;
+  /** Progress: one character per finished run. */
+  progress(text: string): void;
+}
+
+class UsageError extends Error {}
+
+function liveEndpoint(env: NodeJS.ProcessEnv): ModelEndpoint {
+  const baseURL = env.OPENAI_BASE_URL?.trim();
+  const model = env.OPENAI_MODEL?.trim();
+  if (!baseURL || !model) {
+    throw new UsageError(
+      '--live needs the model to judge: set OPENAI_BASE_URL (e.g. http://localhost:11434/v1 for Ollama) and ' +
+        'OPENAI_MODEL (e.g. llama3.1:8b); OPENAI_API_KEY too if the server wants one',
+    );
+  }
+  return { baseURL, model, apiKey: env.OPENAI_API_KEY?.trim() || 'no-key' };
+}
+
+function options(argv: string[]) {
+  const { values } = parseArgs({
+    args: argv,
+    options: {
+      filter: { type: 'string' },
+      repeat: { type: 'string', default: '1' },
+      live: { type: 'boolean', default: false },
+      record: { type: 'boolean', default: false },
+      'update-lock': { type: 'boolean', default: false },
+      cassettes: { type: 'string', default: CASSETTES_DIR },
+      lock: { type: 'string', default: LOCK_PATH },
+      results: { type: 'string', default: RESULTS_DIR },
+      help: { type: 'boolean', default: false },
+    },
+  });
+  const repeat = Number(values.repeat);
+  if (!Number.isInteger(repeat) || repeat < 1) {
+    throw new UsageError(`--repeat must be a whole number of at least 1, not "${values.repeat}"`);
+  }
+  if (values.record && !values.live) throw new UsageError('--record records a live model: add --live');
+  if (values['update-lock'] && values.live)
+    throw new UsageError('--update-lock is for scripted runs, not --live');
+  return { ...values, repeat };
+}
+
+/** Runs the command; returns the exit code: 0 all passed, 1 some failed, 2 a usage or scenario-file error. */
+export async function evalCommand(argv: string[], env: NodeJS.ProcessEnv, io: EvalIo): Promise<number> {
+  let parsed: ReturnType<typeof options>;
+  let live: ModelEndpoint | undefined;
+  try {
+    parsed = options(argv);
+    if (parsed.help) {
+      io.out(USAGE);
+      return 0;
+    }
+    live = parsed.live ? liveEndpoint(env) : undefined;
+  } catch (error) {
+    io.err(`${error instanceof Error ? error.message : String(error)}\n${USAGE}`);
+    return 2;
+  }
+  const updating = parsed['update-lock'];
+  const scenarios = loadScenarios();
+  if (live) io.err(`live model: ${live.model} at ${live.baseURL}`);
+  const results = await runScenarios(scenarios, {
+    filter: parsed.filter,
+    repeat: parsed.repeat,
+    cassettesDir: parsed.cassettes,
+    lock: updating ? 'skip' : readLock(parsed.lock),
+    live,
+    record: parsed.record,
+    onResult: (result) => io.progress(result.skipped ? 's' : result.passed ? '.' : 'F'),
+    onRecorded: (scenario, outcome) =>
+      io.err(
+        'path' in outcome
+          ? `\nrecorded ${scenario.group}/${scenario.name} → ${relative(process.cwd(), outcome.path)}`
+          : `\nnot recorded ${scenario.group}/${scenario.name}: ${outcome.notRecorded}`,
+      ),
+  });
+  io.progress('\n');
+  if (results.length === 0) {
+    io.err(`no scenario matches --filter ${parsed.filter}`);
+    return 2;
+  }
+  io.out(formatTable(results));
+  if (parsed.repeat > 1) io.out(`\n${formatRepeats(results)}`);
+  const mode = live ? `live ${live.model}` : 'scripted';
+  io.out(`\nresults: ${relative(process.cwd(), writeResults(results, mode, parsed.results))}`);
+  if (updating) {
+    const lock = readLock(parsed.lock);
+    for (const result of results)
+      if (result.mode === 'scripted') lock[`${result.group}/${result.name}`] = result.sent;
+    writeLock(lock, parsed.lock);
+    io.out(`updated ${relative(process.cwd(), parsed.lock)}: review the diff, and commit it with the change`);
+  }
+  return results.every((result) => result.passed || result.skipped !== undefined) ? 0 : 1;
+}
