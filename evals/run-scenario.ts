@@ -2,21 +2,18 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { silentLogger } from '../agent/logger.js';
 import type { Run } from '../agent/run.js';
-import { MemoryStore } from '../agent/store/memory-store.js';
-import { createOpsbot, type Opsbot } from '../bot/compose.js';
-import { readEnvironment } from '../bot/config/environment.js';
+import type { Opsbot } from '../bot/compose.js';
 import { startFakeOpenAIServer } from '../tests/fakes/openai-server.js';
 import { RecordingChatPort } from '../tests/fakes/recording-chat-port.js';
 import { judge } from './judge.js';
-import { scriptModel } from './model-script.js';
 import { approvalsOf, questionsOf, type ScenarioOutcome, toolCallsOf } from './outcome.js';
 import { conversationFor, principalFor } from './people.js';
 import { respondTo } from './person.js';
+import { runPatrolScenario } from './run-patrol-scenario.js';
+import { composeScenarioOpsbot } from './scenario-opsbot.js';
 import type { Scenario } from './schema.js';
-import { scenarioSettings } from './settings.js';
-import { fillText, fillValue } from './template.js';
+import { fillText } from './template.js';
 import { type RunningWorld, startWorld } from './world.js';
 
 /** More questions and clicks than this in one scenario is a loop, not a conversation. */
@@ -70,6 +67,7 @@ function resultOf(
 }
 
 export async function runScenario(scenario: Scenario): Promise<ScenarioResult> {
+  if (scenario.patrol) return runPatrolScenario(scenario);
   let started = performance.now();
   const fake = await startFakeOpenAIServer();
   const dataDir = mkdtempSync(join(tmpdir(), 'opsbot-eval-'));
@@ -79,28 +77,14 @@ export async function runScenario(scenario: Scenario): Promise<ScenarioResult> {
   try {
     world = await startWorld(scenario.world);
     const values = world.values;
-    const settings = scenarioSettings(scenario, fillValue(scenario.settings, values), world.logsDir);
-    const model = scriptModel(fake, scenario.model, values);
-    const environment = readEnvironment({
-      OPSBOT_DATA_DIR: dataDir,
-      OPSBOT_PLAYGROUND: 'off',
-      OPENAI_BASE_URL: fake.baseURL,
-      OPENAI_API_KEY: 'sk-eval',
-      OPENAI_MODEL: 'fake-model',
-      LOG_LEVEL: 'silent',
-    });
-    opsbot = await createOpsbot({
-      environment,
-      settings,
-      chat,
-      logger: silentLogger,
-      store: new MemoryStore(),
-    });
+    const composed = await composeScenarioOpsbot(scenario, { world, fake, dataDir, chat });
+    ({ opsbot } = composed);
+    const { settings, model } = composed;
     const { kernel } = opsbot;
     const principal = principalFor(scenario.who.identity, scenario.platform, settings);
     started = performance.now();
     const runId = await kernel.start({
-      text: fillText(scenario.task, values),
+      text: fillText(scenario.task ?? '', values),
       principal,
       conversation: conversationFor(scenario, principal),
     });
