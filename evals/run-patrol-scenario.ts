@@ -105,7 +105,7 @@ export async function runPatrolScenario(scenario: Scenario): Promise<ScenarioRes
       const history = await patrols.repository.history(block.name);
       const entry = history.length > historyBefore ? history.at(-1) : undefined;
       if (entry?.runId) runs.push(await opsbot.kernel.get(entry.runId));
-      const problem = ticked !== 'ran' ? `the patrol did not run (${ticked})` : (entry?.problem ?? undefined);
+      const problem = ticked !== 'ran' ? `the patrol did not run (${ticked})` : entry?.problem;
       rounds.push({ ...roundPosts(recorder, from, updatesBefore), ...(problem ? { problem } : {}) });
     }
     const wallMs = Math.round(performance.now() - started);
