@@ -3,7 +3,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { ScenarioResult } from './run-scenario.js';
+import type { ScenarioResult } from './scenario-result.js';
 
 export const RESULTS_DIR = fileURLToPath(new URL('./results/', import.meta.url));
 

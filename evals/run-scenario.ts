@@ -3,28 +3,26 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { silentLogger } from '../agent/logger.js';
 import type { Run } from '../agent/run.js';
-import { MemoryStore } from '../agent/store/memory-store.js';
-import { createOpsbot, type Opsbot } from '../bot/compose.js';
-import { readEnvironment } from '../bot/config/environment.js';
+import type { Opsbot } from '../bot/compose.js';
 import { RecordingChatPort } from '../tests/fakes/recording-chat-port.js';
-import { type Cassette, type CassetteTurn, scenarioKey } from './cassette.js';
+import { scenarioKey } from './cassette.js';
 import { cassetteModel } from './cassette-source.js';
 import { judge } from './judge.js';
 import { type LiveModelSource, liveModel } from './live-model.js';
 import { scriptedModel } from './model-script.js';
-import type { ModelEndpoint, ModelSource } from './model-source.js';
+import type { ModelSource } from './model-source.js';
 import { approvalsOf, questionsOf, type ScenarioOutcome, toolCallsOf } from './outcome.js';
 import { conversationFor, principalFor } from './people.js';
 import { respondTo } from './person.js';
+import { runPatrolScenario } from './run-patrol-scenario.js';
+import { composeScenarioOpsbot } from './scenario-opsbot.js';
+import { type ModelMode, resultOf, type ScenarioResult, skippedResult } from './scenario-result.js';
 import type { Scenario } from './schema.js';
 import { distinctFingerprints, type SentFingerprint } from './sent-fingerprint.js';
-import { lockProblems, readLock, type SentLock } from './sent-lock.js';
-import { scenarioSettings } from './settings.js';
-import { fillText, fillValue } from './template.js';
+import { lockProblems, readLock } from './sent-lock.js';
+import { fillText } from './template.js';
 import { type RunningWorld, startWorld } from './world.js';
-import { worldNotes } from './world-notes.js';
 
 /** More questions and clicks than this in one scenario is a loop, not a conversation. */
 const MAX_PERSON_MOVES = 20;
@@ -39,63 +37,9 @@ function withinTimeout<T>(work: Promise<T>, what: string, ms: number): Promise<T
   return Promise.race([work, timeout]).finally(() => clearTimeout(timer));
 }
 
-export interface ScenarioResult {
-  name: string;
-  group: string;
-  /** Where the model's replies came from. */
-  mode: ModelMode['kind'];
-  passed: boolean;
-  /** Why the scenario was not run in this mode (then `passed` is false and it counts in no total). */
-  skipped?: string;
-  reasons: string[];
-  status: string;
-  steps: number;
-  toolCalls: number;
-  promptTokens: number;
-  completionTokens: number;
-  /** From the task's start until the run settled for the last time (world and start-up not counted). */
-  wallMs: number;
-  /** What the model was sent: tools offered and prompt hashes (see sent-fingerprint.ts). */
-  sent: SentFingerprint[];
-}
-
-export type ModelMode =
-  | { kind: 'scripted'; lock?: SentLock | 'skip' }
-  | { kind: 'cassette'; cassette: Cassette; where: string }
-  | { kind: 'live'; target: ModelEndpoint; onRecording?: (turns: CassetteTurn[], passed: boolean) => void };
-
 /** A live model needs longer than a scripted one; a scenario's own limits still win. */
 const LIVE_SETTINGS = { limits: { model_timeout: '120s', model_retries: 1 } };
 const LIVE_SETTLE_TIMEOUT_MS = 10 * 60_000;
-
-interface Measured {
-  run: Run | undefined;
-  wallMs: number;
-  sent: SentFingerprint[];
-}
-
-function resultOf(
-  scenario: Scenario,
-  mode: ModelMode,
-  reasons: string[],
-  measured: Measured,
-): ScenarioResult {
-  const { run } = measured;
-  return {
-    name: scenario.name,
-    group: scenario.group,
-    mode: mode.kind,
-    passed: reasons.length === 0,
-    reasons,
-    status: run?.status ?? 'not started',
-    steps: run?.step ?? 0,
-    toolCalls: run?.usage.toolCalls ?? 0,
-    promptTokens: run?.usage.promptTokens ?? 0,
-    completionTokens: run?.usage.completionTokens ?? 0,
-    wallMs: measured.wallMs,
-    sent: measured.sent,
-  };
-}
 
 function modelFor(mode: ModelMode, scenario: Scenario, values: Record<string, string>): Promise<ModelSource> {
   if (mode.kind === 'live') return liveModel(mode.target, values);
@@ -113,9 +57,9 @@ export async function runScenario(
   scenario: Scenario,
   mode: ModelMode = { kind: 'scripted' },
 ): Promise<ScenarioResult> {
+  if (scenario.patrol) return runPatrolScenario(scenario, mode);
   if (mode.kind === 'live' && scenario.scripted_only !== undefined) {
-    const skipped = resultOf(scenario, mode, [], { run: undefined, wallMs: 0, sent: [] });
-    return { ...skipped, passed: false, skipped: scenario.scripted_only };
+    return skippedResult(scenario, mode, scenario.scripted_only);
   }
   let started = performance.now();
   const settleWithin = mode.kind === 'live' ? LIVE_SETTLE_TIMEOUT_MS : SETTLE_TIMEOUT_MS;
@@ -131,32 +75,21 @@ export async function runScenario(
   try {
     world = await startWorld(scenario.world);
     values = world.values;
-    const settings = scenarioSettings(scenario, fillValue(scenario.settings, values), {
-      logsDir: world.logsDir,
-      notes: worldNotes(scenario.world, values),
-      ...(mode.kind === 'live' ? { mode: LIVE_SETTINGS } : {}),
-    });
     model = await modelFor(mode, scenario, values);
-    const environment = readEnvironment({
-      OPSBOT_DATA_DIR: dataDir,
-      OPSBOT_PLAYGROUND: 'off',
-      OPENAI_BASE_URL: model.endpoint.baseURL,
-      OPENAI_API_KEY: model.endpoint.apiKey,
-      OPENAI_MODEL: model.endpoint.model,
-      LOG_LEVEL: 'silent',
-    });
-    opsbot = await createOpsbot({
-      environment,
-      settings,
+    const composed = await composeScenarioOpsbot(scenario, {
+      world,
+      model,
+      dataDir,
       chat,
-      logger: silentLogger,
-      store: new MemoryStore(),
+      ...(mode.kind === 'live' ? { modeSettings: LIVE_SETTINGS } : {}),
     });
+    opsbot = composed.opsbot;
+    const { settings } = composed;
     const { kernel } = opsbot;
     const principal = principalFor(scenario.who.identity, scenario.platform, settings);
     started = performance.now();
     const runId = await kernel.start({
-      text: fillText(scenario.task, values),
+      text: fillText(scenario.task ?? '', values),
       principal,
       conversation: conversationFor(scenario, principal),
     });

@@ -4,7 +4,8 @@
 import picomatch from 'picomatch';
 import { type CassetteTurn, cassettePath, loadCassette, saveCassette, scenarioKey } from './cassette.js';
 import type { ModelEndpoint } from './model-source.js';
-import { type ModelMode, runScenario, type ScenarioResult } from './run-scenario.js';
+import { runScenario } from './run-scenario.js';
+import type { ModelMode, ScenarioResult } from './scenario-result.js';
 import type { Scenario } from './schema.js';
 import type { SentLock } from './sent-lock.js';
 

@@ -1,5 +1,6 @@
 // What one eval scenario is: who asks what, in which world, with which scripted model, and what must happen.
 import { z } from 'zod';
+import { PatrolBlockSchema, taskOrPatrolIssues } from './patrol-schema.js';
 
 export const GROUPS = [
   'diagnosis',
@@ -184,7 +185,10 @@ export const ScenarioSchema = z
     platform: z.enum(['playground', 'cli', 'slack', 'discord']).default('playground'),
     /** The channel's name; channel rules in settings say `#<channel>`. */
     channel: z.string().min(1).default('ops'),
-    task: z.string().min(1),
+    /** What the person types; required unless the scenario has a `patrol:` block instead. */
+    task: z.string().min(1).optional(),
+    /** A patrol run round by round instead of a task (see patrol-schema.ts). */
+    patrol: PatrolBlockSchema.optional(),
     /** Settings YAML merged onto evals/base-settings.yaml (objects merge, everything else replaces). */
     settings: z.record(z.string(), z.unknown()).default({}),
     world: WorldSchema,
@@ -198,5 +202,8 @@ export const ScenarioSchema = z
     model: z.array(ModelTurnSchema).default([]),
     expect: ExpectSchema,
   })
-  .strict();
+  .strict()
+  .superRefine((scenario, ctx) => {
+    for (const issue of taskOrPatrolIssues(scenario)) ctx.addIssue({ code: 'custom', ...issue });
+  });
 export type Scenario = z.infer<typeof ScenarioSchema>;

@@ -1,10 +1,12 @@
 // Starts a scenario's world on 127.0.0.1 (HTTP servers, TCP ports, log files) and names it for templates.
+// HTTP targets can be changed while the world runs (a patrol scenario's rounds).
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer as createHttpServer, type Server as HttpServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createServer as createTcpServer, type Server as TcpServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { HttpChange } from './patrol-schema.js';
 import type { World } from './schema.js';
 
 export interface RunningWorld {
@@ -12,6 +14,8 @@ export interface RunningWorld {
   values: Record<string, string>;
   /** The directory of the scenario's log files, when it has any. */
   logsDir: string | undefined;
+  /** Changes what an HTTP target answers from its next request on. */
+  changeHttp(name: string, change: HttpChange): void;
   close(): Promise<void>;
 }
 
@@ -39,8 +43,11 @@ async function closedPort(): Promise<number> {
 export async function startWorld(world: World): Promise<RunningWorld> {
   const values: Record<string, string> = {};
   const servers: Closable[] = [];
-  for (const [name, target] of Object.entries(world.http)) {
+  const targets = new Map<string, World['http'][string]>();
+  for (const [name, initial] of Object.entries(world.http)) {
+    targets.set(name, { ...initial });
     const server = createHttpServer((_request, response) => {
+      const target = targets.get(name) ?? initial;
       setTimeout(() => {
         response.writeHead(target.status, { 'content-type': target.content_type });
         response.end(target.body);
@@ -73,6 +80,11 @@ export async function startWorld(world: World): Promise<RunningWorld> {
   return {
     values,
     logsDir,
+    changeHttp(name, change) {
+      const target = targets.get(name);
+      if (!target) throw new Error(`the world has no HTTP target "${name}"`);
+      targets.set(name, { ...target, ...change });
+    },
     async close() {
       for (const server of servers) {
         if ('closeAllConnections' in server) server.closeAllConnections();

@@ -1,4 +1,5 @@
-// Every eval scenario passes in scripted mode, and a wrong expectation fails with a reason a person can read.
+// Every eval scenario passes in scripted mode, and a wrong expectation (a task's or a patrol's) fails with a reason
+// a person can read.
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -33,6 +34,10 @@ describe('eval scenarios (scripted)', () => {
         2,
       );
     }
+  });
+
+  it('has at least four patrol scenarios', () => {
+    expect(scenarios.filter((scenario) => scenario.group === 'patrols').length).toBeGreaterThanOrEqual(4);
   });
 });
 
@@ -72,6 +77,38 @@ describe('the judge', () => {
   });
 });
 
+describe('the patrol judge', () => {
+  it('fails wrong expectations round by round and says what was posted instead', async () => {
+    const scenario = byName('api-down-then-recovers');
+    const rounds = scenario.patrol!.rounds;
+    rounds[0]!.expect = { posts: 1 };
+    rounds[1]!.expect = { report: { level: 'warn', checks: ['db'], contains: ['404'], not_contains: [] } };
+    rounds[3]!.expect = { resolved: false };
+    const result = await runScenario(scenario);
+    expect(result.passed).toBe(false);
+    expect(result.reasons).toEqual([
+      'round 1: nothing was posted, expected 1 post(s)',
+      'round 2: the report is critical, expected warn',
+      'round 2: the report names api, expected db',
+      'round 2: the report does not mention "404"',
+      'round 4: a report was marked resolved, expected none',
+    ]);
+  });
+
+  it('notices a patrol that asks the model, and a secret shown in its report', async () => {
+    const scenario = byName('token-in-check-url');
+    const settings = scenario.settings as { patrols: Record<string, Record<string, unknown>> };
+    // With a task, every run of the patrol (two rounds here) asks the model for a summary.
+    settings.patrols['vendor-status']!.task = 'Summarize what changed for on-call.';
+    scenario.expect.never_shown = ['status?token='];
+    const result = await runScenario(scenario);
+    expect(result.reasons).toEqual([
+      'the model was asked 2 time(s); a patrol must not ask it',
+      '"status?token=" was shown in a model request, a chat message',
+    ]);
+  });
+});
+
 describe('scenario files', () => {
   it('rejects a misspelt key and a file in the wrong folder, naming the file', () => {
     const dir = mkdtempSync(join(tmpdir(), 'opsbot-eval-files-'));
@@ -90,6 +127,19 @@ describe('scenario files', () => {
         'name: other\ngroup: secrets\nwho: {identity: "local:a", roles: [viewer]}\ntask: hi\nexpect: {}\n',
       );
       expect(() => loadScenarioFile(misplaced)).toThrow(/must match the file/);
+      const neither = join(dir, 'diagnosis', 'neither.yaml');
+      writeFileSync(
+        neither,
+        'name: neither\ngroup: diagnosis\nwho: {identity: "local:a", roles: [viewer]}\nexpect: {}\n',
+      );
+      expect(() => loadScenarioFile(neither)).toThrow(/a scenario needs a task[\s\S]*at task/);
+      const patrolWithTools = join(dir, 'diagnosis', 'patrol-tools.yaml');
+      writeFileSync(
+        patrolWithTools,
+        'name: patrol-tools\ngroup: diagnosis\nwho: {identity: "local:a", roles: [viewer]}\n' +
+          'patrol: {name: web, rounds: [{}]}\nexpect: {tools: [{name: http_check}]}\n',
+      );
+      expect(() => loadScenarioFile(patrolWithTools)).toThrow(/expect takes only never_shown/);
       const broken = join(dir, 'diagnosis', 'broken.yaml');
       writeFileSync(broken, 'description: a: b: c\n');
       expect(() => loadScenarioFile(broken)).toThrow(/broken\.yaml: /);

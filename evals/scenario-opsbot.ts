@@ -1,0 +1,54 @@
+// The real opsbot for one scenario: its settings (base + world + mode + scenario), the given model source and a
+// memory store. Shared by the task runner (run-scenario.ts) and the patrol runner (run-patrol-scenario.ts).
+import type { ChatPort } from '../agent/chat-port.js';
+import { silentLogger } from '../agent/logger.js';
+import { MemoryStore } from '../agent/store/memory-store.js';
+import { createOpsbot, type Opsbot } from '../bot/compose.js';
+import { readEnvironment } from '../bot/config/environment.js';
+import type { Settings } from '../bot/config/settings-schema.js';
+import type { ModelSource } from './model-source.js';
+import type { Scenario } from './schema.js';
+import { scenarioSettings } from './settings.js';
+import { fillValue } from './template.js';
+import type { RunningWorld } from './world.js';
+import { worldNotes } from './world-notes.js';
+
+export interface ScenarioOpsbot {
+  opsbot: Opsbot;
+  settings: Settings;
+}
+
+export async function composeScenarioOpsbot(
+  scenario: Scenario,
+  setup: {
+    world: RunningWorld;
+    model: ModelSource;
+    dataDir: string;
+    chat: ChatPort;
+    /** Settings the mode needs, applied before the scenario's own. */
+    modeSettings?: Record<string, unknown>;
+  },
+): Promise<ScenarioOpsbot> {
+  const { world, model } = setup;
+  const settings = scenarioSettings(scenario, fillValue(scenario.settings, world.values), {
+    logsDir: world.logsDir,
+    notes: worldNotes(scenario.world, world.values),
+    ...(setup.modeSettings ? { mode: setup.modeSettings } : {}),
+  });
+  const environment = readEnvironment({
+    OPSBOT_DATA_DIR: setup.dataDir,
+    OPSBOT_PLAYGROUND: 'off',
+    OPENAI_BASE_URL: model.endpoint.baseURL,
+    OPENAI_API_KEY: model.endpoint.apiKey,
+    OPENAI_MODEL: model.endpoint.model,
+    LOG_LEVEL: 'silent',
+  });
+  const opsbot = await createOpsbot({
+    environment,
+    settings,
+    chat: setup.chat,
+    logger: silentLogger,
+    store: new MemoryStore(),
+  });
+  return { opsbot, settings };
+}

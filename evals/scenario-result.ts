@@ -1,0 +1,66 @@
+// What running one scenario gives: pass or fail with the reasons, the run's figures, and what the model was sent.
+import type { Run } from '../agent/run.js';
+import type { Cassette, CassetteTurn } from './cassette.js';
+import type { ModelEndpoint } from './model-source.js';
+import type { Scenario } from './schema.js';
+import type { SentFingerprint } from './sent-fingerprint.js';
+import type { SentLock } from './sent-lock.js';
+
+export interface ScenarioResult {
+  name: string;
+  group: string;
+  /** Where the model's replies came from. */
+  mode: ModelMode['kind'];
+  passed: boolean;
+  /** Why the scenario was not run in this mode (then `passed` is false and it counts in no total). */
+  skipped?: string;
+  reasons: string[];
+  status: string;
+  steps: number;
+  toolCalls: number;
+  promptTokens: number;
+  completionTokens: number;
+  /** From the task's start until the run settled for the last time (world and start-up not counted). */
+  wallMs: number;
+  /** What the model was sent: tools offered and prompt hashes (see sent-fingerprint.ts). */
+  sent: SentFingerprint[];
+}
+
+export type ModelMode =
+  | { kind: 'scripted'; lock?: SentLock | 'skip' }
+  | { kind: 'cassette'; cassette: Cassette; where: string }
+  | { kind: 'live'; target: ModelEndpoint; onRecording?: (turns: CassetteTurn[], passed: boolean) => void };
+
+export interface Measured {
+  run: Run | undefined;
+  wallMs: number;
+  sent: SentFingerprint[];
+}
+
+export function resultOf(
+  scenario: Scenario,
+  mode: ModelMode,
+  reasons: string[],
+  measured: Measured,
+): ScenarioResult {
+  const { run } = measured;
+  return {
+    name: scenario.name,
+    group: scenario.group,
+    mode: mode.kind,
+    passed: reasons.length === 0,
+    reasons,
+    status: run?.status ?? 'not started',
+    steps: run?.step ?? 0,
+    toolCalls: run?.usage.toolCalls ?? 0,
+    promptTokens: run?.usage.promptTokens ?? 0,
+    completionTokens: run?.usage.completionTokens ?? 0,
+    wallMs: measured.wallMs,
+    sent: measured.sent,
+  };
+}
+
+export function skippedResult(scenario: Scenario, mode: ModelMode, why: string): ScenarioResult {
+  const result = resultOf(scenario, mode, [], { run: undefined, wallMs: 0, sent: [] });
+  return { ...result, passed: false, skipped: why };
+}
