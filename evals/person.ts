@@ -1,7 +1,9 @@
-// Plays the person on call: answers the run's questions and clicks its approvals as the scenario says.
+// Plays the person on call: answers the run's questions and clicks its approvals as the scenario says (or lets an
+// approval expire, by moving the scenario's clock past its lifetime).
 import type { Kernel } from '../agent/kernel.js';
 import type { Run } from '../agent/run.js';
 import type { Settings } from '../bot/config/settings-schema.js';
+import type { OffsetClock } from './offset-clock.js';
 import { principalFor } from './people.js';
 import type { Scenario } from './schema.js';
 
@@ -13,6 +15,7 @@ export async function respondTo(
   scenario: Scenario,
   kernel: Kernel,
   settings: Settings,
+  clock: OffsetClock,
 ): Promise<PersonMove> {
   if (run.status === 'waiting_for_user') {
     const question = run.question.question.toLowerCase();
@@ -31,6 +34,11 @@ export async function respondTo(
     const tool = run.approval.call.name;
     const rule = scenario.person.approvals.find((candidate) => candidate.tool === tool);
     if (!rule) return { acted: false, note: `no person.approvals rule for ${tool}` };
+    if (rule.decision === 'let_expire') {
+      clock.advance(settings.permissions.approval_ttl + 1000);
+      const expired = await kernel.expire(run.id);
+      return expired ? { acted: true } : { acted: false, note: 'the approval did not expire' };
+    }
     const approver = principalFor(rule.identity, scenario.platform, settings);
     const click = await kernel.decideApproval(run.approval.approvalId, approver, rule.decision, rule.reason);
     if (!click.settled)

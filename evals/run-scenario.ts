@@ -12,6 +12,7 @@ import { judge } from './judge.js';
 import { type LiveModelSource, liveModel } from './live-model.js';
 import { scriptedModel } from './model-script.js';
 import type { ModelSource } from './model-source.js';
+import { OffsetClock } from './offset-clock.js';
 import { approvalsOf, questionsOf, type ScenarioOutcome, toolCallsOf } from './outcome.js';
 import { conversationFor, principalFor } from './people.js';
 import { respondTo } from './person.js';
@@ -65,6 +66,7 @@ export async function runScenario(
   const settleWithin = mode.kind === 'live' ? LIVE_SETTLE_TIMEOUT_MS : SETTLE_TIMEOUT_MS;
   const dataDir = mkdtempSync(join(tmpdir(), 'opsbot-eval-'));
   const chat = new RecordingChatPort();
+  const clock = new OffsetClock();
   let world: RunningWorld | undefined;
   let model: ModelSource | undefined;
   let opsbot: Opsbot | undefined;
@@ -81,6 +83,7 @@ export async function runScenario(
       model,
       dataDir,
       chat,
+      clock,
       ...(mode.kind === 'live' ? { modeSettings: LIVE_SETTINGS } : {}),
     });
     opsbot = composed.opsbot;
@@ -97,7 +100,7 @@ export async function runScenario(
     const personNotes: string[] = [];
     for (let moves = 0; moves < MAX_PERSON_MOVES; moves++) {
       if (run.status !== 'waiting_for_user' && run.status !== 'waiting_for_approval') break;
-      const move = await respondTo(run, scenario, kernel, settings);
+      const move = await respondTo(run, scenario, kernel, settings, clock);
       if (!move.acted) {
         personNotes.push(move.note);
         break;

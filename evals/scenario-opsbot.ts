@@ -1,6 +1,7 @@
 // The real opsbot for one scenario: its settings (base + world + mode + scenario), the given model source and a
 // memory store. Shared by the task runner (run-scenario.ts) and the patrol runner (run-patrol-scenario.ts).
 import type { ChatPort } from '../agent/chat-port.js';
+import type { Clock } from '../agent/clock.js';
 import { silentLogger } from '../agent/logger.js';
 import { MemoryStore } from '../agent/store/memory-store.js';
 import { createOpsbot, type Opsbot } from '../bot/compose.js';
@@ -25,6 +26,8 @@ export async function composeScenarioOpsbot(
     model: ModelSource;
     dataDir: string;
     chat: ChatPort;
+    /** What opsbot reads as now; the system clock when absent. */
+    clock?: Clock;
     /** Settings the mode needs, applied before the scenario's own. */
     modeSettings?: Record<string, unknown>;
   },
@@ -49,6 +52,7 @@ export async function composeScenarioOpsbot(
     chat: setup.chat,
     logger: silentLogger,
     store: new MemoryStore(),
+    ...(setup.clock ? { clock: setup.clock } : {}),
   });
   return { opsbot, settings };
 }

@@ -102,7 +102,8 @@ const AnswerRuleSchema = z
 
 const ApprovalRuleSchema = IdentitySchema.extend({
   tool: z.string().min(1),
-  decision: z.enum(['approve', 'deny']),
+  /** `let_expire`: nobody clicks; the clock moves past the approval's lifetime and the kernel expires it. */
+  decision: z.enum(['approve', 'deny', 'let_expire']),
   reason: z.string().optional(),
 }).strict();
 
