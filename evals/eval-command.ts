@@ -82,6 +82,7 @@ export async function evalCommand(argv: string[], env: NodeJS.ProcessEnv, io: Ev
   const updating = parsed['update-lock'];
   const scenarios = loadScenarios();
   if (live) io.err(`live model: ${live.model} at ${live.baseURL}`);
+  const recordings: string[] = [];
   const results = await runScenarios(scenarios, {
     filter: parsed.filter,
     repeat: parsed.repeat,
@@ -91,10 +92,10 @@ export async function evalCommand(argv: string[], env: NodeJS.ProcessEnv, io: Ev
     record: parsed.record,
     onResult: (result) => io.progress(result.skipped ? 's' : result.passed ? '.' : 'F'),
     onRecorded: (scenario, outcome) =>
-      io.err(
+      recordings.push(
         'path' in outcome
-          ? `\nrecorded ${scenario.group}/${scenario.name} → ${relative(process.cwd(), outcome.path)}`
-          : `\nnot recorded ${scenario.group}/${scenario.name}: ${outcome.notRecorded}`,
+          ? `recorded ${scenario.group}/${scenario.name} → ${relative(process.cwd(), outcome.path)}`
+          : `not recorded ${scenario.group}/${scenario.name}: ${outcome.notRecorded}`,
       ),
   });
   io.progress('\n');
@@ -104,6 +105,7 @@ export async function evalCommand(argv: string[], env: NodeJS.ProcessEnv, io: Ev
   }
   io.out(formatTable(results));
   if (parsed.repeat > 1) io.out(`\n${formatRepeats(results)}`);
+  if (recordings.length > 0) io.out(`\n${recordings.join('\n')}`);
   const mode = live ? `live ${live.model}` : 'scripted';
   io.out(`\nresults: ${relative(process.cwd(), writeResults(results, mode, parsed.results))}`);
   if (updating) {

@@ -104,7 +104,8 @@ export function formatRepeats(results: ScenarioResult[]): string {
     const passed = rounds.filter((result) => result.passed).length;
     const rate = `${passed}/${rounds.length} (${Math.round((passed / rounds.length) * 100)}%)`;
     const failure = rounds.find((result) => !result.passed)?.reasons[0];
-    return `${label.padEnd(width)}  ${rate.padStart(11)}${failure ? `  first failure: ${failure}` : ''}`;
+    const shown = failure && failure.length > 100 ? `${failure.slice(0, 99)}…` : failure;
+    return `${label.padEnd(width)}  ${rate.padStart(11)}${shown ? `  first failure: ${shown}` : ''}`;
   });
   return [`${'scenario'.padEnd(width)}  ${'pass rate'.padStart(11)}`, ...lines].join('\n');
 }
