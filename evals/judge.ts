@@ -1,4 +1,6 @@
 // Judges a scenario's outcome against its `expect`: every unmet expectation becomes one readable reason.
+import { compressionProblems, lastRequestProblems } from './judge-context.js';
+import { pingProblems } from './judge-pings.js';
 import { textProblems, valueMatches } from './matchers.js';
 import { answerOf, ran, type ScenarioOutcome, type ToolCallRecord } from './outcome.js';
 import type { Expect, ToolExpectation } from './schema.js';
@@ -126,6 +128,8 @@ export function judge(expect: Expect, outcome: ScenarioOutcome): string[] {
   problems.push(...toolProblems(expect, outcome.toolCalls), ...waitProblems(expect, outcome));
   if (expect.answer) problems.push(...textProblems('the answer', expect.answer, answerOf(run)));
   problems.push(...leakProblems(expect, outcome), ...budgetProblems(expect, outcome));
+  problems.push(...compressionProblems(expect, outcome), ...lastRequestProblems(expect, outcome));
+  problems.push(...pingProblems(expect, outcome));
   if (outcome.unscriptedModelRequests > 0) {
     problems.push(
       `the run asked the model ${outcome.unscriptedModelRequests} more time(s) than the script has turns`,
