@@ -1,4 +1,6 @@
 // Judges a scenario's outcome against its `expect`: every unmet expectation becomes one readable reason.
+import { compressionProblems, lastRequestProblems } from './judge-context.js';
+import { pingProblems } from './judge-pings.js';
 import { textProblems, valueMatches } from './matchers.js';
 import { answerOf, ran, type ScenarioOutcome, type ToolCallRecord } from './outcome.js';
 import type { Expect, ToolExpectation } from './schema.js';
@@ -127,5 +129,7 @@ export function judge(expect: Expect, outcome: ScenarioOutcome): string[] {
   if (expect.answer) problems.push(...textProblems('the answer', expect.answer, answerOf(run)));
   problems.push(...leakProblems(expect, outcome), ...budgetProblems(expect, outcome));
   problems.push(...outcome.modelProblems);
+  problems.push(...compressionProblems(expect, outcome), ...lastRequestProblems(expect, outcome));
+  problems.push(...pingProblems(expect, outcome));
   return problems;
 }

@@ -173,6 +173,12 @@ export const ExpectSchema = z
     max_steps: z.number().int().positive().optional(),
     max_tool_calls: z.number().int().nonnegative().optional(),
     max_tokens: z.number().int().positive().optional(),
+    /** Whether the run's context was compressed (a `context_compressed` event); unchecked when absent. */
+    context_compressed: z.boolean().optional(),
+    /** Every message the bot posted, rendered for the scenario's platform (slack or discord), pings nobody. */
+    no_pings: z.literal(true).optional(),
+    /** The text of the last model request's messages: what the model had in front of it when it answered. */
+    last_model_request: TextMatcherSchema.optional(),
   })
   .strict();
 export type Expect = z.infer<typeof ExpectSchema>;

@@ -4,10 +4,12 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { discordPings, pingProblems, renderedPings, slackPings } from '../../evals/judge-pings.js';
 import { loadScenarioFile, loadScenarios, ScenarioFileError } from '../../evals/load-scenarios.js';
+import type { ScenarioOutcome } from '../../evals/outcome.js';
 import { runScenario } from '../../evals/run-scenario.js';
 import { selectScenarios } from '../../evals/runner.js';
-import { GROUPS, type Scenario } from '../../evals/schema.js';
+import { ExpectSchema, GROUPS, type Scenario } from '../../evals/schema.js';
 
 const scenarios = loadScenarios();
 const byName = (name: string): Scenario => {
@@ -105,6 +107,96 @@ describe('the patrol judge', () => {
     expect(result.reasons).toEqual([
       'the model was asked 2 time(s); a patrol must not ask it',
       '"status?token=" was shown in a model request, a chat message',
+    ]);
+  });
+});
+
+describe('long work', () => {
+  it('fails context_compressed when nothing was compressed, and the finding reached the model raw', async () => {
+    const scenario = byName('checkout-flaky-since-deploy');
+    scenario.settings.model = { context_window: 128_000 };
+    // A window this large asks for no summaries: keep the tool turns and the answer, drop the scripted summaries.
+    const answer = scenario.model.length - 1;
+    scenario.model = scenario.model.filter((turn, index) => !('text' in turn) || index === answer);
+    // No summary is asked for, so the summarize prompt the lock records is not sent: not what this test is about.
+    expect((await runScenario(scenario, { kind: 'scripted', lock: 'skip' })).reasons).toEqual([
+      'expected the context to be compressed; it never was in 21 steps (is model.context_window small enough?)',
+      'the last model request does not mention "Summary of earlier steps"',
+      'the last model request does not mention "PAYMENT_TIMEOUT_MS 5000 -> 800"',
+      'the last model request mentions "13:01:58Z INFO checkout 7.3.0 config"',
+    ]);
+  });
+
+  it('fails context_compressed: false on a run that compressed, saying when and how much', async () => {
+    const scenario = byName('checkout-flaky-since-deploy');
+    scenario.expect.context_compressed = false;
+    expect((await runScenario(scenario)).reasons).toEqual([
+      expect.stringMatching(
+        /^the context was compressed \(at step \d+, \d+ → \d+ tokens(; at step \d+, \d+ → \d+ tokens)+\), expected no compression$/,
+      ),
+    ]);
+  });
+
+  it('puts the morning sweep exactly on its limits: one step, call or token less stops it', async () => {
+    const limits = (scenario: Scenario) => scenario.settings.limits as Record<string, number>;
+    const steps = byName('morning-sweep-at-the-limits');
+    limits(steps).max_steps = 4;
+    expect((await runScenario(steps)).reasons[0]).toMatch(/^ended failed \(max_steps: /);
+    const calls = byName('morning-sweep-at-the-limits');
+    limits(calls).max_tool_calls = 15;
+    expect((await runScenario(calls)).reasons[0]).toMatch(/^ended failed \(max_tool_calls: /);
+    const tokens = byName('morning-sweep-at-the-limits');
+    tokens.model[4] = {
+      ...tokens.model[4],
+      usage: { prompt: 180, completion: 21 },
+    } as Scenario['model'][number];
+    expect((await runScenario(tokens)).reasons[0]).toMatch(/^ended failed \(max_tokens: /);
+  });
+});
+
+describe('no_pings', () => {
+  it('finds live Slack mentions in a rendered message, wherever they sit', () => {
+    const live = {
+      text: 'deploy done <!channel>',
+      blocks: [
+        { type: 'section', text: { type: 'mrkdwn', text: 'cc <!subteam^S0ONCALL|oncall> and @here' } },
+      ],
+    };
+    expect(slackPings(live)).toEqual([
+      '"<!channel>" in text',
+      '"<!subteam^S0ONCALL|oncall>" in blocks[0].text.text',
+      '"@here" in blocks[0].text.text',
+    ]);
+    expect(
+      slackPings({ text: '&lt;!channel&gt; @\u2060here <!date^1700000000^{date}|today>', blocks: [] }),
+    ).toEqual([]);
+    expect(
+      renderedPings('slack', { kind: 'text', text: '<!channel> <!everyone> @here <@U0CTO>' }, 0),
+    ).toEqual([]);
+  });
+
+  it('finds a Discord mention only where allowed_mentions lets it notify', () => {
+    const content = '@everyone deploy done, <@&123456>';
+    expect(discordPings({ content, allowedMentions: { parse: [] } })).toEqual([]);
+    expect(discordPings({ content, allowedMentions: { parse: ['everyone'] } as never })).toEqual([
+      '"@everyone" in content (allowed_mentions lets everyone through)',
+    ]);
+    expect(discordPings({ embeds: [{ description: content }] })).toEqual([
+      '"@everyone" in embeds[0].description (allowed_mentions lets everyone through)',
+      '"<@&123456>" in embeds[0].description (allowed_mentions lets roles through)',
+    ]);
+    expect(renderedPings('discord', { kind: 'text', text: content }, 0)).toEqual([]);
+  });
+
+  it('is not met by a run on a platform it cannot render, or by a run that posted nothing', () => {
+    const expectPings = ExpectSchema.parse({ no_pings: true });
+    const outcome = (platform: string, chatMessages: string[]) =>
+      ({ run: { conversation: { platform }, updatedAt: 0 }, chatMessages }) as unknown as ScenarioOutcome;
+    expect(pingProblems(expectPings, outcome('playground', ['[]']))).toEqual([
+      'no_pings is judged with the Slack or Discord renderer; this scenario runs on playground',
+    ]);
+    expect(pingProblems(expectPings, outcome('slack', []))).toEqual([
+      'no_pings: the bot posted no chat message to judge',
     ]);
   });
 });
