@@ -12,7 +12,10 @@ import type { Engine } from './engine.js';
 import { ReactEngine } from './react-engine.js';
 
 export interface EngineDeps
-  extends Pick<KernelOptions, 'model' | 'aliases' | 'botName' | 'contextWindow' | 'compressAt' | 'instructions'> {
+  extends Pick<
+    KernelOptions,
+    'model' | 'aliases' | 'botName' | 'contextWindow' | 'compressAt' | 'instructions'
+  > {
   registry: ToolRegistry;
   policy: ToolPolicy;
   redactor: Redactor;
