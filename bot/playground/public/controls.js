@@ -31,7 +31,7 @@ async function send(app, input, threadId) {
   }
 }
 
-async function act(app, button) {
+async function act(app, button, reason) {
   const article = button.closest('[data-id]');
   const group = button.parentElement;
   for (const sibling of group.querySelectorAll('button')) sibling.disabled = true;
@@ -44,11 +44,40 @@ async function act(app, button) {
       clientId: app.state.clientId,
       messageId: article.dataset.id,
       button: button.dataset.button,
+      ...(reason ? { reason } : {}),
     });
   } catch (error) {
     release(button);
     showToast($('toasts'), error.message);
   }
+}
+
+/** Deny on an approval card asks why first, in the card; the reason is optional, as on the other platforms. */
+function askReason(app, button) {
+  const actions = button.parentElement;
+  const open = actions.parentElement.querySelector('.deny-reason');
+  if (open) return open.querySelector('input').focus();
+  const id = `deny-reason-${button.closest('[data-id]').dataset.id}`;
+  const form = document.createElement('form');
+  form.className = 'deny-reason';
+  form.innerHTML = `<label class="deny-reason__label" for="${id}">Why deny? <span class="muted">(optional, shown on the card)</span></label><input id="${id}" class="deny-reason__input" maxlength="500" autocomplete="off" placeholder="e.g. not during the release freeze"><div class="deny-reason__actions"><button type="submit" class="btn btn--deny">Deny</button><button type="button" class="btn btn--choice" data-role="keep">Cancel</button></div>`;
+  const close = () => {
+    form.remove();
+    actions.hidden = false;
+  };
+  form.addEventListener('submit', (event) => {
+    event.preventDefault();
+    const reason = form.querySelector('input').value.trim();
+    close();
+    act(app, button, reason);
+  });
+  form.querySelector('[data-role="keep"]').addEventListener('click', close);
+  form.addEventListener('keydown', (event) => {
+    if (event.key === 'Escape') close();
+  });
+  actions.hidden = true;
+  actions.after(form);
+  form.querySelector('input').focus();
 }
 
 export function release(button) {
@@ -134,6 +163,12 @@ export function wireControls(app) {
     else if (action === 'dismiss') {
       app.state.ephemerals = app.state.ephemerals.filter((ephemeral) => ephemeral.id !== target);
       app.render();
-    } else if (action === 'press') act(app, button);
+    } else if (
+      action === 'press' &&
+      button.closest('.card--approval') &&
+      button.classList.contains('btn--deny')
+    )
+      askReason(app, button);
+    else if (action === 'press') act(app, button);
   });
 }
