@@ -1,14 +1,19 @@
 // The page's controls: sending messages, clicking message buttons, channels, the sidebar and the thread panel.
-import { api } from './api.js';
+import { api, Unreachable } from './api.js';
 import { showToast } from './view.js';
 
 const $ = (id) => document.getElementById(id);
 export const BANNER_KEY = 'opsbot.playground.banner';
 
+/** Drafts that could not be sent because the bot was unreachable, by composer input; sent again once it is back. */
+const waiting = new Map();
+
 async function send(app, input, threadId) {
   const text = input.value.trim();
   if (!text) return;
   input.disabled = true;
+  showWaiting(input, false);
+  waiting.delete(input);
   try {
     const result = await api.post(`/api/channels/${encodeURIComponent(app.state.channelId)}/messages`, {
       user: app.state.user,
@@ -24,11 +29,28 @@ async function send(app, input, threadId) {
     if (!threadId && result.routed && result.message) app.openThread(result.message.id);
     else app.render();
   } catch (error) {
-    showToast($('toasts'), error.message);
+    if (error instanceof Unreachable) {
+      // The draft stays in the box; it goes as soon as the live stream is back.
+      waiting.set(input, threadId);
+      showWaiting(input, true);
+    } else showToast($('toasts'), error.message);
   } finally {
     input.disabled = false;
     input.focus();
   }
+}
+
+/** Sends the drafts kept while the bot was unreachable; the page calls this when its live stream reconnects. */
+export function sendWaiting(app) {
+  for (const [input, threadId] of [...waiting]) send(app, input, threadId);
+}
+
+function showWaiting(input, shown) {
+  const notice = input.closest('form').querySelector('.composer__waiting');
+  notice.hidden = !shown;
+  notice.textContent = shown
+    ? 'opsbot cannot be reached right now. Your message is kept here and will be sent when the connection is back.'
+    : '';
 }
 
 async function act(app, button, reason) {
