@@ -75,7 +75,9 @@ export function factLabel(key: string): string {
     .map((word) => (ACRONYMS.has(word.toLowerCase()) ? word.toUpperCase() : word.toLowerCase()))
     .join(' ')
     .replace(/\bCPUs?\b/gi, (match) => (match.length === 4 ? 'CPUs' : 'CPU'));
-  return text.charAt(0).toUpperCase() + text.slice(1);
+  // `inodes_percent` is a share, not a count of inodes: the label says so.
+  const share = unit?.[0] === '_percent' ? ' %' : '';
+  return `${text.charAt(0).toUpperCase()}${text.slice(1)}${share}`;
 }
 
 /** Which answer of a yes/no field is the good one, when its name says so. */

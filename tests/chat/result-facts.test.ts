@@ -10,6 +10,7 @@ describe('result facts', () => {
     expect(factLabel('uptime_seconds')).toBe('Up for');
     expect(factLabel('latency_ms')).toBe('Latency');
     expect(factLabel('final_url')).toBe('Final URL');
+    expect(factLabel('inodes_percent')).toBe('Inodes %');
     expect(fact('latency_ms', 1234).text).toBe('1,234 ms');
     expect(fact('uptime_seconds', 3 * 86_400 + 4 * 3_600).text).toBe('3d 4h');
     expect(fact('used_bytes', 3 * 1024 ** 3).text).toBe('3.0 GiB');
