@@ -88,7 +88,7 @@ function tableBlocks(table: ViewTable): KnownBlock[] {
   ) {
     return fieldSections(
       table.columns.map((column, index) => ({
-        label: column.key,
+        label: column.label,
         mrkdwn: safeMrkdwn(cellText(row[index]!)),
       })),
     );

@@ -26,19 +26,23 @@ afterAll(async () => {
 
 /** Where each of the first row's cells ends, and the edges of its card and of the window. */
 async function layout(result: Locator) {
-  return result.evaluate((article) => {
-    const wrap = article.querySelector('.table-wrap') as HTMLElement;
-    const cells = [...article.querySelectorAll('tbody tr:first-child td')] as HTMLElement[];
+  const inCard = await result.evaluate((article) => {
+    const wrap = article.querySelector('.table-wrap')!;
+    const cells = [...article.querySelectorAll('tbody tr:first-child td')];
     return {
-      window: window.innerWidth,
-      page: document.documentElement.scrollWidth,
       card: wrap.getBoundingClientRect().right,
       sideways: wrap.scrollWidth - wrap.clientWidth,
       cells: Object.fromEntries(
-        cells.map((cell) => [cell.dataset.label, Math.round(cell.getBoundingClientRect().right)]),
+        cells.map((cell) => [
+          cell.getAttribute('data-label'),
+          Math.round(cell.getBoundingClientRect().right),
+        ]),
       ),
     };
   });
+  const window = await result.page().evaluate<number>('window.innerWidth');
+  const page = await result.page().evaluate<number>('document.documentElement.scrollWidth');
+  return { ...inCard, window, page };
 }
 
 describe('tables in a narrow space', () => {
