@@ -1,6 +1,8 @@
 // A tool's plain values as facts people read: a label written for people, the value with its unit, and a tone
 // that comes from what the field means ("Timed out: no" is good news), never from whether the value is false.
-import type { ViewCell } from './view-tables.js';
+
+/** One value of a tool's data as views show it: nested values are already flattened to text. */
+export type ViewCell = string | number | boolean | null;
 
 /** good and bad colour a fact; a fact without a tone is shown plainly. */
 export type FactTone = 'good' | 'bad';

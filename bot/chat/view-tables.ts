@@ -1,10 +1,10 @@
 // Tool data as people read it: lists of rows become tables, plain values fields, and the rest raw JSON.
 import { neutralizePings } from './neutralize-pings.js';
-import { fact, factLabel, goodWhen, groupFact, type ResultFact } from './result-facts.js';
+import { fact, factLabel, goodWhen, groupFact, type ResultFact, type ViewCell } from './result-facts.js';
 import { clip } from './split-text.js';
 import type { ViewLimits } from './view-limits.js';
 
-export type ViewCell = string | number | boolean | null;
+export type { ViewCell };
 
 export interface ViewColumn {
   /** The data's own key: adapters may show it as is (monospace) or as a label (`used_percent` → `Used percent`). */
