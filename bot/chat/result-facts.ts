@@ -97,7 +97,7 @@ export function factTone(key: string, value: ViewCell): FactTone | undefined {
 
 /** A value as people read it. */
 export function factText(key: string, value: ViewCell): string {
-  if (value === null) return '—';
+  if (value === null || value === '') return '—';
   if (typeof value === 'boolean') return value ? 'yes' : 'no';
   if (typeof value === 'number') {
     const unit = UNITS.find(([suffix]) => key.endsWith(suffix));

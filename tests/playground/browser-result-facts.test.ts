@@ -1,7 +1,8 @@
 // Result facts on the page: labels for people, units on values, and colour by what each field means.
+import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, type TestBrowser } from './helpers/browser.js';
+import { ARTIFACTS, launchBrowser, type TestBrowser } from './helpers/browser.js';
 import { message, openPlayground, say, thread, youAre } from './helpers/playground-page.js';
 import { startTestPlayground, type TestPlayground } from './helpers/test-playground.js';
 
@@ -52,6 +53,9 @@ describe('result facts in the browser', () => {
     );
     expect(shown.Memory![0]).toMatch(/^[\d.]+% used \([\d.]+ \w+ of [\d.]+ \w+\)$/);
     for (const raw of ['Cpus', 'Uptime seconds', 'Uptime']) expect(shown).not.toHaveProperty(raw);
+    await message(thread(page), /Load [\d.]+\//).screenshot({
+      path: join(ARTIFACTS, 'facts-system-stats.png'),
+    });
   });
 
   it('colours "Timed out: no" and "Exit code: 0" as good news, not as a red false', async () => {
@@ -64,11 +68,9 @@ describe('result facts in the browser', () => {
     expect(shown['Exit code']).toEqual(['0', 'tone-text--good']);
     expect(shown).not.toHaveProperty('Duration ms');
     expect(shown.Duration![0]).toMatch(/^\d+ ms$/);
-    // Nothing in the card is red.
-    expect(
-      await message(thread(page), /restarted api/)
-        .locator('.tone-text--bad')
-        .count(),
-    ).toBe(0);
+    // Nothing in the result is red.
+    const result = message(thread(page), /restarted api/);
+    expect(await result.locator('.tone-text--bad').count()).toBe(0);
+    await result.screenshot({ path: join(ARTIFACTS, 'facts-command.png') });
   });
 });
