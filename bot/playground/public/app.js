@@ -24,8 +24,8 @@ const state = {
   stickToBottom: true,
 };
 
-/** What the controls may use of the page. */
-const app = { state, upsert, render, openThread, setUser, switchChannel };
+/** What sending a kept draft needs of the page. */
+const app = { state, upsert, render, openThread };
 
 function upsert(message) {
   const current = state.messages.get(message.id);
@@ -183,7 +183,7 @@ function openThread(messageId) {
 }
 
 async function start() {
-  wireControls(app);
+  wireControls({ state, upsert, render, openThread, setUser, switchChannel });
   $('load-earlier').addEventListener('click', () =>
     loadEarlier().catch((error) => showToast($('toasts'), error.message)),
   );
