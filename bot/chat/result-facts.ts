@@ -42,7 +42,11 @@ const GOOD_WHEN: Readonly<Record<string, boolean>> = {
   refused: false,
   output_truncated: false,
   self_signed: false,
+  complete: true,
 };
+
+/** Fields that are empty when all went well: a value in them is the problem. */
+const PROBLEMS = new Set(['error', 'error_code', 'verify_error']);
 
 /** Labels that humanizing a key would get wrong. */
 const LABELS: Readonly<Record<string, string>> = {
@@ -92,6 +96,7 @@ export function factTone(key: string, value: ViewCell): FactTone | undefined {
   const good = goodWhen(key);
   if (typeof value === 'boolean' && good !== undefined) return value === good ? 'good' : 'bad';
   if (key === 'exit_code' && typeof value === 'number') return value === 0 ? 'good' : 'bad';
+  if (PROBLEMS.has(key) && typeof value === 'string' && value !== '') return 'bad';
   return undefined;
 }
 

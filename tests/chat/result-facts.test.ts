@@ -23,6 +23,9 @@ describe('result facts', () => {
     expect(fact('connected', true).tone).toBe('good');
     expect(fact('exit_code', 0).tone).toBe('good');
     expect(fact('exit_code', 1).tone).toBe('bad');
+    expect(fact('error_code', 'ECONNREFUSED').tone).toBe('bad');
+    expect(fact('error_code', null)).toMatchObject({ text: '—' });
+    expect(fact('error_code', null)).not.toHaveProperty('tone');
     // A yes/no whose name says nothing about which answer is good gets no colour at all.
     expect(fact('ipv6', false)).not.toHaveProperty('tone');
   });
