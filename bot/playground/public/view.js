@@ -157,7 +157,7 @@ function threadSummary(message, thread) {
 }
 
 function replyCount(count) {
-  return count === 1 ? '1 reply' : `${count} replies`;
+  return count === 0 ? 'No replies yet' : count === 1 ? '1 reply' : `${count} replies`;
 }
 
 function intro(channel) {
