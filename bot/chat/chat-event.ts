@@ -22,6 +22,8 @@ const ActionEventSchema = z
     choice: z.number().int().min(0).max(MAX_CHOICE_INDEX).optional(),
     /** For `answer` typed by a person: the answer as given; for `patrol_snooze` how long (1h, 4h, 1d). */
     value: z.string().max(2000).optional(),
+    /** For `deny`: why, in the denier's words, shown on the card and given to the run. */
+    reason: z.string().trim().min(1).max(500).optional(),
   })
   .refine(
     (event) =>
@@ -35,6 +37,9 @@ const ActionEventSchema = z
   )
   .refine((event) => event.choice === undefined || event.value === undefined, {
     message: 'an answer carries a choice number or a value, not both',
+  })
+  .refine((event) => event.reason === undefined || event.action === 'deny', {
+    message: 'only a denial carries a reason',
   });
 
 export const ChatEventSchema = z.discriminatedUnion('kind', [

@@ -1,15 +1,20 @@
 // Tool data as people read it: lists of rows become tables, plain values fields, and the rest raw JSON.
 import { neutralizePings } from './neutralize-pings.js';
+import { fact, factLabel, goodWhen, groupFact, type ResultFact, type ViewCell } from './result-facts.js';
 import { clip } from './split-text.js';
 import type { ViewLimits } from './view-limits.js';
 
-export type ViewCell = string | number | boolean | null;
+export type { ViewCell };
 
 export interface ViewColumn {
   /** The data's own key: adapters may show it as is (monospace) or as a label (`used_percent` → `Used percent`). */
   key: string;
+  /** The key written for people (`used_percent` → `Used`), for adapters that do not show keys as is. */
+  label: string;
   /** Every shown value is a number, so digits can line up. */
   numeric: boolean;
+  /** For a yes/no column whose name says which answer is good (`connected`, `timed_out`): that answer. */
+  goodWhen?: boolean;
 }
 
 export interface ViewTable {
@@ -23,7 +28,8 @@ export interface ViewTable {
 
 export interface ToolDataView {
   tables: ViewTable[];
-  fields: { key: string; value: ViewCell }[];
+  /** Plain values (and groups such as load averages) as facts with labels, units and tones for people. */
+  fields: ResultFact[];
   /** Nested data that is neither, as indented JSON, when the platform shows it. */
   raw?: string;
 }
@@ -36,15 +42,20 @@ const GENERIC_TITLES = new Set(['rows', 'items', 'results', 'entries', 'data']);
 export function toolDataView(data: unknown, limits: ViewLimits): ToolDataView {
   if (isRowList(data)) return { tables: [tableOf('', data, limits)], fields: [] };
   if (data === null || data === undefined) return { tables: [], fields: [] };
-  if (!isPlainObject(data)) return { tables: [], fields: [{ key: 'value', value: cellOf(data, limits) }] };
+  if (!isPlainObject(data))
+    return { tables: [], fields: [inertFact(fact('value', cellOf(data, limits)), limits)] };
   const tables: ViewTable[] = [];
   const fields: ToolDataView['fields'] = [];
   const rest: Row = {};
+  const keys = Object.keys(data);
   for (const [key, value] of Object.entries(data)) {
+    const group = isPlainObject(value) ? groupFact(key, value) : undefined;
     if (isRowList(value)) tables.push(tableOf(GENERIC_TITLES.has(key) ? '' : key, value, limits));
-    else if (value === null || ['string', 'number', 'boolean'].includes(typeof value)) {
-      if (fields.length < limits.dataFields)
-        fields.push({ key: labelOf(key, limits), value: cellOf(value, limits) });
+    else if (group) {
+      if (fields.length < limits.dataFields) fields.push(inertFact(group, limits));
+    } else if (value === null || ['string', 'number', 'boolean'].includes(typeof value)) {
+      if (hasReadableTwin(key, keys)) continue;
+      if (fields.length < limits.dataFields) fields.push(inertFact(fact(key, cellOf(value, limits)), limits));
     } else rest[key] = value;
   }
   const raw =
@@ -59,10 +70,15 @@ export function tableOf(title: string, rows: readonly Row[], limits: ViewLimits)
   const keys = visibleColumns(shown).slice(0, limits.table.columns);
   return {
     title: labelOf(title, limits),
-    columns: keys.map((key) => ({
-      key: labelOf(key, limits),
-      numeric: shown.every((row) => typeof row[key] === 'number'),
-    })),
+    columns: keys.map((key) => {
+      const good = goodWhen(key);
+      return {
+        key: labelOf(key, limits),
+        label: labelOf(factLabel(key), limits),
+        numeric: shown.every((row) => typeof row[key] === 'number'),
+        ...(good === undefined ? {} : { goodWhen: good }),
+      };
+    }),
     rows: shown.map((row) => keys.map((key) => cellOf(row[key], limits))),
     omittedRows: rows.length - shown.length,
   };
@@ -79,9 +95,19 @@ function visibleColumns(rows: readonly Row[]): string[] {
     const filled = rows.some(
       (row) => row[column] !== null && row[column] !== undefined && row[column] !== '',
     );
-    const readable = column.endsWith('_bytes') && columns.includes(column.slice(0, -'_bytes'.length));
-    return filled && !readable;
+    return filled && !hasReadableTwin(column, columns);
   });
+}
+
+/** `uptime_seconds` beside `uptime`, `used_bytes` beside `used`: tools send both, one for people. */
+function hasReadableTwin(key: string, keys: readonly string[]): boolean {
+  const suffix = ['_bytes', '_seconds'].find((unit) => key.endsWith(unit));
+  return suffix !== undefined && keys.includes(key.slice(0, -suffix.length));
+}
+
+/** Keys and values come from tool data: inert and short like the cells. */
+function inertFact(shown: ResultFact, limits: ViewLimits): ResultFact {
+  return { ...shown, label: labelOf(shown.label, limits), text: neutralizePings(shown.text) };
 }
 
 function cellOf(value: unknown, limits: ViewLimits): ViewCell {

@@ -17,7 +17,7 @@ import {
 } from '../chat/message-view-types.js';
 import { clip, paginate } from '../chat/split-text.js';
 import { VIEW_LIMITS } from '../chat/view-limits.js';
-import { cellText, monospaceTable, type ToolDataView } from '../chat/view-tables.js';
+import { monospaceTable, type ToolDataView } from '../chat/view-tables.js';
 
 /** What Discord allows, beyond what the view already keeps to (VIEW_LIMITS.discord). */
 export const DISCORD_LIMITS = {
@@ -189,8 +189,8 @@ function detailEmbed(block: Extract<ViewBlock, { type: 'detail' }>, color: numbe
 
 function dataFields(fields: ToolDataView['fields']): APIEmbedField[] {
   return fields.slice(0, DISCORD_LIMITS.embedFields).map((field) => ({
-    name: clip(field.key, DISCORD_LIMITS.fieldName),
-    value: clip(escapeMarkdown(cellText(field.value)), DISCORD_LIMITS.fieldValue) || '—',
+    name: clip(field.label, DISCORD_LIMITS.fieldName),
+    value: clip(escapeMarkdown(field.text), DISCORD_LIMITS.fieldValue) || '—',
     inline: true,
   }));
 }

@@ -65,6 +65,8 @@ const ActionBody = z.strictObject({
   messageId: z.string().min(1).max(100),
   /** The button's id as the message's view gave it; decoded and checked against the message. */
   button: z.string().min(1).max(100),
+  /** Why, when the button is Deny; optional, as a blank reason is no reason. */
+  reason: z.string().max(500).optional(),
 });
 
 export function createPlaygroundHandler(options: PlaygroundApiOptions): RequestHandler {

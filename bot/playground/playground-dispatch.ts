@@ -36,6 +36,8 @@ export interface ActionInput {
   /** The button's id from the codec, as the page got it in the message's view. */
   button: string;
   clientId: string;
+  /** Why, for Deny. */
+  reason?: string | undefined;
 }
 
 export class PlaygroundDispatcher {
@@ -121,6 +123,7 @@ export class PlaygroundDispatcher {
       principal: this.principal(input.user),
       conversation: this.conversation(channel, message.threadId),
       ...actionFromButton(intent),
+      ...(intent.action === 'deny' && input.reason?.trim() ? { reason: input.reason.trim() } : {}),
     };
     await this.dispatch(event, input.clientId, input.user, {
       channelId: channel.id,

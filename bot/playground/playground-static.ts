@@ -20,6 +20,7 @@ const FILES: Readonly<Record<string, string>> = {
   '/render.js': 'render.js',
   '/markdown.js': 'markdown.js',
   '/tables.js': 'tables.js',
+  '/thread-order.js': 'thread-order.js',
   '/favicon.svg': 'favicon.svg',
 };
 

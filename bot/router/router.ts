@@ -101,7 +101,7 @@ export class Router {
         }),
       };
     }
-    const click = await this.kernel.decideApproval(event.target, event.principal, event.action);
+    const click = await this.kernel.decideApproval(event.target, event.principal, event.action, event.reason);
     return click.settled ? {} : { ephemeral: click.message };
   }
 

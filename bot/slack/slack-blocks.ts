@@ -70,9 +70,7 @@ function detailBlocks(tool: string, summary: string | undefined, data: ToolDataV
   for (const table of data.tables) blocks.push(...tableBlocks(table));
   if (data.fields.length > 0) {
     blocks.push(
-      ...fieldSections(
-        data.fields.map((field) => ({ label: field.key, mrkdwn: safeMrkdwn(cellText(field.value)) })),
-      ),
+      ...fieldSections(data.fields.map((field) => ({ label: field.label, mrkdwn: safeMrkdwn(field.text) }))),
     );
   }
   return blocks;
@@ -90,7 +88,7 @@ function tableBlocks(table: ViewTable): KnownBlock[] {
   ) {
     return fieldSections(
       table.columns.map((column, index) => ({
-        label: column.key,
+        label: column.label,
         mrkdwn: safeMrkdwn(cellText(row[index]!)),
       })),
     );

@@ -31,10 +31,10 @@ function strings(shown: MessageView): string[] {
           block.tool,
           block.summary ?? '',
           block.data.raw ?? '',
-          ...block.data.fields.flatMap((field) => [field.key, String(field.value)]),
+          ...block.data.fields.flatMap((field) => [field.label, field.text]),
           ...block.data.tables.flatMap((table) => [
             table.title,
-            ...table.columns.map((column) => column.key),
+            ...table.columns.flatMap((column) => [column.key, column.label]),
             ...table.rows.flat().map(String),
           ]),
         ];
@@ -128,9 +128,9 @@ describe('tables from tool data', () => {
     expect(table.title).toBe('disks');
     // `used_bytes` is for the model's arithmetic when `used` is there; `note` is never filled.
     expect(table.columns).toEqual([
-      { key: 'mount', numeric: false },
-      { key: 'used', numeric: false },
-      { key: 'percent', numeric: true },
+      { key: 'mount', label: 'Mount', numeric: false },
+      { key: 'used', label: 'Used', numeric: false },
+      { key: 'percent', label: 'Percent', numeric: true },
     ]);
   });
 
@@ -139,8 +139,8 @@ describe('tables from tool data', () => {
     const slack = toolDataView(data, VIEW_LIMITS.slack);
     expect(slack.tables[0]!.title).toBe('');
     expect(slack.fields).toEqual([
-      { key: 'host', value: 'web-1' },
-      { key: 'healthy', value: true },
+      { key: 'host', label: 'Host', value: 'web-1', text: 'web-1' },
+      { key: 'healthy', label: 'Healthy', value: true, text: 'yes', tone: 'good' },
     ]);
     expect(slack.raw).toBeUndefined();
     expect(toolDataView(data, VIEW_LIMITS.playground).raw).toContain('"deep"');

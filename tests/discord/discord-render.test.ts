@@ -152,6 +152,24 @@ describe('Discord rendering', () => {
     const detail = messages[0]!.embeds.find((embed) => embed.title === 'disk_usage');
     expect(detail?.description).toMatch(/```\n[\s\S]*\/var[\s\S]*71[\s\S]*```/);
   });
+  it('labels result facts for people, with units on their values', () => {
+    const { messages } = renderDiscordOutbound(
+      {
+        kind: 'result',
+        runId: 'run_7',
+        text: 'The host is fine.',
+        ok: true,
+        details: [{ tool: 'system_stats', summary: 'fine', data: { cpus: 4, uptime_seconds: 90_000 } }],
+      },
+      { now: NOON },
+    );
+    const detail = messages[0]!.embeds.find((embed) => embed.title === 'system_stats');
+    expect(detail?.fields).toEqual([
+      { name: 'CPUs', value: '4', inline: true },
+      { name: 'Up for', value: '1d 1h', inline: true },
+    ]);
+  });
+
   it('shows a tool table as one fenced block, with its "more rows" line inside it once', () => {
     const rows = Array.from({ length: 60 }, (_, index) => ({ path: `/data/${index}`, used: `${index}%` }));
     const { messages } = renderDiscordOutbound(

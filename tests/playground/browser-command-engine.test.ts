@@ -57,7 +57,7 @@ describe('playground in the browser, command engine', () => {
     expect(await result.locator('td').first().textContent()).toBe('/');
     // The channel shows the mention with a summary of its thread.
     const root = message(channelMessages(page), '@opsbot disk_usage paths=/');
-    await root.locator('.thread-summary', { hasText: '2 replies' }).waitFor();
+    await root.locator('.thread-summary', { hasText: '1 reply' }).waitFor();
     await root.locator('.thread-summary__state', { hasText: 'Done' }).waitFor();
     await shoot(page, 'channel-command-engine.png', 'playground.png');
   });
@@ -83,7 +83,7 @@ describe('playground in the browser, command engine', () => {
     await page.reload();
     await page.locator('#connection[data-state="live"]').waitFor();
     const root = message(channelMessages(page), '@opsbot disk_usage paths=/');
-    await root.locator('.thread-summary', { hasText: '2 replies' }).waitFor();
+    await root.locator('.thread-summary', { hasText: '1 reply' }).waitFor();
     await root.locator('.thread-summary').click();
     await message(thread(page), /is [\d.]+% full/)
       .locator('table')

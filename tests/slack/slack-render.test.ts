@@ -164,6 +164,28 @@ describe('Slack tables and cards', () => {
     expect(renderSlackMessage(message!).text).toContain('1 GiB');
   });
 
+  it('labels result facts for people, with units on their values', () => {
+    const [message] = renderOutbound(
+      {
+        kind: 'result',
+        runId: 'run_1',
+        ok: true,
+        text: 'restarted api',
+        details: [
+          {
+            tool: 'restart_service',
+            summary: 'exited 0',
+            data: { exit_code: 0, timed_out: false, duration_ms: 12 },
+          },
+        ],
+      },
+      { now },
+    ).messages;
+    const text = renderSlackMessage(message!).text;
+    for (const part of ['Exit code', 'Timed out', 'no', 'Duration', '12 ms']) expect(text).toContain(part);
+    expect(text).not.toMatch(/timed_out|duration_ms/);
+  });
+
   it('gives each status tone its emoji', () => {
     const shown = (tone: 'working' | 'success' | 'error') =>
       renderOutbound({ kind: 'status', runId: 'run_1', text: 'x', tone }, { now }).messages[0]!.text;

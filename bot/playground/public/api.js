@@ -1,13 +1,27 @@
 // The page's side of the playground API: JSON requests, and the live event stream with its reconnects.
 
+/** The bot did not answer at all (stopped, restarting, or the network is down), as opposed to saying no. */
+export class Unreachable extends Error {
+  constructor() {
+    super('opsbot cannot be reached right now.');
+    this.name = 'Unreachable';
+  }
+}
+
 /** Throws an Error carrying the server's own explanation, which the page shows as is. */
 async function request(method, path, body) {
-  const response = await fetch(path, {
-    method,
-    headers: body === undefined ? {} : { 'content-type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-    credentials: 'same-origin',
-  });
+  let response;
+  try {
+    response = await fetch(path, {
+      method,
+      headers: body === undefined ? {} : { 'content-type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+      credentials: 'same-origin',
+    });
+  } catch {
+    // fetch rejects only when no answer came; the browser's own words ("Failed to fetch") mean nothing to people.
+    throw new Unreachable();
+  }
   const text = await response.text();
   let data;
   try {

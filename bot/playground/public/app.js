@@ -1,6 +1,6 @@
 // The playground page: state, the live stream, and what happens on each click and keypress.
 import { api, followEvents, newClientId } from './api.js';
-import { BANNER_KEY, release, wireControls } from './controls.js';
+import { BANNER_KEY, release, sendWaiting, wireControls } from './controls.js';
 import { hue, initials } from './render.js';
 import { channelItems, renderChannelList, showToast, syncList, threadItems, tickCountdowns } from './view.js';
 
@@ -23,6 +23,9 @@ const state = {
   ephemerals: [],
   stickToBottom: true,
 };
+
+/** What sending a kept draft needs of the page. */
+const app = { state, upsert, render, openThread };
 
 function upsert(message) {
   const current = state.messages.get(message.id);
@@ -89,9 +92,11 @@ function onEvent(type, data) {
 }
 
 function onConnection(connection) {
+  const back = connection === 'live' && $('connection').dataset.state !== 'live';
   $('connection').dataset.state = connection;
   $('connection-text').textContent =
     connection === 'live' ? 'Live' : connection === 'connecting' ? 'Reconnecting…' : 'Offline';
+  if (back) sendWaiting(app);
 }
 
 // ---- rendering -----------------------------------------------------------------------------------------

@@ -1,14 +1,19 @@
 // The page's controls: sending messages, clicking message buttons, channels, the sidebar and the thread panel.
-import { api } from './api.js';
+import { api, Unreachable } from './api.js';
 import { showToast } from './view.js';
 
 const $ = (id) => document.getElementById(id);
 export const BANNER_KEY = 'opsbot.playground.banner';
 
+/** Drafts that could not be sent because the bot was unreachable, by composer input; sent again once it is back. */
+const waiting = new Map();
+
 async function send(app, input, threadId) {
   const text = input.value.trim();
   if (!text) return;
   input.disabled = true;
+  showWaiting(input, false);
+  waiting.delete(input);
   try {
     const result = await api.post(`/api/channels/${encodeURIComponent(app.state.channelId)}/messages`, {
       user: app.state.user,
@@ -24,14 +29,31 @@ async function send(app, input, threadId) {
     if (!threadId && result.routed && result.message) app.openThread(result.message.id);
     else app.render();
   } catch (error) {
-    showToast($('toasts'), error.message);
+    if (error instanceof Unreachable) {
+      // The draft stays in the box; it goes as soon as the live stream is back.
+      waiting.set(input, threadId);
+      showWaiting(input, true);
+    } else showToast($('toasts'), error.message);
   } finally {
     input.disabled = false;
     input.focus();
   }
 }
 
-async function act(app, button) {
+/** Sends the drafts kept while the bot was unreachable; the page calls this when its live stream reconnects. */
+export function sendWaiting(app) {
+  for (const [input, threadId] of [...waiting]) send(app, input, threadId);
+}
+
+function showWaiting(input, shown) {
+  const notice = input.closest('form').querySelector('.composer__waiting');
+  notice.hidden = !shown;
+  notice.textContent = shown
+    ? 'opsbot cannot be reached right now. Your message is kept here and will be sent when the connection is back.'
+    : '';
+}
+
+async function act(app, button, reason) {
   const article = button.closest('[data-id]');
   const group = button.parentElement;
   for (const sibling of group.querySelectorAll('button')) sibling.disabled = true;
@@ -44,11 +66,40 @@ async function act(app, button) {
       clientId: app.state.clientId,
       messageId: article.dataset.id,
       button: button.dataset.button,
+      ...(reason ? { reason } : {}),
     });
   } catch (error) {
     release(button);
     showToast($('toasts'), error.message);
   }
+}
+
+/** Deny on an approval card asks why first, in the card; the reason is optional, as on the other platforms. */
+function askReason(app, button) {
+  const actions = button.parentElement;
+  const open = actions.parentElement.querySelector('.deny-reason');
+  if (open) return open.querySelector('input').focus();
+  const id = `deny-reason-${button.closest('[data-id]').dataset.id}`;
+  const form = document.createElement('form');
+  form.className = 'deny-reason';
+  form.innerHTML = `<label class="deny-reason__label" for="${id}">Why deny? <span class="muted">(optional, shown on the card)</span></label><input id="${id}" class="deny-reason__input" maxlength="500" autocomplete="off" placeholder="e.g. not during the release freeze"><div class="deny-reason__actions"><button type="submit" class="btn btn--deny">Deny</button><button type="button" class="btn btn--choice" data-role="keep">Cancel</button></div>`;
+  const close = () => {
+    form.remove();
+    actions.hidden = false;
+  };
+  form.addEventListener('submit', (event) => {
+    event.preventDefault();
+    const reason = form.querySelector('input').value.trim();
+    close();
+    act(app, button, reason);
+  });
+  form.querySelector('[data-role="keep"]').addEventListener('click', close);
+  form.addEventListener('keydown', (event) => {
+    if (event.key === 'Escape') close();
+  });
+  actions.hidden = true;
+  actions.after(form);
+  form.querySelector('input').focus();
 }
 
 export function release(button) {
@@ -134,6 +185,12 @@ export function wireControls(app) {
     else if (action === 'dismiss') {
       app.state.ephemerals = app.state.ephemerals.filter((ephemeral) => ephemeral.id !== target);
       app.render();
-    } else if (action === 'press') act(app, button);
+    } else if (
+      action === 'press' &&
+      button.closest('.card--approval') &&
+      button.classList.contains('btn--deny')
+    )
+      askReason(app, button);
+    else if (action === 'press') act(app, button);
   });
 }

@@ -15,8 +15,7 @@ export function renderDetail(detail) {
   for (const table of detail.data.tables) parts.push(renderTable(table));
   if (detail.data.fields.length > 0) {
     const items = detail.data.fields.map(
-      (field) =>
-        `<div class="field"><dt>${escapeHtml(label(field.key))}</dt><dd>${cell(field.key, field.value)}</dd></div>`,
+      (field) => `<div class="field"><dt>${escapeHtml(field.label)}</dt><dd>${factValue(field)}</dd></div>`,
     );
     parts.push(`<dl class="fields">${items.join('')}</dl>`);
   }
@@ -29,11 +28,13 @@ export function renderDetail(detail) {
 }
 
 function renderTable(table) {
-  const head = table.columns.map((column) => `<th>${escapeHtml(label(column.key))}</th>`).join('');
+  const head = table.columns
+    .map((column) => `<th>${escapeHtml(column.label ?? label(column.key))}</th>`)
+    .join('');
   const body = table.rows
     .map(
       (row) =>
-        `<tr>${row.map((value, index) => `<td>${cell(table.columns[index].key, value)}</td>`).join('')}</tr>`,
+        `<tr>${row.map((value, index) => `<td data-label="${escapeHtml(table.columns[index].label ?? label(table.columns[index].key))}">${cell(table.columns[index], value)}</td>`).join('')}</tr>`,
     )
     .join('');
   const more = table.omittedRows > 0 ? `<p class="table-more">and ${table.omittedRows} more rows</p>` : '';
@@ -46,11 +47,23 @@ function label(key) {
   return words.charAt(0).toUpperCase() + words.slice(1);
 }
 
+/** A fact: its text, coloured by what the field means (the server decides: "Timed out: no" is good). */
+function factValue(field) {
+  if (typeof field.value === 'number' && /(^|_)percent$/.test(field.key)) return percent(field.value);
+  const tone = field.tone ? ` tone-text--${escapeHtml(field.tone)}` : '';
+  const kind = typeof field.value === 'number' ? 'num' : 'fact-text';
+  return `<span class="${kind}${tone}">${escapeHtml(field.text)}</span>`;
+}
+
+/** A cell; a yes/no is coloured only when its column says which answer is good. */
 function cell(column, value) {
   if (value === null || value === undefined || value === '') return '<span class="muted">—</span>';
-  if (typeof value === 'boolean')
-    return value ? '<span class="yes">yes</span>' : '<span class="no">no</span>';
-  if (typeof value === 'number' && /(^|_)percent$/.test(column)) return percent(value);
+  if (typeof value === 'boolean') {
+    const tone =
+      column.goodWhen === undefined ? '' : value === column.goodWhen ? ' tone-text--good' : ' tone-text--bad';
+    return `<span class="yesno${tone}">${value ? 'yes' : 'no'}</span>`;
+  }
+  if (typeof value === 'number' && /(^|_)percent$/.test(column.key)) return percent(value);
   if (typeof value === 'number')
     return `<span class="num">${escapeHtml(value.toLocaleString('en-US'))}</span>`;
   return escapeHtml(String(value));

@@ -9,6 +9,7 @@ import {
   renderEphemeral,
   renderMessage,
 } from './render.js';
+import { isReply, orderReplies } from './thread-order.js';
 
 /** Messages from one author this close together share one header, as in chat products. */
 const GROUP_MS = 5 * 60_000;
@@ -46,23 +47,22 @@ export function channelItems({ channel, messages, ephemerals, context }) {
 
 /** The thread panel: the root, a divider with the reply count, then the replies and this person's ephemerals. */
 export function threadItems({ root, messages, ephemerals, context }) {
-  const replies = messages
-    .filter((message) => message.threadId === root.id)
-    .sort((a, b) => a.createdAt - b.createdAt);
+  const replies = orderReplies(messages.filter((message) => message.threadId === root.id));
+  const count = replies.filter(isReply).length;
   const items = [
     { key: `root-${root.id}`, version: String(root.seq), html: renderMessage(root, context) },
     {
       key: 'replies',
-      version: String(replies.length),
-      html: `<div class="divider"><span>${replies.length === 1 ? '1 reply' : `${replies.length} replies`}</span></div>`,
+      version: String(count),
+      html: `<div class="divider"><span>${replyCount(count)}</span></div>`,
     },
   ];
-  const entries = [
-    ...replies.map((message) => ({ at: placedAt(message), message })),
-    ...ephemerals
-      .filter((ephemeral) => ephemeral.threadId === root.id)
-      .map((ephemeral) => ({ at: ephemeral.at, ephemeral })),
-  ].sort(byPlace);
+  // Replies keep their run order; an ephemeral goes after the last reply that came before it.
+  const entries = replies.map((message) => ({ at: placedAt(message), message }));
+  for (const ephemeral of ephemerals.filter((candidate) => candidate.threadId === root.id)) {
+    const after = entries.findLastIndex((entry) => entry.at <= ephemeral.at);
+    entries.splice(after + 1, 0, { at: ephemeral.at, ephemeral });
+  }
   return items.concat(
     timeline(entries, context, () => ({ footer: '', version: '', threaded: false }), false),
   );
@@ -147,12 +147,17 @@ function threadSummary(message, thread) {
   const state = status
     ? `<span class="thread-summary__state tone--${escapeHtml(status.content.tone)}">${escapeHtml(status.content.text)}</span>`
     : '';
-  const last = thread[thread.length - 1];
+  const replies = thread.filter(isReply);
+  const last = replies.at(-1) ?? thread[thread.length - 1];
+  const count =
+    replies.length > 0 ? `<span class="thread-summary__count">${replyCount(replies.length)}</span>` : '';
   return `<button type="button" class="thread-summary" data-action="open-thread" data-target="${escapeHtml(
     message.id,
-  )}"><span class="thread-summary__faces">${faces}</span><span class="thread-summary__count">${
-    thread.length === 1 ? '1 reply' : `${thread.length} replies`
-  }</span>${state}<span class="thread-summary__last">Last reply ${escapeHtml(formatClock(last.createdAt))}</span></button>`;
+  )}"><span class="thread-summary__faces">${faces}</span>${count}${state}<span class="thread-summary__last">Last reply ${escapeHtml(formatClock(last.createdAt))}</span></button>`;
+}
+
+function replyCount(count) {
+  return count === 0 ? 'No replies yet' : count === 1 ? '1 reply' : `${count} replies`;
 }
 
 function intro(channel) {

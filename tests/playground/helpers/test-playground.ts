@@ -49,6 +49,8 @@ export interface TestPlaygroundOptions {
   moreSettings?: string;
   /** log_search's roots (`tools.log_roots`); the default, /var/log, otherwise. */
   logRoots?: string[];
+  /** A fixed port, to restart the bot where an open page expects it; a free one otherwise. */
+  port?: number;
 }
 
 export async function startTestPlayground(options: TestPlaygroundOptions = {}): Promise<TestPlayground> {
@@ -58,7 +60,7 @@ export async function startTestPlayground(options: TestPlaygroundOptions = {}): 
     : TEST_SETTINGS;
   writeFileSync(join(dir, 'opsbot.yaml'), `${settings}${options.moreSettings ?? ''}`);
   const env: NodeJS.ProcessEnv = {
-    PORT: '0',
+    PORT: String(options.port ?? 0),
     HOST: '127.0.0.1',
     OPSBOT_CONFIG: join(dir, 'opsbot.yaml'),
     OPSBOT_DATA_DIR: join(dir, 'data'),
