@@ -5,6 +5,7 @@ import { actionFromButton, type ChatEvent } from '../chat/chat-event.js';
 import type { EventIntake } from '../chat/event-intake.js';
 import { BUTTON_ACTION_IDS } from './slack-blocks.js';
 import type { SlackChannelNames } from './slack-channel-names.js';
+import { openDenyReason, registerDenyReason } from './slack-deny-reason.js';
 import type { EphemeralReply, EphemeralTarget } from './slack-ephemeral.js';
 import type { SlackIdentity } from './slack-identity.js';
 import {
@@ -92,6 +93,22 @@ export function registerSlackListeners(app: App, deps: SlackListenerDeps): void 
       return logger.warn({ reason: normalized?.skip ?? 'unexpected shape' }, 'ignored a button click');
     }
     const click = normalized.value;
+    if (click.intent.action === 'deny') {
+      // Deny asks why first (optional); its submission decides. Without a dialog, the click decides alone.
+      await ack();
+      const dialog = await openDenyReason(
+        app,
+        parsed.data?.trigger_id,
+        {
+          approvalId: click.intent.approvalId,
+          channelId: click.conversation.channelId,
+          threadTs: click.conversation.threadId ?? click.messageTs,
+          ...(click.conversation.channelName ? { channelName: click.conversation.channelName } : {}),
+        },
+        logger,
+      );
+      if (dialog) return;
+    }
     const target: EphemeralTarget = {
       channel: click.conversation.channelId,
       user: click.userId,
@@ -100,7 +117,7 @@ export function registerSlackListeners(app: App, deps: SlackListenerDeps): void 
     };
     await intake.receive({
       name: 'button',
-      ack: () => ack(),
+      ...(click.intent.action === 'deny' ? {} : { ack: () => ack() }),
       reply: (text) => deps.ephemeral(target, text),
       // The router resolves a choice number against the run, and the kernel updates the question's message.
       build: async (): Promise<ChatEvent> => ({
@@ -112,4 +129,5 @@ export function registerSlackListeners(app: App, deps: SlackListenerDeps): void 
       }),
     });
   });
+  registerDenyReason(app, deps);
 }

@@ -91,11 +91,66 @@ describe.each<SlackMode>(['http', 'socket'])('Slack approval cards over %s', (mo
     expect(renderSlackMessage(h.api.message(CHANNEL, card.ts)!).buttons).toEqual([]);
   });
 
-  it('does not run the tool when an approver denies it', async () => {
+  /** Bob clicks Deny: a modal asks why (optional), and the card stays open until he submits it. */
+  async function denyDialog(card: FakeMessage) {
+    const click = await h.click(USERS.bob, card, 'Deny');
+    expect(click.status).toBe(200);
+    await h.settled();
+    const view = h.api.views.at(-1);
+    if (!view) throw new Error('Deny opened no dialog');
+    expect(renderSlackMessage(h.api.message(CHANNEL, card.ts)!).buttons).toEqual(['Approve', 'Deny']);
+    return view;
+  }
+
+  it('asks why on Deny, and denies with the reason on the card and to the model; the tool never runs', async () => {
     const { card } = await requestRestart();
     h.openai.reply(text('Understood, not restarting.'));
+    const view = await denyDialog(card);
+    expect(view.view).toMatchObject({ type: 'modal', title: { text: 'Deny this action' } });
+    const submit = await h.submitView(USERS.bob, view, { reason: { reason: '  not during the sale  ' } });
+    expect(submit.status).toBe(200);
+    expect(submit.ms).toBeLessThan(3000);
+    await h.settled();
+    expect(h.probe.count('restart_service')).toBe(0);
+    const decided = renderSlackMessage(h.api.message(CHANNEL, card.ts)!);
+    expect(decided.buttons).toEqual([]);
+    expect(decided.text).toMatch(/\*Denied\* by Bob Builder at [\d-]+ [\d:]+ UTC: not during the sale\n/);
+    expect(h.openai.requests.at(-1)!.rawBody).toContain('not during the sale');
+  });
+
+  it('denies without a reason when the dialog is sent empty', async () => {
+    const { card } = await requestRestart();
+    h.openai.reply(text('Understood, not restarting.'));
+    const view = await denyDialog(card);
+    await h.submitView(USERS.bob, view, { reason: { reason: null } });
+    await h.settled();
+    expect(h.probe.count('restart_service')).toBe(0);
+    const decided = renderSlackMessage(h.api.message(CHANNEL, card.ts)!);
+    expect(decided.buttons).toEqual([]);
+    expect(decided.text).toMatch(/\*Denied\* by Bob Builder at [\d-]+ [\d:]+ UTC\n/);
+  });
+
+  it('refuses a denial from someone who may not decide, privately, and leaves the card open', async () => {
+    const { card } = await requestRestart();
+    const click = await h.click(USERS.carol, card, 'Deny');
+    expect(click.status).toBe(200);
+    await h.settled();
+    const view = h.api.views.at(-1)!;
+    await h.submitView(USERS.carol, view, { reason: { reason: 'nope' } });
+    await h.settled();
+    expect(renderSlackMessage(h.api.message(CHANNEL, card.ts)!).buttons).toEqual(['Approve', 'Deny']);
+    expect(h.api.ephemerals.at(-1)).toMatchObject({ user: USERS.carol });
+    expect(h.api.ephemerals.at(-1)!.text).toMatch(/^Sorry, only someone with the admin role/);
+  });
+
+  it('denies at once when the dialog cannot be opened (the click came too late for it)', async () => {
+    const { card } = await requestRestart();
+    h.openai.reply(text('Understood, not restarting.'));
+    // The harness numbers triggers in order: the next click's trigger has expired by the time we open it.
+    h.api.expiredTriggers.add(`trigger-${h.nextTrigger}`);
     await h.click(USERS.bob, card, 'Deny');
     await h.settled();
+    expect(h.api.views).toEqual([]);
     expect(h.probe.count('restart_service')).toBe(0);
     const decided = renderSlackMessage(h.api.message(CHANNEL, card.ts)!);
     expect(decided.buttons).toEqual([]);

@@ -22,6 +22,7 @@ import {
   type FakeSlackApi,
   startFakeSlackApi,
 } from '../fakes/slack/fake-slack-api.js';
+import type { FakeView } from '../fakes/slack/fake-slack-state.js';
 import { FakeSocketModeServer } from '../fakes/slack/fake-socket-mode.js';
 import { renderSlackMessage } from '../fakes/slack/render-slack-message.js';
 import {
@@ -29,6 +30,7 @@ import {
   buttonsOf,
   eventCallback,
   slashCommand,
+  viewSubmission,
 } from '../fakes/slack/slack-payload-builders.js';
 import { FORM_CONTENT_TYPE, formBody, postSigned } from '../fakes/slack/slack-signing.js';
 import { ToolProbe, testTools } from '../kernel/harness.js';
@@ -269,6 +271,28 @@ export class SlackHarness {
     if (this.socket) {
       const ack = await this.socket.send('interactive', payload);
       return { status: 200, ms: ack.ms, body: '' };
+    }
+    return postSigned(this.eventsUrl, formBody({ payload: JSON.stringify(payload) }), {
+      secret: SIGNING_SECRET,
+      contentType: FORM_CONTENT_TYPE,
+    });
+  }
+
+  /** The trigger id the next click or command will carry. */
+  get nextTrigger(): number {
+    return this.triggers + 1;
+  }
+
+  /** Submits a modal the bot opened, with values by block and input id, as the person typed them. */
+  async submitView(
+    user: string,
+    view: FakeView,
+    values: Record<string, Record<string, string | null>>,
+  ): Promise<Delivery> {
+    const payload = viewSubmission({ user, view, values, triggerId: `trigger-${++this.triggers}` });
+    if (this.socket) {
+      const ack = await this.socket.send('interactive', payload);
+      return { status: 200, ms: ack.ms, body: JSON.stringify(ack.payload ?? {}) };
     }
     return postSigned(this.eventsUrl, formBody({ payload: JSON.stringify(payload) }), {
       secret: SIGNING_SECRET,

@@ -14,7 +14,7 @@ export interface SlackApiCall {
 }
 
 /** Form fields that carry JSON, as the client serializes object arguments. */
-const JSON_FIELDS = new Set(['blocks', 'attachments', 'files', 'metadata']);
+const JSON_FIELDS = new Set(['blocks', 'attachments', 'files', 'metadata', 'view']);
 
 export class FakeSlackApi extends FakeSlackState {
   readonly calls: SlackApiCall[] = [];

@@ -97,6 +97,26 @@ export const METHODS: Record<string, (args: Args, context: MethodContext) => Met
     return { ok: true, channel, ts: message.ts, text: message.text };
   },
 
+  // A modal needs a fresh trigger_id (valid for 3 s, once) and a title and button texts of at most 24 characters.
+  'views.open': (args, { state }) => {
+    const triggerId = str(args.trigger_id);
+    const view = args.view as Record<string, unknown> | undefined;
+    if (!triggerId) return fail('invalid_arguments');
+    if (state.expiredTriggers.has(triggerId)) return fail('expired_trigger_id');
+    if (state.views.some((open) => open.triggerId === triggerId)) return fail('exchanged_trigger_id');
+    if (!view || view.type !== 'modal') return fail('invalid_arguments');
+    for (const field of ['title', 'submit', 'close']) {
+      const text = (view[field] as { text?: string } | undefined)?.text ?? '';
+      if (text.length > 24) return fail('invalid_arguments');
+    }
+    const blocks = Array.isArray(view.blocks) ? view.blocks : [];
+    if (blocks.length === 0 || blocks.length > 100) return fail('invalid_arguments');
+    if (String(view.private_metadata ?? '').length > 3000) return fail('invalid_arguments');
+    const id = state.nextId('V');
+    state.views.push({ id, triggerId, view });
+    return { ok: true, view: { id, ...view } };
+  },
+
   'chat.postEphemeral': (args, { state }) => {
     const channel = str(args.channel);
     const user = str(args.user);

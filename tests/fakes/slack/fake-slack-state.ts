@@ -58,8 +58,18 @@ export const FAKE_BOT = {
   name: 'opsbot',
 } as const;
 
+/** A modal the bot opened with views.open, for a test to read and submit. */
+export interface FakeView {
+  id: string;
+  triggerId: string;
+  view: Record<string, unknown>;
+}
+
 export class FakeSlackState {
   readonly messages: FakeMessage[] = [];
+  readonly views: FakeView[] = [];
+  /** Trigger ids a test has let expire: views.open answers them with `expired_trigger_id`. */
+  readonly expiredTriggers = new Set<string>();
   readonly ephemerals: FakeEphemeral[] = [];
   readonly files: FakeFile[] = [];
   readonly responses: FakeResponse[] = [];

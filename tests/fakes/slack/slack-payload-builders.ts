@@ -1,5 +1,5 @@
 // Payloads as Slack sends them: Events API callbacks, slash command fields and block_actions clicks.
-import { FAKE_BOT, type FakeMessage } from './fake-slack-state.js';
+import { FAKE_BOT, type FakeMessage, type FakeView } from './fake-slack-state.js';
 
 const VERIFICATION_TOKEN = 'legacy-verification-token';
 const APP_ID = 'A0FAKE';
@@ -109,5 +109,45 @@ export function blockActions(options: {
         action_ts: options.actionTs,
       },
     ],
+  };
+}
+
+/** A submitted modal, as Slack sends it: each input's value under state.values[block_id][action_id]. */
+export function viewSubmission(options: {
+  user: string;
+  view: FakeView;
+  values: Record<string, Record<string, string | null>>;
+  triggerId: string;
+}) {
+  const { view } = options.view;
+  const values = Object.fromEntries(
+    Object.entries(options.values).map(([block, inputs]) => [
+      block,
+      Object.fromEntries(
+        Object.entries(inputs).map(([action, value]) => [action, { type: 'plain_text_input', value }]),
+      ),
+    ]),
+  );
+  return {
+    type: 'view_submission',
+    team: { id: FAKE_BOT.teamId, domain: 'fake' },
+    user: { id: options.user, username: options.user.toLowerCase(), team_id: FAKE_BOT.teamId },
+    api_app_id: APP_ID,
+    token: VERIFICATION_TOKEN,
+    trigger_id: options.triggerId,
+    view: {
+      id: options.view.id,
+      team_id: FAKE_BOT.teamId,
+      type: 'modal',
+      callback_id: view.callback_id,
+      private_metadata: view.private_metadata ?? '',
+      title: view.title,
+      blocks: view.blocks,
+      state: { values },
+      hash: `${options.view.id}.hash`,
+      app_id: APP_ID,
+      bot_id: FAKE_BOT.botId,
+    },
+    response_urls: [],
   };
 }
