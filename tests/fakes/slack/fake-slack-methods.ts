@@ -104,7 +104,7 @@ export const METHODS: Record<string, (args: Args, context: MethodContext) => Met
     if (!triggerId) return fail('invalid_arguments');
     if (state.expiredTriggers.has(triggerId)) return fail('expired_trigger_id');
     if (state.views.some((open) => open.triggerId === triggerId)) return fail('exchanged_trigger_id');
-    if (!view || view.type !== 'modal') return fail('invalid_arguments');
+    if (view?.type !== 'modal') return fail('invalid_arguments');
     for (const field of ['title', 'submit', 'close']) {
       const text = (view[field] as { text?: string } | undefined)?.text ?? '';
       if (text.length > 24) return fail('invalid_arguments');
