@@ -12,7 +12,14 @@ import { type CliContext, terminalOpsbot } from './cli-context.js';
 import { type CliIo, LineReader } from './cli-io.js';
 import { dim, formatEvent } from './terminal-output.js';
 
+/** What scripts can rely on; `opsbot --help` and the README's CLI section list the same codes. */
 export const EXIT = { ok: 0, failed: 1, usage: 2, waiting: 3 } as const;
+
+/** 0 when the run finished well, 1 when it failed or finished with a problem (a failed check), 3 when it waits. */
+export function exitCodeOf(run: Run): number {
+  if (run.status === 'finished') return run.ok ? EXIT.ok : EXIT.failed;
+  return run.status.startsWith('waiting') ? EXIT.waiting : EXIT.failed;
+}
 
 export interface RunTaskOptions {
   task: string;
@@ -46,7 +53,7 @@ export async function runTask(context: CliContext, io: CliIo, options: RunTaskOp
     });
     let run = await opsbot.kernel.settled(runId);
     while (run.status === 'waiting_for_user') {
-      const answer = await askOnTerminal(run, reader, io);
+      const answer = await askOnTerminal(reader, io);
       if (answer === undefined) {
         write(
           dim(
@@ -71,7 +78,7 @@ export async function runTask(context: CliContext, io: CliIo, options: RunTaskOp
         `run ${run.id}: ${run.status} · ${plural(run.step, 'step')} · ${plural(run.usage.toolCalls, 'tool call')} · ${plural(run.usage.promptTokens + run.usage.completionTokens, 'token')}`,
       ),
     );
-    return run.status === 'finished' ? EXIT.ok : EXIT.failed;
+    return exitCodeOf(run);
   } catch (error) {
     io.stderr.write(`opsbot: ${context.redactor.redact(errorMessage(error))}\n`);
     return EXIT.failed;
@@ -119,17 +126,9 @@ export function followRuns(kernel: Kernel, write: (line: string) => void): () =>
   });
 }
 
-async function askOnTerminal(
-  run: Extract<Run, { status: 'waiting_for_user' }>,
-  reader: LineReader,
-  io: CliIo,
-): Promise<string | undefined> {
-  const { choices } = run.question;
-  const line = await reader.next('> ', io);
-  if (line === undefined) return undefined;
-  const index = Number(line.trim());
-  if (Number.isInteger(index) && index >= 1 && index <= choices.length) return choices[index - 1];
-  return line;
+/** The line as typed: the kernel reads a bare choice number as that choice, as it does everywhere. */
+async function askOnTerminal(reader: LineReader, io: CliIo): Promise<string | undefined> {
+  return reader.next('> ', io);
 }
 
 function plural(count: number, noun: string): string {
