@@ -27,12 +27,15 @@ export interface RunTaskOptions {
   engine?: 'react' | 'command';
   reader?: LineReader;
   opsbot?: Opsbot;
+  /** Told the new run's id as soon as it exists (interactive mode watches it for changes made elsewhere). */
+  onStarted?: (runId: string) => void;
 }
 
+/** `reader` and `opsbot` are shared by interactive mode, which also prints the session's steps itself. */
 export async function runTask(context: CliContext, io: CliIo, options: RunTaskOptions): Promise<number> {
   const write = (line: string) => io.stdout.write(`${line}\n`);
   const opsbot = options.opsbot ?? (await terminalOpsbot(context, write));
-  const stop = followRuns(opsbot.kernel, write);
+  const stop = options.opsbot ? () => {} : followRuns(opsbot.kernel, write);
   const reader = options.reader ?? new LineReader(io);
   try {
     const conversation: Conversation = {
@@ -51,34 +54,8 @@ export async function runTask(context: CliContext, io: CliIo, options: RunTaskOp
       conversation,
       ...(options.engine ? { engine: options.engine } : {}),
     });
-    let run = await opsbot.kernel.settled(runId);
-    while (run.status === 'waiting_for_user') {
-      const answer = await askOnTerminal(reader, io);
-      if (answer === undefined) {
-        write(
-          dim(
-            `Run ${run.id} is waiting for an answer. Answer it later with: opsbot answer ${run.id} "<answer>"`,
-          ),
-        );
-        return EXIT.waiting;
-      }
-      await opsbot.kernel.answer(run.id, answer, options.principal);
-      run = await opsbot.kernel.settled(run.id);
-    }
-    if (run.status === 'waiting_for_approval') {
-      write(
-        dim(
-          `Run ${run.id} is waiting for approval. An approver can run: opsbot approve ${run.approval.approvalId} --as <name>`,
-        ),
-      );
-      return EXIT.waiting;
-    }
-    write(
-      dim(
-        `run ${run.id}: ${run.status} · ${plural(run.step, 'step')} · ${plural(run.usage.toolCalls, 'tool call')} · ${plural(run.usage.promptTokens + run.usage.completionTokens, 'token')}`,
-      ),
-    );
-    return exitCodeOf(run);
+    options.onStarted?.(runId);
+    return await carryOn(opsbot, io, runId, options.principal, reader);
   } catch (error) {
     io.stderr.write(`opsbot: ${context.redactor.redact(errorMessage(error))}\n`);
     return EXIT.failed;
@@ -87,6 +64,49 @@ export async function runTask(context: CliContext, io: CliIo, options: RunTaskOp
     if (!options.reader) reader.close();
     if (!options.opsbot) await opsbot.close();
   }
+}
+
+/**
+ * Waits until the run ends or waits for someone, asking its questions on the terminal, then says how it stands
+ * and returns the exit code.
+ */
+export async function carryOn(
+  opsbot: Opsbot,
+  io: CliIo,
+  runId: string,
+  principal: Principal,
+  reader: LineReader | undefined,
+): Promise<number> {
+  const write = (line: string) => io.stdout.write(`${line}\n`);
+  let run = await opsbot.kernel.settled(runId);
+  while (run.status === 'waiting_for_user') {
+    // Without a reader (a decision on someone else's run), the question is theirs to answer, not this prompt's.
+    const answer = reader ? await askOnTerminal(reader, io) : undefined;
+    if (answer === undefined) {
+      write(
+        dim(
+          `Run ${run.id} is waiting for ${run.principal.displayName}'s answer. Answer it later with: opsbot answer ${run.id} "<answer>"`,
+        ),
+      );
+      return EXIT.waiting;
+    }
+    await opsbot.kernel.answer(run.id, answer, principal);
+    run = await opsbot.kernel.settled(run.id);
+  }
+  if (run.status === 'waiting_for_approval') {
+    write(
+      dim(
+        `Run ${run.id} is waiting for approval. An approver can run: opsbot approve ${run.approval.approvalId} --as <name>`,
+      ),
+    );
+    return EXIT.waiting;
+  }
+  write(
+    dim(
+      `run ${run.id}: ${run.status} · ${plural(run.step, 'step')} · ${plural(run.usage.toolCalls, 'tool call')} · ${plural(run.usage.promptTokens + run.usage.completionTokens, 'token')}`,
+    ),
+  );
+  return exitCodeOf(run);
 }
 
 /**

@@ -65,6 +65,22 @@ describe('exit codes', () => {
     expect(waiting.stdout).toMatch(/opsbot answer run_[0-9a-f]+ "<answer>"/);
   });
 
+  it('answers a waiting run later, where a bare number picks that choice, as at the prompt', async () => {
+    fake.reply(
+      toolCalls([{ name: 'ask_user', arguments: { question: 'Which path?', choices: ['/', '/tmp'] } }]),
+    );
+    const waiting = await runCliProcess(['run', 'check the disk'], env());
+    expect(waiting.code).toBe(3);
+    const runId = /opsbot answer (run_[0-9a-f]+)/.exec(waiting.stdout)![1]!;
+    fake.reply(text('/tmp is fine'));
+    const answered = await runCliProcess(['answer', runId, '2'], env());
+    expect(answered.code).toBe(0);
+    expect(answered.stdout).toContain('/tmp is fine');
+    expect(JSON.parse(fake.requests.at(-1)!.body.messages!.at(-1)!.content as string)).toMatchObject({
+      answer: '/tmp',
+    });
+  });
+
   it('documents every code in --help', async () => {
     const help = await runCliProcess(['--help'], env('none'));
     expect(help.code).toBe(0);

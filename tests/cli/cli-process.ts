@@ -47,26 +47,46 @@ export function collect(child: ChildProcessWithoutNullStreams): Promise<CliProce
   });
 }
 
-/** Resolves once `pattern` has appeared in everything the stream sent so far. */
+/** Everything a stream has sent since this was called, and a way to wait for a pattern in it. */
+export interface LiveOutput {
+  text(): string;
+  /** Resolves with all the output so far once `pattern` matches it, whenever that output arrived. */
+  until(pattern: RegExp, timeoutMs?: number): Promise<string>;
+}
+
+export function liveOutput(stream: NodeJS.ReadableStream): LiveOutput {
+  let seen = '';
+  const waiters = new Set<() => void>();
+  stream.on('data', (chunk: Buffer | string) => {
+    seen += chunk.toString();
+    for (const waiter of [...waiters]) waiter();
+  });
+  return {
+    text: () => seen,
+    until(pattern, timeoutMs = 20_000) {
+      return new Promise((resolve, reject) => {
+        const check = () => {
+          if (!pattern.test(seen)) return;
+          clearTimeout(timer);
+          waiters.delete(check);
+          resolve(seen);
+        };
+        const timer = setTimeout(() => {
+          waiters.delete(check);
+          reject(new Error(`timed out waiting for ${pattern}; saw:\n${seen}`));
+        }, timeoutMs);
+        waiters.add(check);
+        check();
+      });
+    },
+  };
+}
+
+/** Resolves once `pattern` appears in what the stream sends from now on. */
 export function waitForOutput(
   stream: NodeJS.ReadableStream,
   pattern: RegExp,
   timeoutMs = 20_000,
 ): Promise<string> {
-  let seen = '';
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(
-      () => reject(new Error(`timed out waiting for ${pattern}; saw:\n${seen}`)),
-      timeoutMs,
-    );
-    const onData = (chunk: Buffer | string) => {
-      seen += chunk.toString();
-      if (pattern.test(seen)) {
-        clearTimeout(timer);
-        stream.off('data', onData);
-        resolve(seen);
-      }
-    };
-    stream.on('data', onData);
-  });
+  return liveOutput(stream).until(pattern, timeoutMs);
 }
