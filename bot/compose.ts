@@ -17,6 +17,7 @@ import { ToolRegistry } from '../agent/tool-registry.js';
 import { FileTraceSink } from '../agent/trace.js';
 import { patrolProblems } from '../scheduled/patrol-validation.js';
 import { createOpsTools } from '../tools/index.js';
+import { ToolSettingsError } from '../tools/tool-settings-error.js';
 import { type Environment, modelConfigured } from './config/environment.js';
 import { settingsProblemsError } from './config/load-settings.js';
 import type { Settings } from './config/settings-schema.js';
@@ -56,7 +57,10 @@ const MODEL_HEALTH_TIMEOUT_MS = 2_500;
 export async function createOpsbot(options: ComposeOptions): Promise<Opsbot> {
   const { environment, settings, logger } = options;
   const redactor = options.redactor ?? new Redactor(settings.redaction.patterns);
-  const tools = await createOpsTools(settings.tools, { logger });
+  const tools = await createOpsTools(settings.tools, { logger }).catch((error: unknown) => {
+    // Problems in the commands are reported like the loader's own: every one, with the file and line.
+    throw error instanceof ToolSettingsError ? settingsProblemsError(settings, [...error.problems]) : error;
+  });
   // Patrol checks are checked against the real tools and the patrol's role before anything opens or runs.
   const registry = new ToolRegistry(tools);
   const patrolIssues = patrolProblems(
