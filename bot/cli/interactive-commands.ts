@@ -163,6 +163,7 @@ function helpText(opsbot: Opsbot, principal: Principal): string {
       ? ['', bold('Tools that wait for an approver'), ...tools(description.needsApproval, 'needs approval')]
       : []),
     '',
+    dim('Every tool also takes timeout_ms=<milliseconds>, up to its own limit.'),
     dim(
       opsbot.kernel.modelConfigured
         ? 'Ask in plain words, or name a tool with key=value arguments, e.g. disk_usage paths=/,/var'

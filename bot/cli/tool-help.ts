@@ -14,7 +14,10 @@ interface JsonSchemaProperty {
 export function formatToolHelp(spec: ModelToolSpec, note = ''): string {
   const properties = (spec.parameters.properties ?? {}) as Record<string, JsonSchemaProperty>;
   const required = new Set((spec.parameters.required ?? []) as string[]);
-  const names = Object.keys(properties).sort((a, b) => Number(required.has(b)) - Number(required.has(a)));
+  // Every tool takes timeout_ms; the help says so once rather than under each tool.
+  const names = Object.keys(properties)
+    .filter((name) => name !== 'timeout_ms')
+    .sort((a, b) => Number(required.has(b)) - Number(required.has(a)));
   const usage = names.map((name) => (required.has(name) ? `${name}=…` : `[${name}=…]`)).join(' ');
   const lines = [`  ${bold(spec.name)} ${cyan(usage)}${note ? dim(` (${note})`) : ''}`];
   lines.push(`      ${firstSentence(spec.description)}`);

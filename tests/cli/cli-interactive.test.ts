@@ -61,7 +61,7 @@ describe('interactive mode', () => {
     expect(session.stdout).toMatch(/disk_usage \[max_percent=…\] \[paths=…\]|disk_usage .*paths=…/);
     expect(session.stdout).toMatch(/paths \(list of string, comma-separated/);
     expect(session.stdout).toMatch(
-      /Tools that wait for an approver\n {2}say_hello name=… \[timeout_ms=…\] \(needs approval\)/,
+      /Tools that wait for an approver\n {2}say_hello name=… \(needs approval\)/,
     );
     expect(session.stdout).toMatch(/name \(string, required\): Who to greet/);
     expect(session.stdout).toContain('approve apv_…');
