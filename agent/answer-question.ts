@@ -9,6 +9,21 @@ import type { ToolRegistry } from './tool-registry.js';
 /** A missing-argument question is asked again at most this many times before the model gets the error. */
 const MAX_ANSWER_ATTEMPTS = 3;
 
+/**
+ * One rule for every surface (chat replies, `opsbot answer`, the CLI's prompt): an answer that is exactly one of
+ * the choices is that choice; otherwise a bare number that is a choice's position (1-based, as listed) picks
+ * that choice; anything else is free text, as typed.
+ */
+export function answerFromChoices(choices: readonly string[], text: string): string {
+  const typed = text.trim();
+  if (choices.includes(typed)) return typed;
+  if (/^\d+$/.test(typed)) {
+    const position = Number(typed);
+    if (position >= 1 && position <= choices.length) return choices[position - 1]!;
+  }
+  return typed;
+}
+
 export function interpretAnswer(
   run: Extract<Run, { status: 'waiting_for_user' }>,
   answer: string,

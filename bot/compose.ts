@@ -6,6 +6,7 @@ import { Kernel } from '../agent/kernel.js';
 import { kernelLimitsFromSettings } from '../agent/kernel-limits.js';
 import type { Logger } from '../agent/logger.js';
 import { createOpenAIModelClient, type ModelClient } from '../agent/model/model-client.js';
+import { CachedModelProbe, probeModel } from '../agent/model/model-probe.js';
 import { ApprovalBook } from '../agent/policy/approvals.js';
 import { AuditLog } from '../agent/policy/audit-log.js';
 import { settingsToolPolicy } from '../agent/policy/settings-tool-policy.js';
@@ -16,6 +17,7 @@ import { ToolRegistry } from '../agent/tool-registry.js';
 import { FileTraceSink } from '../agent/trace.js';
 import { patrolProblems } from '../scheduled/patrol-validation.js';
 import { createOpsTools } from '../tools/index.js';
+import { ToolSettingsError } from '../tools/tool-settings-error.js';
 import { type Environment, modelConfigured } from './config/environment.js';
 import { settingsProblemsError } from './config/load-settings.js';
 import type { Settings } from './config/settings-schema.js';
@@ -29,6 +31,8 @@ export interface Opsbot {
   environment: Environment;
   redactor: Redactor;
   model: ModelClient | undefined;
+  /** Whether the configured model is really there (cached); undefined without a model. */
+  modelHealth: CachedModelProbe | undefined;
   traceDir: string;
   /** A few readable lines: what is running, with which store and model. */
   describe(): string[];
@@ -46,10 +50,17 @@ export interface ComposeOptions {
   store?: Store;
 }
 
+/** How long a model health answer is reused, and how long one may take (under /readyz's 3 s). */
+const MODEL_HEALTH_TTL_MS = 30_000;
+const MODEL_HEALTH_TIMEOUT_MS = 2_500;
+
 export async function createOpsbot(options: ComposeOptions): Promise<Opsbot> {
   const { environment, settings, logger } = options;
   const redactor = options.redactor ?? new Redactor(settings.redaction.patterns);
-  const tools = await createOpsTools(settings.tools, { logger });
+  const tools = await createOpsTools(settings.tools, { logger }).catch((error: unknown) => {
+    // Problems in the commands are reported like the loader's own: every one, with the file and line.
+    throw error instanceof ToolSettingsError ? settingsProblemsError(settings, [...error.problems]) : error;
+  });
   // Patrol checks are checked against the real tools and the patrol's role before anything opens or runs.
   const registry = new ToolRegistry(tools);
   const patrolIssues = patrolProblems(
@@ -78,6 +89,19 @@ export async function createOpsbot(options: ComposeOptions): Promise<Opsbot> {
         logger,
         ...(settings.model.temperature === undefined ? {} : { temperature: settings.model.temperature }),
         ...(options.clock ? { clock: options.clock } : {}),
+      })
+    : undefined;
+  const modelHealth = model
+    ? new CachedModelProbe({
+        ttlMs: MODEL_HEALTH_TTL_MS,
+        ...(options.clock ? { clock: options.clock } : {}),
+        probe: () =>
+          probeModel({
+            ...(environment.OPENAI_API_KEY ? { apiKey: environment.OPENAI_API_KEY } : {}),
+            ...(environment.OPENAI_BASE_URL ? { baseURL: environment.OPENAI_BASE_URL } : {}),
+            model: environment.OPENAI_MODEL,
+            timeoutMs: Math.min(limits.model_timeout, MODEL_HEALTH_TIMEOUT_MS),
+          }),
       })
     : undefined;
   const traceDir = join(environment.OPSBOT_DATA_DIR, 'traces');
@@ -115,6 +139,7 @@ export async function createOpsbot(options: ComposeOptions): Promise<Opsbot> {
     environment,
     redactor,
     model,
+    modelHealth,
     traceDir,
     describe() {
       const modelLine = model

@@ -6,6 +6,7 @@ import { ChatPortByPlatform } from './chat-port-by-platform.js';
 import { createOpsbot } from './compose.js';
 import {
   discordConfigured,
+  environmentWarnings,
   modelConfigured,
   playgroundEnabled,
   readEnvironment,
@@ -19,6 +20,7 @@ import { DiscordService } from './services/discord-service.js';
 import { expirySweepService } from './services/expiry-sweep-service.js';
 import { httpService } from './services/http-service.js';
 import { kernelService } from './services/kernel-service.js';
+import { modelService } from './services/model-service.js';
 import { createPatrols, patrolService } from './services/patrol-service.js';
 import { PlaygroundService } from './services/playground-service.js';
 import { RecoverySweep } from './services/recovery-sweep.js';
@@ -93,6 +95,7 @@ export async function serve(options: ServeOptions): Promise<Serving> {
         ? new PlaygroundService({ opsbot, router, httpServer: http, settings, environment, logger, chat })
         : undefined,
       kernelService(opsbot.kernel),
+      opsbot.modelHealth ? modelService(opsbot.modelHealth) : undefined,
       slack,
       discord,
       httpService(http, environment),
@@ -154,6 +157,7 @@ export async function serve(options: ServeOptions): Promise<Serving> {
       : []),
   ];
   for (const line of lines) logger.info({}, line);
+  for (const warning of environmentWarnings(options.env)) logger.warn({}, warning);
 
   let stopping: Promise<void> | undefined;
   return {

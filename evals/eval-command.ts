@@ -33,7 +33,7 @@ function liveEndpoint(env: NodeJS.ProcessEnv): ModelEndpoint {
   if (!baseURL || !model) {
     throw new UsageError(
       '--live needs the model to judge: set OPENAI_BASE_URL (e.g. http://localhost:11434/v1 for Ollama) and ' +
-        'OPENAI_MODEL (e.g. llama3.1:8b); OPENAI_API_KEY too if the server wants one',
+        'OPENAI_MODEL (e.g. qwen2.5:7b-instruct); OPENAI_API_KEY too if the server wants one',
     );
   }
   return { baseURL, model, apiKey: env.OPENAI_API_KEY?.trim() || 'no-key' };

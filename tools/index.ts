@@ -14,6 +14,7 @@ import { createProcessCheckTool } from './process-check.js';
 import { createSystemStatsTool } from './system-stats.js';
 import { createTcpCheckTool } from './tcp-check.js';
 import { createTlsCertificateTool } from './tls-certificate.js';
+import { problemFromMessage, ToolSettingsError, type ToolSettingsProblem } from './tool-settings-error.js';
 import type { ToolSettings } from './tool-settings-schema.js';
 
 export interface OpsToolsOptions {
@@ -87,10 +88,11 @@ export async function createOpsTools(settings: ToolSettings, options: OpsToolsOp
   } catch (error) {
     throw settingsError('tools.allowed_executables', error);
   }
+  // Every command is checked, so one start-up names every program missing from the allow-list, not the first.
+  const problems: ToolSettingsProblem[] = [];
   for (const [name, command] of Object.entries(settings.commands)) {
-    let tool: Tool;
     try {
-      tool = await createConfiguredCommandTool(name, command, {
+      const tool = await createConfiguredCommandTool(name, command, {
         allowList,
         outputLimitBytes: settings.output_limit_bytes,
         cwd,
@@ -98,16 +100,12 @@ export async function createOpsTools(settings: ToolSettings, options: OpsToolsOp
         killGraceMs: options.killGraceMs,
         logger: options.logger,
       });
+      add(tool, `tools.commands.${name}`);
     } catch (error) {
-      const message = errorMessage(error);
-      throw new CallerError(
-        ErrorCode.InvalidSettings,
-        message.startsWith('tools.commands.') ? message : `tools.commands.${name}: ${message}`,
-        { cause: error },
-      );
+      problems.push(problemFromMessage(errorMessage(error), ['tools', 'commands', name]));
     }
-    add(tool, `tools.commands.${name}`);
   }
+  if (problems.length > 0) throw new ToolSettingsError(problems);
 
   if (settings.custom_tools_dir !== undefined) {
     for (const { tool, file } of await loadCustomTools(settings.custom_tools_dir, cwd)) add(tool, file);

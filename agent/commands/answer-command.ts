@@ -1,5 +1,5 @@
 // answer: a person's reply to the question a run waits on.
-import { interpretAnswer } from '../answer-question.js';
+import { answerFromChoices, interpretAnswer } from '../answer-question.js';
 import { CallerError, ErrorCode } from '../errors.js';
 import type { Principal } from '../principal.js';
 import type { Run } from '../run.js';
@@ -29,7 +29,7 @@ export async function answerRun(
       const now = core.clock.now();
       if (now >= run.question.expiresAt)
         return applyTransition(core, run, { type: 'question_expired', at: now });
-      const answer = core.redactor.redact(text.trim());
+      const answer = core.redactor.redact(answerFromChoices(run.question.choices, text));
       return applyTransition(
         core,
         run,

@@ -89,7 +89,7 @@ function serverMessage(error: APIError): string | undefined {
 }
 
 /** undici hides the useful code (ECONNREFUSED, ENOTFOUND) a few causes deep. */
-function findErrorCode(error: unknown): string | undefined {
+export function findErrorCode(error: unknown): string | undefined {
   let current: unknown = error;
   for (let depth = 0; depth < 5 && current instanceof Object; depth++) {
     const code = (current as { code?: unknown }).code;

@@ -1,9 +1,11 @@
 // Loads settings and environment for a CLI command, and builds the local operator's principal and opsbot.
+import { CallerError, ErrorCode } from '../../agent/errors.js';
 import { withResolvedRoles } from '../../agent/policy/resolve-roles.js';
 import type { Principal } from '../../agent/principal.js';
 import { Redactor } from '../../agent/redaction.js';
 import { createOpsbot, type Opsbot } from '../compose.js';
-import { type Environment, readEnvironment } from '../config/environment.js';
+import { didYouMean } from '../config/did-you-mean.js';
+import { type Environment, environmentWarnings, readEnvironment } from '../config/environment.js';
 import { type LoadedSettings, loadSettings, settingsLocation } from '../config/load-settings.js';
 import { createLogger } from '../logger.js';
 import type { CliIo } from './cli-io.js';
@@ -14,6 +16,8 @@ export interface CliContext {
   loaded: LoadedSettings;
   redactor: Redactor;
   logger: ReturnType<typeof createLogger>;
+  /** Settings that are valid but will not do what they seem to (see environmentWarnings). */
+  warnings: string[];
 }
 
 export async function loadCliContext(io: CliIo, configPath?: string): Promise<CliContext> {
@@ -30,14 +34,31 @@ export async function loadCliContext(io: CliIo, configPath?: string): Promise<Cl
     pretty: true,
     destination: io.stderr as unknown as NonNullable<Parameters<typeof createLogger>[0]['destination']>,
   });
-  return { environment, loaded, redactor, logger };
+  return { environment, loaded, redactor, logger, warnings: environmentWarnings(io.env) };
 }
 
-/** The person at the terminal, as the local identity `local:<name>` in the settings. */
-export function localPrincipal(context: CliContext, name: string): Principal {
+/**
+ * The person at the terminal, as the local identity `local:<name>` in the settings. A name given with --as must
+ * be configured: a typo would otherwise act, without a word, with the default role. Without --as the CLI acts
+ * as `local:operator`, configured or not (then with the default role), as the help says.
+ */
+export function localPrincipal(context: CliContext, name: string, explicit = true): Principal {
   const key = `local:${name}`;
   const identities = context.loaded.settings.permissions.identities;
-  const displayName = Object.hasOwn(identities, key) ? (identities[key]!.display_name ?? name) : name;
+  const configured = Object.hasOwn(identities, key);
+  if (explicit && !configured) {
+    const locals = Object.keys(identities)
+      .filter((identity) => identity.startsWith('local:'))
+      .map((identity) => identity.slice('local:'.length));
+    throw new CallerError(
+      ErrorCode.NotAllowed,
+      `there is no local user "${name}"${didYouMean(name, locals)} in ${context.loaded.path}. ` +
+        (locals.length > 0
+          ? `Local users: ${locals.join(', ')}. Add 'local:${name}' under permissions.identities to create one.`
+          : `Add 'local:${name}' under permissions.identities to create one.`),
+    );
+  }
+  const displayName = configured ? (identities[key]!.display_name ?? name) : name;
   return withResolvedRoles(context.loaded.settings.permissions, {
     platform: 'cli',
     userId: name,

@@ -12,6 +12,8 @@ export interface CliIo {
 }
 
 export function processIo(): CliIo {
+  quietOnClosedPipe(process.stdout);
+  quietOnClosedPipe(process.stderr);
   return {
     env: process.env,
     stdout: process.stdout,
@@ -19,6 +21,18 @@ export function processIo(): CliIo {
     stdin: process.stdin,
     interactive: process.stdin.isTTY === true,
   };
+}
+
+/**
+ * `opsbot run … | head -3`: once the reader has gone, writes fail with EPIPE. Like a Unix tool, say nothing
+ * about it: later writes are dropped (a destroyed stream ignores them) and the run ends as it would have, so a
+ * started action is still recorded. Any other write error is still thrown.
+ */
+export function quietOnClosedPipe(stream: NodeJS.WriteStream): void {
+  stream.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code === 'EPIPE' || error.code === 'ERR_STREAM_DESTROYED') return;
+    throw error;
+  });
 }
 
 /** Reads answers line by line; undefined once input has ended. */

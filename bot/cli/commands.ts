@@ -12,8 +12,8 @@ import { formatTrace, readTrace } from '../../agent/trace.js';
 import type { Opsbot } from '../compose.js';
 import { type CliContext, terminalOpsbot } from './cli-context.js';
 import type { CliIo } from './cli-io.js';
-import { EXIT, followRuns } from './run-task.js';
-import { green } from './terminal-output.js';
+import { EXIT, exitCodeOf, followRuns } from './run-task.js';
+import { dim, green, red, yellow } from './terminal-output.js';
 
 export async function traceCommand(context: CliContext, io: CliIo, runId: string): Promise<number> {
   const dir = join(context.environment.OPSBOT_DATA_DIR, 'traces');
@@ -29,7 +29,10 @@ export async function traceCommand(context: CliContext, io: CliIo, runId: string
   return EXIT.ok;
 }
 
-/** Validates settings and environment, builds every tool, and says what would run. */
+/**
+ * Validates settings and environment, builds every tool, pings the store and asks the model server whether it
+ * has the model. Exit 0 when all is well, 1 when the store or the model is not usable, 2 for invalid settings.
+ */
 export async function configCheckCommand(context: CliContext, io: CliIo): Promise<number> {
   const { loaded } = context;
   // Nothing is posted while checking; the terminal chat is a sink.
@@ -43,11 +46,26 @@ export async function configCheckCommand(context: CliContext, io: CliIo): Promis
       `  identities: ${Object.keys(settings.permissions.identities).length}`,
       `  commands: ${Object.keys(settings.tools.commands).join(', ') || 'none'}`,
       ...opsbot.describe().map((line) => `  ${line}`),
+      ...context.warnings.map((warning) => yellow(`⚠ ${warning}`)),
     ];
-    await opsbot.store.ping();
-    lines.push(green('✔ store reachable'));
-    io.stdout.write(`${lines.join('\n')}\n`);
-    return EXIT.ok;
+    let ok = true;
+    try {
+      await opsbot.store.ping();
+      lines.push(green('✔ store reachable'));
+    } catch (error) {
+      ok = false;
+      lines.push(red(`✘ store unreachable: ${errorMessage(error)}`));
+    }
+    const health = await opsbot.modelHealth?.check();
+    if (health === undefined) lines.push(dim('· no model configured: the command engine answers'));
+    else if (health.state === 'ready') lines.push(green(`✔ ${health.detail}`));
+    else if (health.state === 'unlisted') lines.push(yellow(`⚠ ${health.detail}`));
+    else {
+      ok = false;
+      lines.push(red(`✘ ${health.detail}`));
+    }
+    io.stdout.write(`${context.redactor.redact(lines.join('\n'))}\n`);
+    return ok ? EXIT.ok : EXIT.failed;
   } finally {
     await opsbot.close();
   }
@@ -82,9 +100,7 @@ export function answerCommand(
 ): Promise<number> {
   return withTerminalOpsbot(context, io, async (opsbot) => {
     await opsbot.kernel.answer(runId, answer, principal);
-    const run = await opsbot.kernel.settled(runId);
-    if (run.status === 'finished') return EXIT.ok;
-    return run.status.startsWith('waiting') ? EXIT.waiting : EXIT.failed;
+    return exitCodeOf(await opsbot.kernel.settled(runId));
   });
 }
 

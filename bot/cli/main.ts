@@ -20,13 +20,15 @@ const USAGE = `Usage: opsbot <command> [options]
 
 Commands:
   run "<task>"              Run one task as the local operator; steps print as they happen.
-  answer <run-id> "<text>"  Answer a run that waits for you.
+  answer <run-id> "<text>"  Answer a run that waits for you. A choice's number as listed ("2") picks that
+                            choice, as at the run's own prompt and in chat; other text is sent as typed.
   approve <approval-id>     Approve a waiting call (as --as); deny <approval-id> [reason] refuses it.
   trace <run-id>            Print a run's trace.
   audit [--since 24h] [--json]
                             Print the audit log (JSON lines with --json), optionally from a time or age.
   whoami | permissions      Your roles, or which tools you can run, need approval for, or may approve.
-  config check              Validate opsbot.yaml and the environment, and show what would run.
+  config check              Validate opsbot.yaml and the environment, reach the store, and ask the model server
+                            (GET /models) whether it has OPENAI_MODEL.
   patrol list|show|history <name>
                             Scheduled patrols: their state, each check, and their latest runs.
   patrol run <name>         Make a patrol's checks now and print them (posts nothing, changes no state).
@@ -38,6 +40,14 @@ Commands:
                             Register the /ops command with Discord (DISCORD_TOKEN, DISCORD_APPLICATION_ID):
                             in one server at once, or globally (which can take a while to show).
   (no command)              Interactive mode: type tasks, one per line.
+
+Exit codes:
+  0  done: the run finished well, the check passed.
+  1  failed: the run failed, or finished with a problem (a failed check or action); config check found the
+     store or the model unusable.
+  2  usage: a bad command, option, --as user or settings file; nothing ran.
+  3  waiting: the run waits for an answer (opsbot answer) or an approval (opsbot approve).
+  4  patrol run only: a check could not run.
 
 Options:
   --as <name>               Act as the local user local:<name> from opsbot.yaml (default: operator).
@@ -67,7 +77,10 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
   const [command, ...rest] = positionals;
   try {
     const context = await loadCliContext(io, values.config);
-    const principal = localPrincipal(context, values.as ?? 'operator');
+    // config check lists them with its other findings; every other command says them once, on stderr.
+    if (command !== 'config')
+      for (const warning of context.warnings) io.stderr.write(`opsbot: warning: ${warning}\n`);
+    const principal = localPrincipal(context, values.as ?? 'operator', values.as !== undefined);
     switch (command) {
       case undefined:
         return await interactive(context, io, principal, engine);

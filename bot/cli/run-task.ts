@@ -12,7 +12,14 @@ import { type CliContext, terminalOpsbot } from './cli-context.js';
 import { type CliIo, LineReader } from './cli-io.js';
 import { dim, formatEvent } from './terminal-output.js';
 
+/** What scripts can rely on; `opsbot --help` and the README's CLI section list the same codes. */
 export const EXIT = { ok: 0, failed: 1, usage: 2, waiting: 3 } as const;
+
+/** 0 when the run finished well, 1 when it failed or finished with a problem (a failed check), 3 when it waits. */
+export function exitCodeOf(run: Run): number {
+  if (run.status === 'finished') return run.ok ? EXIT.ok : EXIT.failed;
+  return run.status.startsWith('waiting') ? EXIT.waiting : EXIT.failed;
+}
 
 export interface RunTaskOptions {
   task: string;
@@ -20,12 +27,15 @@ export interface RunTaskOptions {
   engine?: 'react' | 'command';
   reader?: LineReader;
   opsbot?: Opsbot;
+  /** Told the new run's id as soon as it exists (interactive mode watches it for changes made elsewhere). */
+  onStarted?: (runId: string) => void;
 }
 
+/** `reader` and `opsbot` are shared by interactive mode, which also prints the session's steps itself. */
 export async function runTask(context: CliContext, io: CliIo, options: RunTaskOptions): Promise<number> {
   const write = (line: string) => io.stdout.write(`${line}\n`);
   const opsbot = options.opsbot ?? (await terminalOpsbot(context, write));
-  const stop = followRuns(opsbot.kernel, write);
+  const stop = options.opsbot ? () => {} : followRuns(opsbot.kernel, write);
   const reader = options.reader ?? new LineReader(io);
   try {
     const conversation: Conversation = {
@@ -44,34 +54,8 @@ export async function runTask(context: CliContext, io: CliIo, options: RunTaskOp
       conversation,
       ...(options.engine ? { engine: options.engine } : {}),
     });
-    let run = await opsbot.kernel.settled(runId);
-    while (run.status === 'waiting_for_user') {
-      const answer = await askOnTerminal(run, reader, io);
-      if (answer === undefined) {
-        write(
-          dim(
-            `Run ${run.id} is waiting for an answer. Answer it later with: opsbot answer ${run.id} "<answer>"`,
-          ),
-        );
-        return EXIT.waiting;
-      }
-      await opsbot.kernel.answer(run.id, answer, options.principal);
-      run = await opsbot.kernel.settled(run.id);
-    }
-    if (run.status === 'waiting_for_approval') {
-      write(
-        dim(
-          `Run ${run.id} is waiting for approval. An approver can run: opsbot approve ${run.approval.approvalId} --as <name>`,
-        ),
-      );
-      return EXIT.waiting;
-    }
-    write(
-      dim(
-        `run ${run.id}: ${run.status} · ${plural(run.step, 'step')} · ${plural(run.usage.toolCalls, 'tool call')} · ${plural(run.usage.promptTokens + run.usage.completionTokens, 'token')}`,
-      ),
-    );
-    return run.status === 'finished' ? EXIT.ok : EXIT.failed;
+    options.onStarted?.(runId);
+    return await carryOn(opsbot, io, runId, options.principal, reader);
   } catch (error) {
     io.stderr.write(`opsbot: ${context.redactor.redact(errorMessage(error))}\n`);
     return EXIT.failed;
@@ -80,6 +64,49 @@ export async function runTask(context: CliContext, io: CliIo, options: RunTaskOp
     if (!options.reader) reader.close();
     if (!options.opsbot) await opsbot.close();
   }
+}
+
+/**
+ * Waits until the run ends or waits for someone, asking its questions on the terminal, then says how it stands
+ * and returns the exit code.
+ */
+export async function carryOn(
+  opsbot: Opsbot,
+  io: CliIo,
+  runId: string,
+  principal: Principal,
+  reader: LineReader | undefined,
+): Promise<number> {
+  const write = (line: string) => io.stdout.write(`${line}\n`);
+  let run = await opsbot.kernel.settled(runId);
+  while (run.status === 'waiting_for_user') {
+    // Without a reader (a decision on someone else's run), the question is theirs to answer, not this prompt's.
+    const answer = reader ? await askOnTerminal(reader, io) : undefined;
+    if (answer === undefined) {
+      write(
+        dim(
+          `Run ${run.id} is waiting for ${run.principal.displayName}'s answer. Answer it later with: opsbot answer ${run.id} "<answer>"`,
+        ),
+      );
+      return EXIT.waiting;
+    }
+    await opsbot.kernel.answer(run.id, answer, principal);
+    run = await opsbot.kernel.settled(run.id);
+  }
+  if (run.status === 'waiting_for_approval') {
+    write(
+      dim(
+        `Run ${run.id} is waiting for approval. An approver can run: opsbot approve ${run.approval.approvalId} --as <name>`,
+      ),
+    );
+    return EXIT.waiting;
+  }
+  write(
+    dim(
+      `run ${run.id}: ${run.status} · ${plural(run.step, 'step')} · ${plural(run.usage.toolCalls, 'tool call')} · ${plural(run.usage.promptTokens + run.usage.completionTokens, 'token')}`,
+    ),
+  );
+  return exitCodeOf(run);
 }
 
 /**
@@ -119,17 +146,9 @@ export function followRuns(kernel: Kernel, write: (line: string) => void): () =>
   });
 }
 
-async function askOnTerminal(
-  run: Extract<Run, { status: 'waiting_for_user' }>,
-  reader: LineReader,
-  io: CliIo,
-): Promise<string | undefined> {
-  const { choices } = run.question;
-  const line = await reader.next('> ', io);
-  if (line === undefined) return undefined;
-  const index = Number(line.trim());
-  if (Number.isInteger(index) && index >= 1 && index <= choices.length) return choices[index - 1];
-  return line;
+/** The line as typed: the kernel reads a bare choice number as that choice, as it does everywhere. */
+async function askOnTerminal(reader: LineReader, io: CliIo): Promise<string | undefined> {
+  return reader.next('> ', io);
 }
 
 function plural(count: number, noun: string): string {

@@ -4,14 +4,10 @@ import type { RunEvent } from '../../agent/run.js';
 import { VIEW_LIMITS } from '../chat/view-limits.js';
 import { monospaceTable, toolDataView } from '../chat/view-tables.js';
 
-const useColor = process.stdout.isTTY === true && process.env.NO_COLOR === undefined;
-const paint = (code: string) => (text: string) => (useColor ? `\u001b[${code}m${text}\u001b[0m` : text);
-export const dim = paint('2');
-export const bold = paint('1');
-export const green = paint('32');
-export const red = paint('31');
-export const yellow = paint('33');
-export const cyan = paint('36');
+import { bold, cyan, dim, green, red, yellow } from './terminal-colors.js';
+import { renderMarkdown } from './terminal-markdown.js';
+
+export { bold, cyan, dim, green, red, yellow } from './terminal-colors.js';
 
 /** One line per event that shows progress; other events are told by chat messages. */
 export function formatEvent(event: RunEvent): string | undefined {
@@ -45,12 +41,12 @@ export function formatMessage(message: OutboundMessage): string | undefined {
         ? red(message.text)
         : message.tone === 'warning'
           ? yellow(message.text)
-          : message.text;
+          : renderMarkdown(message.text);
     case 'status':
       return undefined;
     case 'question': {
       const choices = message.choices.map((choice, index) => `    ${index + 1}) ${choice}`).join('\n');
-      return `${yellow('?')} ${bold(message.question)}${choices ? `\n${choices}` : ''}`;
+      return `${yellow('?')} ${bold(renderMarkdown(message.question))}${choices ? `\n${choices}` : ''}`;
     }
     case 'approval':
       return formatApproval(message);
@@ -60,7 +56,7 @@ export function formatMessage(message: OutboundMessage): string | undefined {
         .map((detail) => formatData(detail.data))
         .filter(Boolean)
         .join('\n');
-      return `${head}${message.text}${details ? `\n${details}` : ''}`;
+      return `${head}${renderMarkdown(message.text)}${details ? `\n${details}` : ''}`;
     }
   }
 }

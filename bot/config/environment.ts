@@ -93,6 +93,23 @@ export function readEnvironment(env: NodeJS.ProcessEnv = process.env): Environme
   return result.data as Environment;
 }
 
+/**
+ * Settings that are valid but will not do what they seem to: said at start-up and by `opsbot config check`,
+ * never silently ignored.
+ */
+export function environmentWarnings(env: NodeJS.ProcessEnv = process.env): string[] {
+  const present = presentVariables(env);
+  const warnings: string[] = [];
+  if (present.OPENAI_MODEL !== undefined && !modelConfigured(present)) {
+    warnings.push(
+      `OPENAI_MODEL=${present.OPENAI_MODEL} is set, but neither OPENAI_BASE_URL nor OPENAI_API_KEY is, so no ` +
+        'model is used and opsbot runs its command engine only. Set OPENAI_BASE_URL (Ollama, vLLM, LiteLLM) ' +
+        'or OPENAI_API_KEY (OpenAI) to use the model.',
+    );
+  }
+  return warnings;
+}
+
 function presentVariables(env: NodeJS.ProcessEnv): Record<string, string> {
   const present: Record<string, string> = {};
   for (const variable of Object.keys(EnvironmentSchema.shape)) {

@@ -88,7 +88,7 @@ export function parseSettings(yamlText: string, sourceName: string): Settings {
   const lineCounter = new LineCounter();
   const document = parseDocument(yamlText, { lineCounter, prettyErrors: true });
   if (document.errors.length > 0) {
-    throw new InvalidSettingsError(sourceName, yamlSyntaxProblems(document.errors));
+    throw new InvalidSettingsError(sourceName, yamlSyntaxProblems(document.errors, yamlText));
   }
 
   let raw: unknown;

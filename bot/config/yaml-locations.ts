@@ -1,6 +1,7 @@
 // Finds the line of a settings key in the YAML source, so errors can point at it; reports YAML syntax errors.
 import { type Document, isAlias, isMap, isScalar, isSeq, type LineCounter, type YAMLError } from 'yaml';
 import type { SettingsPath, SettingsProblem } from './settings-problem.js';
+import { indentProblems } from './yaml-indent-problems.js';
 
 export interface SourcePosition {
   line: number;
@@ -46,18 +47,34 @@ function startOf(node: unknown): number | undefined {
   return range?.[0];
 }
 
-/** Each YAML error as a problem of the whole file, with the parser's line, column and source excerpt. */
-export function yamlSyntaxProblems(errors: readonly YAMLError[]): SettingsProblem[] {
-  return errors.map((error) => {
-    const position = error.linePos?.[0];
-    // The parser's message repeats the position and appends an excerpt; keep the excerpt, drop the repetition.
-    const [summary = error.message, ...excerpt] = error.message.split('\n');
-    const text = summary.replace(/ at line \d+, column \d+:?$/, '');
-    const detail = excerpt.filter((line) => line.trim() !== '').join('\n');
-    return {
-      key: '',
-      ...(position === undefined ? {} : { line: position.line, column: position.col }),
-      message: `YAML syntax error: ${text}${detail === '' ? '' : `\n${detail}`}`,
-    };
-  });
+/**
+ * Each YAML error as a problem of the whole file, with its line and column: indentation mistakes said plainly on
+ * the line that is wrong (once, though the parser may report one twice), others in the parser's words with
+ * its source excerpt.
+ */
+export function yamlSyntaxProblems(errors: readonly YAMLError[], text = ''): SettingsProblem[] {
+  const plain = indentProblems(text, errors);
+  const problems: SettingsProblem[] = [];
+  const seen = new Set<string>();
+  for (const error of errors) {
+    const problem = plain.get(error) ?? parserProblem(error);
+    const key = `${problem.line}:${problem.message}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    problems.push(problem);
+  }
+  return problems;
+}
+
+function parserProblem(error: YAMLError): SettingsProblem {
+  const position = error.linePos?.[0];
+  // The parser's message repeats the position and appends an excerpt; keep the excerpt, drop the repetition.
+  const [summary = error.message, ...excerpt] = error.message.split('\n');
+  const text = summary.replace(/ at line \d+, column \d+:?$/, '');
+  const detail = excerpt.filter((line) => line.trim() !== '').join('\n');
+  return {
+    key: '',
+    ...(position === undefined ? {} : { line: position.line, column: position.col }),
+    message: `YAML syntax error: ${text}${detail === '' ? '' : `\n${detail}`}`,
+  };
 }

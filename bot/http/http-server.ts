@@ -12,6 +12,11 @@ export interface ReadinessStatus {
   ok: boolean;
   /** What a person checking /readyz wants to know: which backend, how many clients, why not ready. */
   detail?: string;
+  /**
+   * Reported, but the bot still serves without it (the model: commands still run, and people are told the model
+   * is down), so a failure does not take this replica out of service.
+   */
+  advisory?: boolean;
 }
 
 export type ReadinessCheck = () => Promise<ReadinessStatus>;
@@ -142,7 +147,7 @@ export class HttpServer {
       [...this.checks].map(async ([name, check]) => [name, await withTimeout(check, timeoutMs)] as const),
     );
     const checks = Object.fromEntries(entries);
-    const ready = entries.every(([, status]) => status.ok);
+    const ready = entries.every(([, status]) => status.ok || status.advisory === true);
     sendJson(response, ready ? 200 : 503, { ready, checks });
   }
 

@@ -25,6 +25,12 @@ export interface PlaygroundInfo {
   defaultChannel: string;
 }
 
+/** The model as it is, not as configured: for the page's model dot. */
+export interface PlaygroundModelHealth {
+  state: 'ready' | 'missing' | 'unlisted' | 'unreachable';
+  detail: string;
+}
+
 export interface PlaygroundApiOptions {
   guard: PlaygroundGuard;
   clock: Clock;
@@ -34,6 +40,8 @@ export interface PlaygroundApiOptions {
   users: PlaygroundUser[];
   info: PlaygroundInfo;
   maxTextChars: number;
+  /** Cached by the caller: the page asks on load and now and then after. */
+  modelHealth?: () => Promise<PlaygroundModelHealth>;
 }
 
 interface Route {
@@ -86,8 +94,11 @@ export function createPlaygroundHandler(options: PlaygroundApiOptions): RequestH
     {
       method: 'GET',
       path: /^\/api\/info$/,
-      run: async (_match, _request, response) =>
-        sendJson(response, 200, { ...options.info, users: options.users }),
+      run: async (_match, _request, response) => {
+        const health = await options.modelHealth?.();
+        const model = health ? { ...options.info.model, ...health } : options.info.model;
+        sendJson(response, 200, { ...options.info, model, users: options.users });
+      },
     },
     {
       method: 'GET',

@@ -16,7 +16,7 @@ import { DEFAULT_CHANNEL, PlaygroundStore } from './playground-store.js';
 import { playgroundUsers } from './playground-users.js';
 
 export interface StartPlaygroundOptions {
-  opsbot: Pick<Opsbot, 'store'>;
+  opsbot: Pick<Opsbot, 'store'> & Partial<Pick<Opsbot, 'modelHealth'>>;
   router: ChatEventHandler;
   httpServer: HttpServer;
   settings: Settings;
@@ -76,6 +76,9 @@ export async function startPlayground(options: StartPlaygroundOptions): Promise<
         defaultChannel: DEFAULT_CHANNEL,
       },
       maxTextChars: settings.limits.max_task_chars,
+      ...(options.opsbot.modelHealth
+        ? { modelHealth: options.opsbot.modelHealth.check.bind(options.opsbot.modelHealth) }
+        : {}),
     }),
   );
   httpServer.addReadinessCheck('playground', async () => ({

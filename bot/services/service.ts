@@ -4,6 +4,8 @@ export interface ServiceReadiness {
   ok: boolean;
   /** What a person checking /readyz wants to know: which backend, which mode, why not ready. */
   detail: string;
+  /** Reported in /readyz without deciding readiness (see ReadinessStatus.advisory). */
+  advisory?: boolean;
 }
 
 export interface Service {

@@ -22,7 +22,7 @@ import type { Store } from '../../agent/store/store.js';
 import { type FakeOpenAIServer, startFakeOpenAIServer } from '../fakes/openai-server.js';
 import { RecordingChatPort } from '../fakes/recording-chat-port.js';
 import { ToolProbe, testTools } from '../kernel/harness.js';
-import { deleteRedisKeys } from '../store/redis-test-keys.js';
+import { deleteRedisKeys, TEST_REDIS_URL } from '../store/redis-test-keys.js';
 
 export const permissions: PermissionSettingsInput = {
   default_role: 'viewer',
@@ -73,7 +73,7 @@ export async function createApprovalHarness(
       backend === 'sqlite'
         ? new SqliteStore(join(dir, 'opsbot.sqlite'), { clock })
         : backend === 'redis'
-          ? await RedisStore.connect('redis://127.0.0.1:6379', { prefix })
+          ? await RedisStore.connect(TEST_REDIS_URL, { prefix })
           : memory;
     stores.push(store);
     return store;

@@ -27,6 +27,7 @@ beforeEach(async () => {
       '    admin: { tools: ["*"], approve: ["*"], admin: true }',
       '  identities:',
       "    'local:operator': { roles: [admin], display_name: Olive }",
+      "    'local:carol': { roles: [viewer], display_name: Carol }",
       'limits:',
       '  model_retries: 0',
       '',
@@ -189,9 +190,12 @@ describe('opsbot CLI', () => {
   it('tells the terminal user their roles and permissions', async () => {
     const whoami = await cli(['whoami']);
     expect(whoami.out.trim()).toBe('Olive: role admin.');
-    const viewer = await cli(['permissions', '--as', 'nobody']);
+    const viewer = await cli(['permissions', '--as', 'carol']);
     expect(viewer.out).toMatch(/Roles: viewer/);
     expect(viewer.out).toMatch(/Tools you can use here: .*disk_usage/);
+    const unknown = await cli(['permissions', '--as', 'nobody']);
+    expect(unknown.code).toBe(2);
+    expect(unknown.err).toMatch(/there is no local user "nobody"/);
   });
 
   it('rejects unknown commands and missing arguments with usage', async () => {

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { ErrorCode } from '../../agent/errors.js';
 import {
   discordConfigured,
+  environmentWarnings,
   modelConfigured,
   playgroundEnabled,
   readEnvironment,
@@ -193,5 +194,21 @@ describe('modelConfigured', () => {
     expect(modelConfigured(readEnvironment({ OPENAI_API_KEY: 'sk-1' }))).toBe(true);
     expect(modelConfigured(readEnvironment({ OPENAI_BASE_URL: 'http://127.0.0.1:11434/v1' }))).toBe(true);
     expect(modelConfigured(readEnvironment({ OPENAI_MODEL: 'llama3' }))).toBe(false);
+  });
+});
+
+describe('environmentWarnings', () => {
+  it('says that OPENAI_MODEL alone uses no model, and is quiet when the model is configured or not asked for', () => {
+    expect(environmentWarnings({ OPENAI_MODEL: 'qwen2.5:7b-instruct' })).toEqual([
+      expect.stringMatching(
+        /^OPENAI_MODEL=qwen2\.5:7b-instruct is set, but neither OPENAI_BASE_URL nor OPENAI_API_KEY is, so no model is used/,
+      ),
+    ]);
+    expect(environmentWarnings({ OPENAI_MODEL: 'm', OPENAI_BASE_URL: 'http://127.0.0.1:11434/v1' })).toEqual(
+      [],
+    );
+    expect(environmentWarnings({ OPENAI_MODEL: 'm', OPENAI_API_KEY: 'sk-1' })).toEqual([]);
+    expect(environmentWarnings({ OPENAI_MODEL: ' ' })).toEqual([]);
+    expect(environmentWarnings({})).toEqual([]);
   });
 });

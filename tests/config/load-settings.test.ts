@@ -49,6 +49,9 @@ describe('the shipped opsbot.yaml', () => {
     expect(permissions.identities['local:alice']).toEqual({ roles: ['operator'], display_name: 'Alice' });
     expect(permissions.identities['local:bob']).toEqual({ roles: ['admin'], display_name: 'Bob' });
     expect(permissions.identities['local:carol']).toEqual({ roles: ['viewer'], display_name: 'Carol' });
+    // With self-approval off, a lone admin's danger call could never be approved: the demo ships two.
+    expect(permissions.identities['local:dave']).toEqual({ roles: ['admin'], display_name: 'Dave' });
+    expect(permissions.allow_self_approval).toBe(false);
     expect(permissions.channels['#ops']?.risks).toContain('danger');
     expect(tools.commands.service_status).toMatchObject({
       argv: ['systemctl', 'status', '{service}'],

@@ -62,7 +62,9 @@ describe('playground in the browser, with a model', () => {
     expect(await answer.locator('img').count()).toBe(0);
     expect(await answer.textContent()).toContain('<img src=x onerror=alert(1)>');
     expect(await answer.locator('[data-ping]').count()).toBe(0);
-    expect(fake.requests[0]!.body.messages!.at(-1)!.content).toContain('how full is the root disk?');
+    // The first request to the model server is the health check (GET /models); the first completion has the task.
+    const firstCompletion = fake.requests.find((request) => request.path.endsWith('/chat/completions'));
+    expect(firstCompletion!.body.messages!.at(-1)!.content).toContain('how full is the root disk?');
   });
 
   it('answers an ask_user question from its choice buttons', async () => {

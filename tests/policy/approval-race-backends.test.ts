@@ -13,10 +13,11 @@ import { ApprovalBook } from '../../agent/policy/approvals.js';
 import { openStore } from '../../agent/store/open-store.js';
 import { RedisStore } from '../../agent/store/redis-store.js';
 import type { Store } from '../../agent/store/store.js';
+import { TEST_REDIS_URL } from '../store/redis-test-keys.js';
 import { approvalRaceCases } from './approval-race.case.js';
 import { restartRequest } from './policy-fixtures.js';
 
-const redisUrl = 'redis://127.0.0.1:6379';
+const redisUrl = TEST_REDIS_URL;
 const redisPrefix = `opsbot-test:policy-race:${process.pid}:${randomUUID().slice(0, 8)}:`;
 
 async function redisReachable(): Promise<boolean> {
@@ -97,7 +98,7 @@ describe('SQLite: two store instances on one file', () => {
 });
 
 describe.skipIf(!hasRedis)(
-  `Redis: two connections under a unique key prefix${hasRedis ? '' : ' (skipped: no Redis answered at 127.0.0.1:6379)'}`,
+  `Redis: two connections under a unique key prefix${hasRedis ? '' : ` (skipped: no Redis answered at ${redisUrl})`}`,
   () => {
     let first: Store;
     let second: Store;

@@ -7,6 +7,7 @@ import { ManualClock } from '../../agent/clock.js';
 import { CallerError, ErrorCode } from '../../agent/errors.js';
 import { defaultStoreUrl, openStore, parseStoreUrl } from '../../agent/store/open-store.js';
 import { maskUrlPassword } from '../../agent/store/redis-store.js';
+import { TEST_REDIS_URL } from './redis-test-keys.js';
 
 function settingsError(url: string): CallerError {
   try {
@@ -107,9 +108,9 @@ describe('openStore', () => {
   });
 
   it('opens redis:// and says where it points', async () => {
-    const store = await openStore('redis://127.0.0.1:6379');
+    const store = await openStore(TEST_REDIS_URL);
     try {
-      expect(store.description).toBe('redis redis://127.0.0.1:6379 (keys under "opsbot:")');
+      expect(store.description).toBe(`redis ${TEST_REDIS_URL} (keys under "opsbot:")`);
       await store.ping();
     } finally {
       await store.close();

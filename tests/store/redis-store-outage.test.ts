@@ -1,49 +1,18 @@
 // Redis outages against a redis-server of our own: fail fast with a clear error while it is down, recover when it returns.
-import { type ChildProcess, spawn } from 'node:child_process';
-import { once } from 'node:events';
-import { createServer } from 'node:net';
-import { createInterface } from 'node:readline';
+import type { ChildProcess } from 'node:child_process';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ErrorCode, OpsbotError } from '../../agent/errors.js';
 import { RedisStore } from '../../agent/store/redis-store.js';
+import { freePort, startRedisServer as startSharedRedisServer, stopRedisServer } from '../redis-server.js';
 
 const servers = new Set<ChildProcess>();
 
-async function freePort(): Promise<number> {
-  const server = createServer();
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const address = server.address();
-  server.close();
-  await once(server, 'close');
-  if (address === null || typeof address === 'string') throw new Error('no TCP port');
-  return address.port;
-}
-
 async function startRedisServer(port: number): Promise<ChildProcess> {
-  const child = spawn(
-    'redis-server',
-    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
-    {
-      stdio: ['ignore', 'pipe', 'inherit'],
-    },
-  );
+  const child = await startSharedRedisServer(port);
   servers.add(child);
   child.once('exit', () => servers.delete(child));
-  for await (const line of createInterface({ input: child.stdout! })) {
-    if (line.includes('Ready to accept connections')) {
-      child.stdout!.resume();
-      return child;
-    }
-  }
-  throw new Error(`redis-server on port ${port} exited before it was ready`);
-}
-
-async function stopRedisServer(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  child.kill('SIGKILL');
-  await once(child, 'exit');
+  return child;
 }
 
 afterAll(async () => {

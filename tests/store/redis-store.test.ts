@@ -4,9 +4,10 @@ import { createClient } from '@keyv/redis';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ErrorCode, OpsbotError } from '../../agent/errors.js';
 import { RedisStore } from '../../agent/store/redis-store.js';
+import { TEST_REDIS_URL } from './redis-test-keys.js';
 import { runStoreContract } from './store-contract.js';
 
-const redisUrl = 'redis://127.0.0.1:6379';
+const redisUrl = TEST_REDIS_URL;
 // Unique per run and per test file, so parallel runs and other suites never see each other's keys.
 const filePrefix = `opsbot-test:redis-store:${process.pid}:${randomUUID().slice(0, 8)}:`;
 

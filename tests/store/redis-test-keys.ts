@@ -1,7 +1,9 @@
-// Removes what a test wrote under its own key prefix in the shared Redis on 127.0.0.1:6379.
+// The Redis the tests share (started by tests/redis-global-setup.ts), and removing what a test wrote there
+// under its own key prefix.
 import { createClient } from '@redis/client';
 
-export const TEST_REDIS_URL = 'redis://127.0.0.1:6379';
+/** A redis-server of the tests' own when one is installed; else OPSBOT_TEST_REDIS_URL, else the usual port. */
+export const TEST_REDIS_URL = process.env.OPSBOT_TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 
 export async function deleteRedisKeys(prefix: string, url = TEST_REDIS_URL): Promise<void> {
   const client = createClient({ url });

@@ -182,6 +182,18 @@ function openThread(messageId) {
   $('thread-input').focus({ preventScroll: true });
 }
 
+/** The model dot: green when the model answers, red when it is configured but down or missing. */
+function showModel(model) {
+  const down = model.configured && (model.state === 'unreachable' || model.state === 'missing');
+  $('engine').dataset.kind = model.configured ? (down ? 'model-down' : 'model') : 'command';
+  $('engine').title = model.detail ?? '';
+  $('engine-text').textContent = !model.configured
+    ? 'Command engine (no model)'
+    : down
+      ? `Model: ${model.name} (${model.state === 'missing' ? 'not on the server' : 'unreachable'})`
+      : `Model: ${model.name}`;
+}
+
 async function start() {
   wireControls({ state, upsert, render, openThread, setUser, switchChannel });
   $('load-earlier').addEventListener('click', () =>
@@ -196,10 +208,16 @@ async function start() {
     $('you-are').append(new Option(`${user.displayName} · ${user.roles.join(', ')}`, user.id));
   }
   setUser(localStorage.getItem(USER_KEY) ?? info.users[0].id);
-  $('engine').dataset.kind = info.model.configured ? 'model' : 'command';
-  $('engine-text').textContent = info.model.configured
-    ? `Model: ${info.model.name}`
-    : 'Command engine (no model)';
+  showModel(info.model);
+  // The server caches its check of the model; asking now and then keeps the dot true without load.
+  setInterval(
+    () =>
+      api.get('/api/info').then(
+        (latest) => showModel(latest.model),
+        () => {},
+      ),
+    30_000,
+  );
   $('model-banner').hidden = info.model.configured || sessionStorage.getItem(BANNER_KEY) === 'hidden';
   // On a phone the examples would fill the screen; they stay one tap away.
   if (matchMedia('(max-width: 760px)').matches) $('banner-more').open = false;

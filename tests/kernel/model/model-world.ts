@@ -27,12 +27,12 @@ import { storeKeys } from '../../../agent/store/store-keys.js';
 import { permissions } from '../../approvals/approval-harness.js';
 import type { FakeOpenAIServer } from '../../fakes/openai-server.js';
 import { RecordingChatPort } from '../../fakes/recording-chat-port.js';
-import { deleteRedisKeys } from '../../store/redis-test-keys.js';
+import { deleteRedisKeys, TEST_REDIS_URL } from '../../store/redis-test-keys.js';
 import { ProcessLife, storeOf } from './process-life.js';
 import { ExecutionLog, recordingTools } from './recording-tools.js';
 
 export type Backend = 'sqlite' | 'redis';
-export const REDIS_URL = 'redis://127.0.0.1:6379';
+export const REDIS_URL = TEST_REDIS_URL;
 
 export const PEOPLE = ['alice', 'bob', 'carol', 'dave'] as const;
 export type Person = (typeof PEOPLE)[number];
