@@ -1,5 +1,6 @@
-// /ops and button clicks: acknowledged at once, answered privately through the interaction webhook while its
-// token lives (15 minutes), and in the conversation with the bot token once it is dead. Nothing here throws.
+// /ops, button clicks and the deny form: acknowledged at once, answered privately through the interaction
+// webhook while its token lives (15 minutes), and in the conversation with the bot token once it is dead.
+// Nothing here throws.
 import {
   ChatInputCommandInteraction,
   type Interaction,
@@ -14,6 +15,7 @@ import type { PermissionSettings } from '../../agent/policy/permission-settings.
 import { actionFromButton } from '../chat/chat-event.js';
 import type { ChatEventHandler, EventIntake } from '../chat/event-intake.js';
 import type { DiscordChatPort } from './discord-chat-port.js';
+import { showDenyModal } from './discord-deny-modal.js';
 import { discordPrincipal } from './discord-identity.js';
 import type { IncomingDiscordInteraction } from './discord-normalize.js';
 
@@ -127,7 +129,13 @@ export async function receiveInteraction(
     );
   };
   if (incoming.input.kind === 'button') {
-    const action = actionFromButton(incoming.input.intent);
+    const { intent, tool } = incoming.input;
+    // Deny asks for an optional reason first; the form comes back as its own interaction (below).
+    if (intent.action === 'deny' && interaction.isButton()) {
+      const shown = await showDenyModal(interaction, { approvalId: intent.approvalId, tool }, logger);
+      if (shown !== 'failed') return;
+    }
+    const action = actionFromButton(intent);
     await intake.receive({
       name: 'button',
       // The run updates the card in place, so the click itself shows nothing new.
@@ -135,6 +143,29 @@ export async function receiveInteraction(
         if (interaction.isButton()) await interaction.deferUpdate();
       }),
       build: async () => ({ kind: 'action', eventId: incoming.eventId, principal, conversation, ...action }),
+      reply: (text) => replies.followUp(text, 'public'),
+    });
+    return;
+  }
+  if (incoming.input.kind === 'deny_reason') {
+    const { approvalId, reason } = incoming.input;
+    await intake.receive({
+      name: 'deny reason',
+      // Like a click: the card is updated in place; a form not sent from a card gets a private "thinking".
+      ack: ack('acknowledge a deny form', async () => {
+        if (!interaction.isModalSubmit()) return;
+        if (interaction.isFromMessage()) await interaction.deferUpdate();
+        else await interaction.deferReply({ flags: MessageFlags.Ephemeral });
+      }),
+      build: async () => ({
+        kind: 'action',
+        eventId: incoming.eventId,
+        principal,
+        conversation,
+        action: 'deny',
+        target: approvalId,
+        ...(reason !== undefined ? { reason } : {}),
+      }),
       reply: (text) => replies.followUp(text, 'public'),
     });
     return;

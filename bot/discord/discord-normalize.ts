@@ -4,6 +4,7 @@ import { z } from 'zod';
 import type { Conversation } from '../../agent/conversation.js';
 import { type ButtonIntent, decodeButton } from '../chat/button-codec.js';
 import { clip } from '../chat/split-text.js';
+import { deniedApprovalId, REASON_INPUT_ID, reasonOf, toolOnCard } from './discord-deny-modal.js';
 import type { DiscordAuthor, DiscordMember } from './discord-identity.js';
 
 const Snowflake = z.string().regex(/^\d{1,20}$/);
@@ -30,6 +31,8 @@ export const DiscordMessageSchema = z.object({
 });
 export type DiscordMessage = z.infer<typeof DiscordMessageSchema>;
 
+const EmbedField = z.object({ name: z.string(), value: z.string() });
+
 const InteractionBase = {
   id: Snowflake,
   application_id: Snowflake,
@@ -53,6 +56,33 @@ export const DiscordInteractionSchema = z.discriminatedUnion('type', [
     ...InteractionBase,
     type: z.literal(3),
     data: z.object({ custom_id: z.string(), component_type: z.number() }),
+    /** The card the button sits on; its embeds name the tool for a deny modal's title (and nothing else). */
+    message: z
+      .object({ embeds: z.array(z.object({ fields: z.array(EmbedField).default([]) })).default([]) })
+      .optional()
+      .catch(undefined),
+  }),
+  /** A modal submitted: its custom_id, and each action row's inputs with what was typed (max 4,000). */
+  z.object({
+    ...InteractionBase,
+    type: z.literal(5),
+    data: z.object({
+      custom_id: z.string(),
+      components: z.array(
+        z.object({
+          type: z.number(),
+          components: z
+            .array(
+              z.object({
+                type: z.number(),
+                custom_id: z.string().optional(),
+                value: z.string().max(4000).optional(),
+              }),
+            )
+            .default([]),
+        }),
+      ),
+    }),
   }),
 ]);
 export type DiscordInteraction = z.infer<typeof DiscordInteractionSchema>;
@@ -147,10 +177,14 @@ export interface IncomingDiscordInteraction {
   author: DiscordAuthor;
   member?: DiscordMember;
   channelId: string;
-  input: { kind: 'command'; text: string } | { kind: 'button'; intent: ButtonIntent };
+  input:
+    | { kind: 'command'; text: string }
+    | { kind: 'button'; intent: ButtonIntent; tool?: string }
+    /** The deny modal submitted: the reason is trimmed, and absent when left empty. */
+    | { kind: 'deny_reason'; approvalId: string; reason?: string };
 }
 
-/** The `/ops` command's text (its `task` option), or a button's decoded intent. */
+/** The `/ops` command's text (its `task` option), a button's decoded intent, or a submitted deny modal. */
 export function normalizeDiscordInteraction(raw: unknown): Normalized<IncomingDiscordInteraction> {
   const parsed = DiscordInteractionSchema.safeParse(raw);
   if (!parsed.success) return skip('an interaction in an unexpected shape');
@@ -168,9 +202,19 @@ export function normalizeDiscordInteraction(raw: unknown): Normalized<IncomingDi
     const text = typeof task?.value === 'string' ? task.value : '';
     return ok({ ...base, input: { kind: 'command', text } });
   }
+  if (interaction.type === 5) {
+    const approvalId = deniedApprovalId(interaction.data.custom_id);
+    if (!approvalId) return skip('a modal that is not one of opsbot’s');
+    const input = interaction.data.components
+      .flatMap((row) => row.components)
+      .find((component) => component.custom_id === REASON_INPUT_ID);
+    const reason = reasonOf(input?.value);
+    return ok({ ...base, input: { kind: 'deny_reason', approvalId, ...(reason ? { reason } : {}) } });
+  }
   const intent = decodeButton(interaction.data.custom_id);
   if (!intent) return skip('a button that is not one of opsbot’s');
-  return ok({ ...base, input: { kind: 'button', intent } });
+  const tool = intent.action === 'deny' ? toolOnCard(interaction.message?.embeds ?? []) : undefined;
+  return ok({ ...base, input: { kind: 'button', intent, ...(tool ? { tool } : {}) } });
 }
 
 function authorOf(author: z.infer<typeof AuthorSchema>): DiscordAuthor {

@@ -23,6 +23,8 @@ export const GUILD = '800000000000000001';
 export const CHANNEL = '800000000000000002';
 export const ALICE = { id: '700000000000000001', username: 'alice' };
 export const BOB = { id: '700000000000000002', username: 'bob' };
+/** In no identity, so the default role: a viewer, who may neither approve nor deny. */
+export const CAROL = { id: '700000000000000003', username: 'carol' };
 
 export const permissions = PermissionSettingsSchema.parse({
   roles: {
@@ -99,7 +101,8 @@ export async function startRig(options: RigOptions = {}): Promise<Rig> {
   fake.api
     .addGuild({ id: GUILD, name: 'ops team', channels: [{ id: CHANNEL, name: 'ops' }] })
     .addMember(GUILD, ALICE, [])
-    .addMember(GUILD, BOB, []);
+    .addMember(GUILD, BOB, [])
+    .addMember(GUILD, CAROL, []);
   fake.gateway.refuseMessageContent = options.refuseMessageContent ?? false;
   const model = await startFakeOpenAIServer();
   const clock = new ManualClock(Date.now());

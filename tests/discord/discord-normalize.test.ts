@@ -158,4 +158,67 @@ describe('normalizeDiscordInteraction', () => {
     });
     expect(foreign).toEqual({ ok: false, skip: 'a button that is not one of opsbot’s' });
   });
+
+  it('reads the tool off the card a Deny button sits on, for the modal title only', () => {
+    const deny = encodeButton({ action: 'deny', approvalId: 'apv_1' });
+    const card = {
+      embeds: [
+        { title: 'Approval needed: restart_service', fields: [{ name: 'Tool', value: '`restart_service`' }] },
+      ],
+    };
+    const click = normalizeDiscordInteraction({
+      ...base,
+      type: 3,
+      data: { custom_id: deny, component_type: 2 },
+      message: card,
+    });
+    expect(click.ok && click.value.input).toEqual({
+      kind: 'button',
+      intent: { action: 'deny', approvalId: 'apv_1' },
+      tool: 'restart_service',
+    });
+    // A card in an unexpected shape costs the title, never the click.
+    const odd = normalizeDiscordInteraction({
+      ...base,
+      type: 3,
+      data: { custom_id: deny, component_type: 2 },
+      message: { embeds: 'x' },
+    });
+    expect(odd.ok && odd.value.input).toEqual({
+      kind: 'button',
+      intent: { action: 'deny', approvalId: 'apv_1' },
+    });
+  });
+
+  it('reads a submitted deny modal: the reason trimmed, absent when empty; other modals are skipped', () => {
+    const submit = (customId: string, value?: string) =>
+      normalizeDiscordInteraction({
+        ...base,
+        type: 5,
+        data: {
+          custom_id: customId,
+          components: [{ type: 1, id: 1, components: [{ type: 4, id: 2, custom_id: 'reason', value }] }],
+        },
+      });
+    const deny = encodeButton({ action: 'deny', approvalId: 'apv_1' });
+    expect(
+      submit(deny, '  not during the freeze \n').ok && submit(deny, '  not during the freeze \n'),
+    ).toMatchObject({
+      value: {
+        eventId: base.id,
+        member: { nick: 'Al' },
+        input: { kind: 'deny_reason', approvalId: 'apv_1', reason: 'not during the freeze' },
+      },
+    });
+    for (const empty of ['', '   \n ', undefined])
+      expect(submit(deny, empty)).toMatchObject({
+        ok: true,
+        value: { input: { kind: 'deny_reason', approvalId: 'apv_1' } },
+      });
+    const blank = submit(deny, ' ');
+    expect(blank.ok && 'reason' in blank.value.input).toBe(false);
+    expect(submit('approve:apv_1', 'x')).toEqual({ ok: false, skip: 'a modal that is not one of opsbot’s' });
+    expect(submit('deny:../../x', 'x')).toEqual({ ok: false, skip: 'a modal that is not one of opsbot’s' });
+    expect(submit(deny, 'x'.repeat(4001)).ok).toBe(false);
+  });
 });

@@ -1,5 +1,6 @@
 // The REST routes an adapter uses, answered from and into the fake's state. Each returns a status and a body.
 import { channelPayload, messagePayload, userPayload } from './discord-payloads.js';
+import { type FakeModal, invalidFormBody, readModal } from './fake-discord-modals.js';
 import type {
   FakeDiscordAttachment,
   FakeDiscordMessage,
@@ -22,10 +23,17 @@ export interface FakeInteraction {
   token: string;
   channelId: string;
   guildId?: string;
-  /** The message a button sits on. */
+  /** 2 a slash command, 3 a component, 5 a modal submit. */
+  type: number;
+  /** Who acted, and their role ids in the guild. */
+  user: FakeDiscordUser;
+  roles: string[];
+  /** The message a button sits on (or the one a modal submit came from). */
   messageId?: string;
-  /** The callback type the bot answered with (4 reply, 5 defer, 6 deferred update, 7 update). */
+  /** The callback type the bot answered with (4 reply, 5 defer, 6 deferred update, 7 update, 9 modal). */
   callbackType?: number;
+  /** The modal the bot showed (callback type 9), for the person to fill in. */
+  modal?: FakeModal;
   /** The message `@original` stands for, once there is one. */
   originalId?: string;
   /** Past its 15 minutes: the callback is unknown and the webhook token invalid. */
@@ -132,6 +140,15 @@ function interactionCallback(
   }
   const type = Number(body.type);
   const data = (body.data ?? {}) as Body;
+  if (type === 9) {
+    // A modal cannot answer a modal submit, and a malformed one is refused whole: the interaction stays unanswered.
+    const checked =
+      interaction.type === 5
+        ? { ok: false as const, errors: { type: 'A modal submit cannot be answered with a modal.' } }
+        : readModal(data);
+    if (!checked.ok) return { status: 400, body: invalidFormBody(checked.errors) };
+    interaction.modal = checked.modal;
+  }
   interaction.callbackType = type;
   if (interaction.expiresOnAck) interaction.expired = true;
   if (type === 4) {

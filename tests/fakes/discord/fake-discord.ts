@@ -1,7 +1,9 @@
-// The whole fake Discord: REST and gateway together, with helpers that play a person writing and clicking.
+// The whole fake Discord: REST and gateway together, with helpers that play a person writing, clicking and
+// filling in a modal.
 import { channelPayload, memberPayload, messagePayload, userPayload } from './discord-payloads.js';
 import { FakeDiscordApi } from './fake-discord-api.js';
 import { FakeDiscordGateway, type GatewayOptions } from './fake-discord-gateway.js';
+import { modalSubmitData } from './fake-discord-modals.js';
 import {
   DIRECT_MESSAGES_INTENT,
   FAKE_DISCORD_BOT,
@@ -13,6 +15,7 @@ import {
 
 export * from './fake-discord-api.js';
 export * from './fake-discord-gateway.js';
+export * from './fake-discord-modals.js';
 export * from './fake-discord-state.js';
 
 /** What an interaction's member may do: View Channel, Send Messages, Embed Links, Read Message History and more. */
@@ -111,6 +114,22 @@ export class FakeDiscord {
     return this.interaction(incoming, 3, { custom_id: incoming.customId, component_type: 2 }, message);
   }
 
+  /**
+   * The person who got a modal fills it in (`values` by input custom_id; the rest left empty) and submits it:
+   * INTERACTION_CREATE type 5 (MODAL_SUBMIT) from the same user, channel and card. Returns its id and token.
+   */
+  submitModal(shownFor: { token: string }, values: Record<string, string> = {}) {
+    const shown = this.api.interactions.get(shownFor.token);
+    if (!shown?.modal) throw new Error('the bot showed no modal for that interaction');
+    const message = shown.messageId ? this.api.message(shown.messageId) : undefined;
+    return this.interaction(
+      { channelId: shown.channelId, user: shown.user, roles: shown.roles },
+      5,
+      modalSubmitData(shown.modal, values),
+      message,
+    );
+  }
+
   /** Cuts the gateway connection; the client resumes and gets what it missed. */
   dropConnections(): void {
     this.gateway.dropConnections();
@@ -132,7 +151,7 @@ export class FakeDiscord {
 
   private interaction(
     incoming: IncomingInteraction,
-    type: 2 | 3,
+    type: 2 | 3 | 5,
     data: Record<string, unknown>,
     message?: FakeDiscordMessage,
   ): { id: string; token: string } {
@@ -144,6 +163,9 @@ export class FakeDiscord {
     this.api.interactions.set(token, {
       id,
       token,
+      type,
+      user: incoming.user,
+      roles: incoming.roles ?? [],
       channelId: channel.id,
       ...(channel.guildId ? { guildId: channel.guildId } : {}),
       ...(message ? { messageId: message.id } : {}),
