@@ -2,6 +2,7 @@
 // each transition names the states it may start from, and refuses any other with a reason a person can read.
 import { RUN_STATUSES, type Run, type RunIn, type RunStatus } from './run.js';
 import type { RunEffect } from './run-effect.js';
+import { actionFinished } from './run-machine/actions.js';
 import { approvalDecided, approvalExpired } from './run-machine/approvals.js';
 import { cancel } from './run-machine/cancel.js';
 import { fail, finish, interrupted } from './run-machine/endings.js';
@@ -106,12 +107,13 @@ function apply(run: Run, event: RunMachineEvent): Next {
       };
     case 'calls_planned':
       return { run: { ...(run as RunIn<'running'>), queue: event.calls }, effects: [] };
-    case 'call_recorded':
-    case 'execution_finished': {
+    case 'call_recorded': {
       const recorded = recordOutcome(base(run), event.call, event.outcome, event.at);
       const queue = recorded.run.queue.filter((queued) => queued.id !== event.call.id);
       return { run: { ...recorded.run, queue, status: 'running' }, effects: recorded.effects };
     }
+    case 'execution_finished':
+      return actionFinished(recordOutcome(base(run), event.call, event.outcome, event.at), event);
     case 'step_completed':
       return { run, effects: [{ kind: 'save' }] };
     case 'question_asked':

@@ -1,6 +1,7 @@
 // How a run ends: finished, failed or interrupted mid-action, and what every end shares.
 import type { Run, RunBase, RunEvent, RunIn } from '../run.js';
 import type { RunEffect } from '../run-effect.js';
+import { finishedWords } from '../run-state-words.js';
 import type { Next, RunMachineEvent } from './events.js';
 import { to, withEvent } from './shape.js';
 
@@ -12,6 +13,7 @@ import { to, withEvent } from './shape.js';
 export function closing(
   kind: 'finished' | 'failed' | 'cancelled' | 'expired' | 'outcome_unknown',
   summary: string,
+  ok = kind === 'finished',
 ): RunEffect[] {
   return [
     { kind: 'free_thread' },
@@ -22,7 +24,7 @@ export function closing(
         kind,
         summary: summary.slice(0, 200),
         durationMs: 0,
-        ...(kind === 'finished' ? {} : { ok: false }),
+        ...(ok ? {} : { ok: false }),
       },
     },
   ];
@@ -39,10 +41,12 @@ export function end<S extends 'finished' | 'failed' | 'cancelled' | 'expired' | 
 }
 
 export function finish(run: Run, event: Extract<RunMachineEvent, { type: 'finished' }>): Next {
+  // A failed write or danger action makes the run's end a problem, whatever the engine's answer says.
+  const ok = event.ok && run.failedActions.length === 0;
   const ended = end(
     run,
     'finished',
-    { answer: event.answer, ok: event.ok },
+    { answer: event.answer, ok },
     {
       type: 'finished',
       at: event.at,
@@ -59,16 +63,12 @@ export function finish(run: Run, event: Extract<RunMachineEvent, { type: 'finish
           kind: 'result',
           runId: run.id,
           text: event.answer,
-          ok: event.ok,
+          ok,
           ...(event.details ? { details: event.details } : {}),
         },
       },
-      {
-        kind: 'status',
-        text: event.ok ? 'Done' : 'Done, with a problem',
-        tone: event.ok ? 'success' : 'warning',
-      },
-      ...closing('finished', event.answer),
+      { kind: 'status', text: finishedWords(ended), tone: ok ? 'success' : 'warning' },
+      ...closing('finished', event.answer, ok),
     ],
   };
 }

@@ -7,6 +7,7 @@ import { AuditLog, auditActor } from '../../agent/policy/audit-log.js';
 import { TaskRateLimiter } from '../../agent/policy/task-rate-limiter.js';
 import type { Principal } from '../../agent/principal.js';
 import type { Run } from '../../agent/run.js';
+import { finishedWithProblem } from '../../agent/run-state-words.js';
 import type { Opsbot } from '../compose.js';
 import { type CliContext, terminalOpsbot } from './cli-context.js';
 import { type CliIo, LineReader } from './cli-io.js';
@@ -71,7 +72,7 @@ export async function runTask(context: CliContext, io: CliIo, options: RunTaskOp
         `run ${run.id}: ${run.status} · ${plural(run.step, 'step')} · ${plural(run.usage.toolCalls, 'tool call')} · ${plural(run.usage.promptTokens + run.usage.completionTokens, 'token')}`,
       ),
     );
-    return run.status === 'finished' ? EXIT.ok : EXIT.failed;
+    return run.status === 'finished' && !finishedWithProblem(run) ? EXIT.ok : EXIT.failed;
   } catch (error) {
     io.stderr.write(`opsbot: ${context.redactor.redact(errorMessage(error))}\n`);
     return EXIT.failed;
