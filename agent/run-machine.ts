@@ -10,7 +10,7 @@ import type { Next, RunMachineEvent, RunMachineEventType } from './run-machine/e
 import { askQuestion, questionExpired, takeAnswer } from './run-machine/questions.js';
 import { base, rememberMessage, to, withEvent } from './run-machine/shape.js';
 import { recordOutcome } from './run-record-call.js';
-import { describeRunState } from './run-state-words.js';
+import { describeRunState, possessive } from './run-state-words.js';
 
 export { refusedRecord } from './run-machine/approvals.js';
 export {
@@ -94,7 +94,8 @@ function apply(run: Run, event: RunMachineEvent): Next {
             message: {
               kind: 'text',
               tone: 'info',
-              text: `I'm still working on the earlier request in this thread. Yours is queued (position ${event.position}) and will start when it is done (${run.id}).`,
+              // Everyone in the thread reads this, so it names whose request waits.
+              text: `I'm still working on the earlier request in this thread. ${possessive(run.principal.displayName)} request is queued (position ${event.position}) and will start when it is done (${run.id}).`,
             },
           },
           { kind: 'audit', entry: { kind: 'thread_busy', reason: `queued at position ${event.position}` } },

@@ -8,6 +8,16 @@ export function finishedWords(run: RunIn<'finished'>): string {
   return run.ok ? FINISHED_WORDS.ok : FINISHED_WORDS.problem;
 }
 
+/** A name in the possessive, for text everyone in a thread reads: "Alice's", "James's". */
+export function possessive(name: string): string {
+  return `${name}'s`;
+}
+
+/** The shared status of a run waiting for its requester: "Waiting for Alice's answer". */
+export function waitingForAnswerWords(run: Run): string {
+  return `Waiting for ${possessive(run.principal.displayName)} answer`;
+}
+
 /** True for a run that finished, but not cleanly: a failed check, or a write or danger action that failed. */
 export function finishedWithProblem(run: Run): boolean {
   return run.status === 'finished' && (!run.ok || run.failedActions.length > 0);
@@ -27,7 +37,7 @@ export function describeRunState(run: Run): string {
     case 'executing':
       return `run ${run.id} is running ${run.executing.call.name} right now`;
     case 'waiting_for_user':
-      return `run ${run.id} is waiting for ${run.principal.displayName}'s answer`;
+      return `run ${run.id} is waiting for ${possessive(run.principal.displayName)} answer`;
     case 'waiting_for_approval':
       return `run ${run.id} is waiting for an approval of ${run.approval.call.name}`;
     case 'finished': {

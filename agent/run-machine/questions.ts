@@ -3,6 +3,7 @@
 import type { OutboundMessage } from '../chat-port.js';
 import type { PlannedCall, Question, Run, RunIn } from '../run.js';
 import type { RunEffect } from '../run-effect.js';
+import { waitingForAnswerWords } from '../run-state-words.js';
 import { closing, end } from './endings.js';
 import type { Next, RunMachineEvent } from './events.js';
 import { to, withEvent } from './shape.js';
@@ -44,7 +45,8 @@ export function askQuestion(
     run: next,
     effects: [
       { kind: 'post', message: questionMessage(run, question), slot: 'question' },
-      { kind: 'status', text: 'Waiting for your answer', tone: 'warning' },
+      // The status line is shared: it names the person it waits for, never "you".
+      { kind: 'status', text: waitingForAnswerWords(run), tone: 'warning' },
       // Before the save, as at every end: see closing().
       { kind: 'free_thread' },
       { kind: 'save' },
