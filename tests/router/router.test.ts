@@ -242,6 +242,7 @@ describe('router', () => {
       text: `status ${runId}`,
     });
     expect(one.ephemeral).toContain('waiting for user');
+    expect(one.ephemeral).toContain('(1 step, 0 tool calls, 15 tokens)');
     expect(one.ephemeral).toContain('asked: Which env?');
     const other = await router.handle({
       kind: 'command',
