@@ -256,7 +256,8 @@ export class RunWorker {
     if (this.deps.effects.tracing) {
       const turn = working.events.slice(eventsBefore).find((event) => event.type === 'model_turn');
       await this.deps.effects.trace(working, {
-        kind: 'model_turn',
+        // Only a step that asked the model is a model turn; the command and checks engines mostly do not.
+        kind: turn ? 'model_turn' : engine.kind === 'checks' ? 'checks_step' : 'command_step',
         durationMs: clock.now() - began,
         summary:
           outcome.kind === 'answer'

@@ -79,6 +79,15 @@ export function takeAnswer(
     by: event.by.key,
   });
   const shown = closeQuestion(run, { answer: event.answer, by: event.by.displayName, at: event.at });
+  const traced: RunEffect = {
+    kind: 'trace',
+    record: {
+      kind: 'answer',
+      summary: `${event.by.displayName} answered: ${event.answer}`.slice(0, 200),
+      by: event.by.key,
+      durationMs: 0,
+    },
+  };
   const { take } = event;
   if (take.kind === 'ask_again') {
     const retried = { ...call, args: take.args, rawArguments: JSON.stringify(take.args) };
@@ -96,7 +105,7 @@ export function takeAnswer(
     });
     return {
       run: asked.run,
-      effects: [...shown, ...asked.effects.filter((effect) => effect.kind !== 'free_thread')],
+      effects: [...shown, traced, ...asked.effects.filter((effect) => effect.kind !== 'free_thread')],
     };
   }
   const queue =
@@ -113,12 +122,7 @@ export function takeAnswer(
   const next = to({ ...answered, queue, messages, askAttempts: 0 }, 'queued', {});
   return {
     run: next,
-    effects: [
-      ...shown,
-      { kind: 'save' },
-      { kind: 'enqueue' },
-      { kind: 'trace', record: { kind: 'answer', summary: event.answer.slice(0, 200), durationMs: 0 } },
-    ],
+    effects: [...shown, { kind: 'save' }, { kind: 'enqueue' }, traced],
   };
 }
 

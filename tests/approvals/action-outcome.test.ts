@@ -26,7 +26,7 @@ const restartUnit = defineTool({
 });
 
 async function approvedRestart(modelSaysAfterwards: string): Promise<TestRun> {
-  harness = await createApprovalHarness('sqlite', {}, [restartUnit]);
+  harness = await createApprovalHarness('sqlite', {}, { tools: [restartUnit] });
   harness.fake.reply(toolCalls([{ name: 'restart_unit', arguments: { unit: 'api' } }]));
   const waiting = await runTask(harness.kernel, {
     text: 'restart the api',

@@ -20,6 +20,7 @@ import { RedisStore } from '../../agent/store/redis-store.js';
 import { SqliteStore } from '../../agent/store/sqlite-store.js';
 import type { Store } from '../../agent/store/store.js';
 import type { Tool } from '../../agent/tool.js';
+import type { TraceSink } from '../../agent/trace.js';
 import { type FakeOpenAIServer, startFakeOpenAIServer } from '../fakes/openai-server.js';
 import { RecordingChatPort } from '../fakes/recording-chat-port.js';
 import { ToolProbe, testTools } from '../kernel/harness.js';
@@ -59,8 +60,11 @@ export interface ApprovalHarness {
 export async function createApprovalHarness(
   backend: Backend,
   overrides: Partial<PermissionSettingsInput> = {},
-  /** Tools beside the shared test tools, such as one that fails. */
-  extraTools: Tool[] = [],
+  extra: {
+    /** Tools beside the shared test tools, such as one that fails. */
+    tools?: Tool[];
+    trace?: TraceSink;
+  } = {},
 ): Promise<ApprovalHarness> {
   const fake = await startFakeOpenAIServer();
   const chat = new RecordingChatPort();
@@ -85,7 +89,8 @@ export async function createApprovalHarness(
     const store = await openStore();
     return new Kernel({
       store,
-      tools: [...testTools(probe), ...extraTools],
+      tools: [...testTools(probe), ...(extra.tools ?? [])],
+      ...(extra.trace ? { trace: extra.trace } : {}),
       model: createOpenAIModelClient({
         baseURL: fake.baseURL,
         apiKey: 'sk-test',
