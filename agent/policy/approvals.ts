@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { type Clock, systemClock } from '../clock.js';
 import type { Conversation } from '../conversation.js';
 import { ErrorCode, SystemError } from '../errors.js';
-import { type Principal, principalKey } from '../principal.js';
+import { type Principal, personKey } from '../principal.js';
 import type { Store } from '../store/store.js';
 import { storeKeys } from '../store/store-keys.js';
 import { APPROVAL_RETENTION_MS, type DecideResult, refusalReason, settled } from './approval-outcomes.js';
@@ -176,7 +176,7 @@ export class ApprovalBook {
     }
 
     const key = decisionKey(approval.id);
-    const owner = encodeOwner(input.decision, now, principalKey(input.decider));
+    const owner = encodeOwner(input.decision, now, personKey(input.decider));
     if (!(await this.store.claim(key, owner, this.keepFor(approval, now)))) return this.readWinner(approval);
 
     const by = auditActor(input.decider);

@@ -6,7 +6,7 @@ import type { Next, RunMachineEvent } from './events.js';
 import { to, withEvent } from './shape.js';
 
 /**
- * The effects every end shares: free the thread, save, trace. The thread is freed first: a process that dies
+ * The effects every end shares: audit the outcome, free the thread, save, trace. The thread is freed first: a process that dies
  * between the two leaves a run that recovery takes up again from its last save, without the thread (as after an
  * answer), never a lock held by a run that has ended, which nothing would release until its TTL.
  */
@@ -16,6 +16,15 @@ export function closing(
   ok = kind === 'finished',
 ): RunEffect[] {
   return [
+    // Every run ends with an outcome row in the audit log, however it ends: a model failure too.
+    {
+      kind: 'audit',
+      entry: {
+        kind: 'outcome',
+        outcome: kind === 'finished' && !ok ? 'finished_with_problem' : kind,
+        reason: summary.slice(0, 500),
+      },
+    },
     { kind: 'free_thread' },
     { kind: 'save' },
     {
