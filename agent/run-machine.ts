@@ -10,7 +10,7 @@ import type { Next, RunMachineEvent, RunMachineEventType } from './run-machine/e
 import { askQuestion, questionExpired, takeAnswer } from './run-machine/questions.js';
 import { base, rememberMessage, to, withEvent } from './run-machine/shape.js';
 import { recordOutcome } from './run-record-call.js';
-import { describeRunState, possessive } from './run-state-words.js';
+import { describeRunState, possessive, WORKING_WORDS } from './run-state-words.js';
 
 export { refusedRecord } from './run-machine/approvals.js';
 export {
@@ -104,7 +104,7 @@ function apply(run: Run, event: RunMachineEvent): Next {
     case 'work_started':
       return {
         run: to(run, 'running', {}),
-        effects: [{ kind: 'status', text: 'Working on it…', tone: 'working' }],
+        effects: [{ kind: 'status', text: WORKING_WORDS, tone: 'working' }],
       };
     case 'calls_planned':
       return { run: { ...(run as RunIn<'running'>), queue: event.calls }, effects: [] };

@@ -1,6 +1,9 @@
 // A run's state in words a person can read: "this run was cancelled by Alice at 12:03 UTC".
 import type { Run, RunIn } from './run.js';
 
+/** The status line of a run at work. */
+export const WORKING_WORDS = 'Working on it…';
+
 /** The one wording of a finished run, on every surface: its status line, the playground's badge, the CLI. */
 export const FINISHED_WORDS = { ok: 'Done', problem: 'Done, with a problem' } as const;
 

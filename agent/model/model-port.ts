@@ -1,5 +1,6 @@
 // What the kernel needs from a model: one chat completion, with tools, that the OpenAI client implements.
 import type { ModelMessage, ModelToolCall } from '../model-message.js';
+import type { ModelRetry } from './model-retry.js';
 
 export interface ModelToolSpec {
   name: string;
@@ -19,6 +20,8 @@ export interface ModelRequest {
   messages: ModelMessage[];
   tools: ModelToolSpec[];
   signal?: AbortSignal;
+  /** Told when an attempt failed and the call will be tried again, before the wait for that retry. */
+  onRetry?: (retry: ModelRetry) => void;
 }
 
 export interface ModelClient {
