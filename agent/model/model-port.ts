@@ -1,6 +1,5 @@
 // What the kernel needs from a model: one chat completion, with tools, that the OpenAI client implements.
 import type { ModelMessage, ModelToolCall } from '../model-message.js';
-import type { ModelRetry } from './model-retry.js';
 
 export interface ModelToolSpec {
   name: string;
@@ -14,6 +13,16 @@ export interface ModelReply {
   toolCalls: ModelToolCall[];
   finishReason: string;
   usage: { promptTokens: number; completionTokens: number };
+}
+
+/** A model call whose attempt failed and that will be tried again. */
+export interface ModelRetry {
+  /** The attempt about to start: 2 for the first retry. */
+  attempt: number;
+  /** Every attempt the call may make, the first included. */
+  attempts: number;
+  /** Why the last attempt failed, for people: "no answer within 60 s", "the server answered 503 …". */
+  problem: string;
 }
 
 export interface ModelRequest {

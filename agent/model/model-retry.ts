@@ -1,15 +1,9 @@
 // A model call being retried: which attempt comes next, why the last one failed, and how a thread says so.
 import { STATUS_CODES } from 'node:http';
 import { formatDuration } from './model-errors.js';
+import type { ModelRetry } from './model-port.js';
 
-export interface ModelRetry {
-  /** The attempt about to start: 2 for the first retry. */
-  attempt: number;
-  /** Every attempt the call may make, the first included. */
-  attempts: number;
-  /** Why the last attempt failed, for people: "no answer within 60 s", "the server answered 503 …". */
-  problem: string;
-}
+export type { ModelRetry } from './model-port.js';
 
 /** The shared status while the model is retried, honest about what it waits for. */
 export function modelRetryWords(retry: ModelRetry): string {
