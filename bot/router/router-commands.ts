@@ -10,6 +10,7 @@ import {
 } from '../../agent/policy/describe-permissions.js';
 import type { Principal } from '../../agent/principal.js';
 import type { Run, RunEvent } from '../../agent/run.js';
+import { finishedWords } from '../../agent/run-state-words.js';
 import type { PatrolControl } from '../../scheduled/patrol-control.js';
 import type { Settings } from '../config/settings-schema.js';
 
@@ -128,10 +129,15 @@ async function runStatus(context: CommandContext, runId: string): Promise<string
   const tokens = run.usage.promptTokens + run.usage.completionTokens;
   const usage = `${countWords(run.step, 'step')}, ${countWords(run.usage.toolCalls, 'tool call')}, ${countWords(tokens, 'token')}`;
   return [
-    `\`${run.id}\` is ${run.status.replaceAll('_', ' ')} — "${short(run.task, 80)}" by ${run.principal.displayName} (${usage})`,
+    `\`${run.id}\` is ${stateWords(run)} — "${short(run.task, 80)}" by ${run.principal.displayName} (${usage})`,
     'Last steps:',
     ...steps,
   ].join('\n');
+}
+
+/** A finished run in the words its status line uses: "done", or "done, with a problem". */
+function stateWords(run: Run): string {
+  return run.status === 'finished' ? finishedWords(run).toLowerCase() : run.status.replaceAll('_', ' ');
 }
 
 function describeEvent(event: RunEvent): string {

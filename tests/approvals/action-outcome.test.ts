@@ -1,11 +1,14 @@
 // After an approved action runs, the thread shows its real outcome from the bot, whatever the model says next.
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { silentLogger } from '../../agent/logger.js';
 import { loadRunRecord } from '../../agent/run-migrations.js';
 import { defineTool } from '../../agent/tool.js';
+import { SettingsSchema } from '../../bot/config/settings-schema.js';
+import { Router } from '../../bot/router/router.js';
 import { text, toolCalls } from '../fakes/openai-server.js';
 import { runTask, type TestRun } from '../kernel/harness.js';
-import { type ApprovalHarness, createApprovalHarness } from './approval-harness.js';
+import { type ApprovalHarness, createApprovalHarness, permissions } from './approval-harness.js';
 
 let harness: ApprovalHarness;
 afterEach(async () => harness?.close());
@@ -62,6 +65,21 @@ describe('the outcome of an approved action', () => {
     const stored = await (await harness.replica()).get(run.id);
     expect(stored.status === 'finished' && stored.ok).toBe(false);
     expect(stored.failedActions).toHaveLength(1);
+    // `/ops status <run>` says it the same way.
+    const router = new Router({
+      kernel: harness.kernel,
+      settings: SettingsSchema.parse({ permissions }),
+      logger: silentLogger,
+      clock: harness.clock,
+    });
+    const reply = await router.handle({
+      kind: 'command',
+      eventId: 'status-1',
+      principal: harness.person('alice'),
+      conversation,
+      text: `status ${run.id}`,
+    });
+    expect(reply.ephemeral).toContain(`\`${run.id}\` is done, with a problem`);
   });
 
   it('is posted as a succeeded card too, and a clean run stays "Done"', async () => {
