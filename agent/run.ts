@@ -81,6 +81,8 @@ export const FailedActionSchema = z.object({
   tool: z.string(),
   summary: z.string(),
   at: z.number(),
+  /** The tool and its canonical arguments: the same call succeeding later in the run clears the failure. */
+  signature: z.string().optional(),
 });
 export type FailedAction = z.infer<typeof FailedActionSchema>;
 

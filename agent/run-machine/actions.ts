@@ -10,11 +10,19 @@ export function actionFinished(
 ): Next {
   const { call, outcome } = event;
   const queue = recorded.run.queue.filter((queued) => queued.id !== call.id);
+  const { signature } = outcome;
+  // A failure stays on the run unless the very same call (tool and arguments) later succeeds.
   const failedActions: FailedAction[] = outcome.ok
-    ? recorded.run.failedActions
+    ? recorded.run.failedActions.filter((failed) => !signature || failed.signature !== signature)
     : [
         ...recorded.run.failedActions,
-        { callId: call.id, tool: call.name, summary: outcome.summary, at: event.at },
+        {
+          callId: call.id,
+          tool: call.name,
+          summary: outcome.summary,
+          at: event.at,
+          ...(signature ? { signature } : {}),
+        },
       ];
   const run = { ...recorded.run, queue, failedActions, status: 'running' as const };
   // The command engine's answer is this result already: it would show twice.
