@@ -1,5 +1,6 @@
 // When a call lacks required arguments, ask the person for exactly those fields, phrased from their descriptions.
 import type { z } from 'zod';
+import { fieldQuestion } from './field-question.js';
 import type { ModelToolSpec } from './model/model-client.js';
 
 interface FieldSchema {
@@ -29,19 +30,18 @@ function fieldSchema(spec: ModelToolSpec, field: string): FieldSchema {
   return Object.hasOwn(properties, field) ? (properties[field] ?? {}) : {};
 }
 
-function describeField(spec: ModelToolSpec, field: string): string {
+/** One field as a question a person can answer: "Which service should I restart? (one of: api, worker)". */
+function askField(spec: ModelToolSpec, field: string): string {
   const schema = fieldSchema(spec, field);
-  const description = schema.description?.trim().replace(/\.$/, '') ?? '';
-  const question = description ? lowerFirst(description) : `what should ${field} be`;
   const choices = schema.enum ?? schema.items?.enum;
   const options = choices && choices.length > 0 ? ` (one of: ${choices.map(String).join(', ')})` : '';
-  return `\`${field}\`: ${question}${question.endsWith('?') ? '' : '?'}${options}`;
+  return `${fieldQuestion(field, schema.description)}${options}`;
 }
 
 export function missingFieldsQuestion(spec: ModelToolSpec, fields: string[]): string {
-  if (fields.length === 1) return `${spec.name} needs ${describeField(spec, fields[0]!)}`;
-  const lines = fields.map((field) => `• ${describeField(spec, field)}`);
-  return `${spec.name} needs ${fields.length} more details. Reply with field=value for each:\n${lines.join('\n')}`;
+  if (fields.length === 1) return askField(spec, fields[0]!);
+  const lines = fields.map((field) => `• \`${field}\`: ${askField(spec, field)}`);
+  return `To run ${spec.name} I need ${fields.length} more details. Reply with field=value for each:\n${lines.join('\n')}`;
 }
 
 /** The choices to offer as buttons when exactly one enumerated field is missing. */
@@ -96,8 +96,4 @@ export function coerce(schema: FieldSchema, value: string): unknown {
       .map((item) => coerce(schema.items ?? {}, item));
   }
   return value;
-}
-
-function lowerFirst(text: string): string {
-  return text.charAt(0).toLowerCase() + text.slice(1);
 }

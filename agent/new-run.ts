@@ -50,6 +50,7 @@ export function newRun(input: NewRunInput): RunIn<'queued'> {
     completedCalls: {},
     activeMs: 0,
     askAttempts: 0,
+    failedActions: [],
     ...(input.plan ? { plan: input.plan } : {}),
     ...(input.keepForMs ? { keepForMs: input.keepForMs } : {}),
     events: [{ type: 'task_received', at: input.now, step: 0, text: task, engine: input.engine }],

@@ -1,6 +1,6 @@
 // Carries out what run transitions cause: saves, chat posts through the redacting notifier, traces, audit
 // entries, freeing the thread and handing the run to the queue. The only place a transition touches the world.
-import type { ChatPort, MessageRef, OutboundMessage } from './chat-port.js';
+import type { ChatPort, MessageRef, MessageTone, OutboundMessage } from './chat-port.js';
 import type { Clock } from './clock.js';
 import { type Conversation, shownInChat } from './conversation.js';
 import type { ConversationScheduler } from './conversation-scheduler.js';
@@ -71,6 +71,14 @@ export class RunEffects {
     }
     this.deps.listeners.emit(run);
     return run;
+  }
+
+  /**
+   * Shows progress on the run's status line while a step waits (a model call being retried), outside any
+   * transition: nothing is saved, and the run comes back with its status message id.
+   */
+  progress(run: Run, text: string, tone: MessageTone): Promise<Run> {
+    return this.status(run, text, tone);
   }
 
   /** False when no trace sink is set: callers can skip building trace records. */
@@ -207,11 +215,7 @@ export class RunEffects {
     }
   }
 
-  private async status(
-    run: Run,
-    text: string,
-    tone: Extract<RunEffect, { kind: 'status' }>['tone'],
-  ): Promise<Run> {
+  private async status(run: Run, text: string, tone: MessageTone): Promise<Run> {
     const message: OutboundMessage = { kind: 'status', runId: run.id, text, tone };
     if (run.statusMessageId) return this.update(run, run.statusMessageId, message);
     const posted = await this.post(run, message);

@@ -2,6 +2,7 @@
 // each transition names the states it may start from, and refuses any other with a reason a person can read.
 import { RUN_STATUSES, type Run, type RunIn, type RunStatus } from './run.js';
 import type { RunEffect } from './run-effect.js';
+import { actionFinished } from './run-machine/actions.js';
 import { approvalDecided, approvalExpired } from './run-machine/approvals.js';
 import { cancel } from './run-machine/cancel.js';
 import { fail, finish, interrupted } from './run-machine/endings.js';
@@ -9,7 +10,7 @@ import type { Next, RunMachineEvent, RunMachineEventType } from './run-machine/e
 import { askQuestion, questionExpired, takeAnswer } from './run-machine/questions.js';
 import { base, rememberMessage, to, withEvent } from './run-machine/shape.js';
 import { recordOutcome } from './run-record-call.js';
-import { describeRunState } from './run-state-words.js';
+import { describeRunState, possessive, WORKING_WORDS } from './run-state-words.js';
 
 export { refusedRecord } from './run-machine/approvals.js';
 export {
@@ -93,7 +94,8 @@ function apply(run: Run, event: RunMachineEvent): Next {
             message: {
               kind: 'text',
               tone: 'info',
-              text: `I'm still working on the earlier request in this thread. Yours is queued (position ${event.position}) and will start when it is done (${run.id}).`,
+              // Everyone in the thread reads this, so it names whose request waits.
+              text: `I'm still working on the earlier request in this thread. ${possessive(run.principal.displayName)} request is queued (position ${event.position}) and will start when it is done (${run.id}).`,
             },
           },
           { kind: 'audit', entry: { kind: 'thread_busy', reason: `queued at position ${event.position}` } },
@@ -102,16 +104,17 @@ function apply(run: Run, event: RunMachineEvent): Next {
     case 'work_started':
       return {
         run: to(run, 'running', {}),
-        effects: [{ kind: 'status', text: 'Working on it…', tone: 'working' }],
+        effects: [{ kind: 'status', text: WORKING_WORDS, tone: 'working' }],
       };
     case 'calls_planned':
       return { run: { ...(run as RunIn<'running'>), queue: event.calls }, effects: [] };
-    case 'call_recorded':
-    case 'execution_finished': {
+    case 'call_recorded': {
       const recorded = recordOutcome(base(run), event.call, event.outcome, event.at);
       const queue = recorded.run.queue.filter((queued) => queued.id !== event.call.id);
       return { run: { ...recorded.run, queue, status: 'running' }, effects: recorded.effects };
     }
+    case 'execution_finished':
+      return actionFinished(recordOutcome(base(run), event.call, event.outcome, event.at), event);
     case 'step_completed':
       return { run, effects: [{ kind: 'save' }] };
     case 'question_asked':

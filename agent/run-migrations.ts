@@ -9,11 +9,17 @@ type RawRun = Record<string, unknown>;
  * - v1: first stored version: `status` plus an independent `pending` (question, approval or executing).
  * - v2: a union on `status`. `executing` is a status; a waiting run carries its `question` or `approval`;
  *   `answer`, `error`, `cancelled`, `expired` and `unknownCall` live only on their own end states.
+ * - v3: `failedActions`, the write and danger calls that ran and failed (none for older runs).
  * Add `migrations[n]` turning a vN record into vN+1 when the shape changes.
  */
 const migrations: Record<number, (raw: RawRun) => RawRun> = {
   1: fromV1,
+  2: fromV2,
 };
+
+function fromV2(raw: RawRun): RawRun {
+  return { ...raw, schemaVersion: 3, failedActions: [] };
+}
 
 function fromV1(raw: RawRun): RawRun {
   const { pending, cancelRequestedBy, answer, error, ...rest } = raw as RawRun & {

@@ -1,5 +1,30 @@
 // A run's state in words a person can read: "this run was cancelled by Alice at 12:03 UTC".
-import type { Run } from './run.js';
+import type { Run, RunIn } from './run.js';
+
+/** The status line of a run at work. */
+export const WORKING_WORDS = 'Working on it…';
+
+/** The one wording of a finished run, on every surface: its status line, the playground's badge, the CLI. */
+export const FINISHED_WORDS = { ok: 'Done', problem: 'Done, with a problem' } as const;
+
+export function finishedWords(run: RunIn<'finished'>): string {
+  return run.ok ? FINISHED_WORDS.ok : FINISHED_WORDS.problem;
+}
+
+/** A name in the possessive, for text everyone in a thread reads: "Alice's", "James's". */
+export function possessive(name: string): string {
+  return `${name}'s`;
+}
+
+/** The shared status of a run waiting for its requester: "Waiting for Alice's answer". */
+export function waitingForAnswerWords(run: Run): string {
+  return `Waiting for ${possessive(run.principal.displayName)} answer`;
+}
+
+/** True for a run that finished, but not cleanly: a failed check, or a write or danger action that failed. */
+export function finishedWithProblem(run: Run): boolean {
+  return run.status === 'finished' && (!run.ok || run.failedActions.length > 0);
+}
 
 export function formatClock(at: number): string {
   return `${new Date(at).toISOString().slice(11, 16)} UTC`;
@@ -15,11 +40,14 @@ export function describeRunState(run: Run): string {
     case 'executing':
       return `run ${run.id} is running ${run.executing.call.name} right now`;
     case 'waiting_for_user':
-      return `run ${run.id} is waiting for ${run.principal.displayName}'s answer`;
+      return `run ${run.id} is waiting for ${possessive(run.principal.displayName)} answer`;
     case 'waiting_for_approval':
       return `run ${run.id} is waiting for an approval of ${run.approval.call.name}`;
-    case 'finished':
-      return `run ${run.id} already finished at ${formatClock(run.updatedAt)}`;
+    case 'finished': {
+      const failed = run.failedActions.map((action) => action.tool);
+      const problem = failed.length > 0 ? `, with a problem (${failed.join(', ')} failed)` : '';
+      return `run ${run.id} already finished at ${formatClock(run.updatedAt)}${problem}`;
+    }
     case 'failed':
       return `run ${run.id} already failed at ${formatClock(run.updatedAt)}: ${run.error.message}`;
     case 'cancelled':

@@ -16,6 +16,7 @@ import type { RunLeases } from './run-leases.js';
 import { type RunMachineEvent, transition } from './run-machine.js';
 import type { RunRepository } from './run-repository.js';
 import type { StepExecutor } from './step-executor.js';
+import { StepProgress } from './step-progress.js';
 import type { Timers } from './timers.js';
 
 export interface RunWorkerDeps {
@@ -238,9 +239,12 @@ export class RunWorker {
     const step = new AbortController();
     const abortStep = () => step.abort(state.controller.signal.reason);
     state.controller.signal.addEventListener('abort', abortStep, { once: true });
+    const progress = new StepProgress(this.deps.effects, working);
     try {
-      outcome = await engine.plan(working, step.signal);
+      outcome = await engine.plan(working, step.signal, progress);
+      await progress.done();
     } catch (error) {
+      await progress.done(false);
       if (state.cancel)
         return this.apply(working, { type: 'cancelled', at: this.now(), by: actor(state.cancel) });
       const code = error instanceof OpsbotError ? error.code : 'engine_error';
@@ -256,7 +260,8 @@ export class RunWorker {
     if (this.deps.effects.tracing) {
       const turn = working.events.slice(eventsBefore).find((event) => event.type === 'model_turn');
       await this.deps.effects.trace(working, {
-        kind: 'model_turn',
+        // Only a step that asked the model is a model turn; the command and checks engines mostly do not.
+        kind: turn ? 'model_turn' : engine.kind === 'checks' ? 'checks_step' : 'command_step',
         durationMs: clock.now() - began,
         summary:
           outcome.kind === 'answer'

@@ -9,7 +9,7 @@ import { RunEventSchema } from './run-events.js';
 export { type RunEvent, RunEventSchema, type RunEventType } from './run-events.js';
 
 /** Bump when the stored shape changes, and add a migration in run-migrations.ts. */
-export const RUN_SCHEMA_VERSION = 2;
+export const RUN_SCHEMA_VERSION = 3;
 
 export const RUN_STATUSES = [
   'queued',
@@ -75,6 +75,17 @@ export type PendingApproval = z.infer<typeof PendingApprovalSchema>;
 
 export const ExecutingSchema = z.object({ call: PlannedCallSchema, startedAt: z.number() });
 
+/** A write or danger call that ran and failed: whatever the model says afterwards, the run ends with a problem. */
+export const FailedActionSchema = z.object({
+  callId: z.string(),
+  tool: z.string(),
+  summary: z.string(),
+  at: z.number(),
+  /** The tool and its canonical arguments: the same call succeeding later in the run clears the failure. */
+  signature: z.string().optional(),
+});
+export type FailedAction = z.infer<typeof FailedActionSchema>;
+
 const base = {
   schemaVersion: z.literal(RUN_SCHEMA_VERSION),
   id: z.string(),
@@ -105,6 +116,8 @@ const base = {
   keepForMs: z.number().int().positive().optional(),
   /** How many times the current missing-argument question was asked, to stop asking in circles. */
   askAttempts: z.number().int().nonnegative().default(0),
+  /** The run's write and danger calls that failed, oldest first (v3). */
+  failedActions: z.array(FailedActionSchema).default([]),
   events: z.array(RunEventSchema),
 };
 
@@ -114,7 +127,7 @@ export const RunSchema = z.discriminatedUnion('status', [
   z.object({ ...base, status: z.literal('executing'), executing: ExecutingSchema }),
   z.object({ ...base, status: z.literal('waiting_for_user'), question: QuestionSchema }),
   z.object({ ...base, status: z.literal('waiting_for_approval'), approval: PendingApprovalSchema }),
-  /** ok is false for "done, with a problem": a failed check, or an approved action that failed. */
+  /** ok is false for "done, with a problem": a failed check, or a write or danger action that failed. */
   z.object({ ...base, status: z.literal('finished'), answer: z.string(), ok: z.boolean().default(true) }),
   z.object({
     ...base,

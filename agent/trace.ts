@@ -9,6 +9,10 @@ import { stableJson } from './stable-json.js';
 export const TraceKindSchema = z.enum([
   'started',
   'model_turn',
+  /** A step of the command engine: a typed command parsed into its call, or its result read back. No model. */
+  'command_step',
+  /** A step of the checks engine (patrols) that needed no model: its planned checks, or their verdict. */
+  'checks_step',
   'tool_call',
   'question',
   'answer',
@@ -36,6 +40,8 @@ export const TraceRecordSchema = z.object({
   args: z.unknown().optional(),
   summary: z.string().optional(),
   ok: z.boolean().optional(),
+  /** Who did it, for a person's act (an answer, an approval decision): their configured identity. */
+  by: z.string().optional(),
   durationMs: z.number().nonnegative(),
   promptTokens: z.number().int().nonnegative().optional(),
   completionTokens: z.number().int().nonnegative().optional(),

@@ -1,4 +1,5 @@
 // An Engine decides a run's next move: calls to make, or the final answer. One class per mode.
+import type { ModelRetry } from '../model/model-retry.js';
 import type { EngineKind, PlannedCall, Run } from '../run.js';
 
 export type PlanOutcome =
@@ -11,8 +12,14 @@ export type PlanOutcome =
       ok?: boolean;
     };
 
+/** What an engine may report while it plans, for the thread to show. */
+export interface PlanProgress {
+  /** A model call failed and will be tried again. */
+  modelRetrying(retry: ModelRetry): void;
+}
+
 export interface Engine {
   readonly kind: EngineKind;
   /** Called when the run has no queued calls and nothing pending. May update run.messages and run.usage. */
-  plan(run: Run, signal: AbortSignal): Promise<PlanOutcome>;
+  plan(run: Run, signal: AbortSignal, progress?: PlanProgress): Promise<PlanOutcome>;
 }

@@ -4,6 +4,7 @@ import type { Clock } from '../clock.js';
 import { compressContext } from '../context/compress-context.js';
 import { estimateMessageTokens, estimatePromptTokens, estimateTokens } from '../context/token-estimate.js';
 import type { ModelClient, ModelToolSpec } from '../model/model-client.js';
+import type { ModelRetry } from '../model/model-retry.js';
 import { parseToolArguments } from '../model/tool-arguments.js';
 import type { ModelMessage } from '../model-message.js';
 import { renderPrompt } from '../prompts.js';
@@ -12,7 +13,7 @@ import type { PlannedCall, Run } from '../run.js';
 import { toolParametersSchema } from '../tool.js';
 import type { ToolPolicy } from '../tool-policy.js';
 import type { ToolRegistry } from '../tool-registry.js';
-import type { Engine, PlanOutcome } from './engine.js';
+import type { Engine, PlanOutcome, PlanProgress } from './engine.js';
 
 export interface ReactEngineOptions {
   model: ModelClient;
@@ -59,15 +60,16 @@ export class ReactEngine implements Engine {
 
   constructor(private readonly options: ReactEngineOptions) {}
 
-  async plan(run: Run, signal: AbortSignal): Promise<PlanOutcome> {
+  async plan(run: Run, signal: AbortSignal, progress?: PlanProgress): Promise<PlanOutcome> {
     const { model, clock } = this.options;
     const basis = this.basis(run);
     const { tools } = basis;
+    const onRetry = progress ? (retry: ModelRetry) => progress.modelRetrying(retry) : undefined;
     let messages: ModelMessage[] = [{ role: 'system', content: basis.prompt }, ...run.messages];
-    messages = await this.fitContext(run, messages, basis, signal);
+    messages = await this.fitContext(run, messages, basis, signal, onRetry);
 
     const started = clock.now();
-    const reply = await model.complete({ messages, tools, signal });
+    const reply = await model.complete({ messages, tools, signal, ...(onRetry ? { onRetry } : {}) });
     run.usage.modelCalls += 1;
     run.usage.promptTokens += reply.usage.promptTokens;
     run.usage.completionTokens += reply.usage.completionTokens;
@@ -171,6 +173,7 @@ export class ReactEngine implements Engine {
     messages: ModelMessage[],
     basis: RunTurnBasis,
     signal: AbortSignal,
+    onRetry?: (retry: ModelRetry) => void,
   ): Promise<ModelMessage[]> {
     const budgetTokens = Math.floor(this.options.contextWindow * this.options.compressAt);
     // The system message is the first; its estimate was made with the basis.
@@ -179,14 +182,19 @@ export class ReactEngine implements Engine {
     const result = await compressContext({
       messages,
       budgetTokens: Math.max(1, budgetTokens - estimatePromptTokens([]) - basis.toolsTokens),
-      summarize: (older) => this.summarize(run, older, signal),
+      summarize: (older) => this.summarize(run, older, signal, onRetry),
     });
     run.messages = result.messages.slice(1);
     this.options.onCompressed?.(run, result.beforeTokens, result.afterTokens);
     return result.messages;
   }
 
-  private async summarize(run: Run, older: ModelMessage[], signal: AbortSignal): Promise<string> {
+  private async summarize(
+    run: Run,
+    older: ModelMessage[],
+    signal: AbortSignal,
+    onRetry?: (retry: ModelRetry) => void,
+  ): Promise<string> {
     const transcript = older
       .map((message) => {
         if (message.role === 'tool') return `tool ${message.name} returned: ${message.content}`;
@@ -204,6 +212,7 @@ export class ReactEngine implements Engine {
       ],
       tools: [],
       signal,
+      ...(onRetry ? { onRetry } : {}),
     });
     run.usage.modelCalls += 1;
     run.usage.promptTokens += reply.usage.promptTokens;

@@ -6,6 +6,7 @@ import { CallerError, ErrorCode, errorMessage, SystemError } from '../errors.js'
 import { type Logger, silentLogger } from '../logger.js';
 import { classifyModelFailure, formatDuration } from './model-errors.js';
 import type { ModelClient, ModelReply, ModelRequest } from './model-port.js';
+import { answeredProblem, type ModelRetry, sdkRetriesResponse, unansweredProblem } from './model-retry.js';
 import { readCompletion, toOpenAIMessages, toOpenAITools } from './openai-mapping.js';
 
 export type { ModelClient, ModelReply, ModelRequest, ModelToolSpec } from './model-port.js';
@@ -33,7 +34,13 @@ export interface OpenAIModelClientOptions {
 }
 
 const ATTEMPTS = Symbol('opsbot.modelAttempts');
-type CountedInit = RequestInit & { [ATTEMPTS]?: { count: number } };
+interface AttemptCounter {
+  count: number;
+  /** The caller's signal: a call it cancels is not retried, so nothing is announced. */
+  signal?: AbortSignal;
+  onRetry?: (retry: ModelRetry) => void;
+}
+type CountedInit = RequestInit & { [ATTEMPTS]?: AttemptCounter };
 
 /** Placeholder for servers without auth (Ollama, vLLM): the SDK refuses to start without a key. */
 const NO_KEY_NEEDED = 'not-needed';
@@ -50,12 +57,29 @@ export function createOpenAIModelClient(options: OpenAIModelClientOptions): Open
   // Counts the SDK's HTTP attempts per call, retries included. The counter rides along in fetch's init under
   // a symbol: the SDK spreads per-request fetchOptions into init, and a symbol never reaches the wire.
   const baseFetch = options.fetch ?? globalThis.fetch;
+  // Set from the SDK's own once it is built; the fetch below runs only after that.
+  let baseURL = options.baseURL ?? '';
   const countingFetch: typeof fetch = (input, init) => {
     const counter = (init as CountedInit | undefined)?.[ATTEMPTS];
     if (!counter) return baseFetch(input, init);
-    counter.count++;
+    const attempt = ++counter.count;
     const { [ATTEMPTS]: _omitted, ...plain } = init as CountedInit;
-    return baseFetch(input, plain);
+    // Said as soon as an attempt fails and the SDK will try again, so the wait before the retry is explained.
+    const announce = (problem: string) => {
+      if (attempt > options.maxRetries || counter.signal?.aborted) return;
+      counter.onRetry?.({ attempt: attempt + 1, attempts: options.maxRetries + 1, problem });
+    };
+    return baseFetch(input, plain).then(
+      (response) => {
+        if (!response.ok && sdkRetriesResponse(response)) announce(answeredProblem(response.status));
+        return response;
+      },
+      (error: unknown) => {
+        // The SDK aborts its own signal when an attempt times out.
+        announce(unansweredProblem(plain.signal?.aborted === true, options.timeoutMs, baseURL));
+        throw error;
+      },
+    );
   };
 
   let sdk: OpenAI;
@@ -74,7 +98,7 @@ export function createOpenAIModelClient(options: OpenAIModelClientOptions): Open
       { cause: error },
     );
   }
-  const baseURL = sdk.baseURL.replace(/\/+$/, '');
+  baseURL = sdk.baseURL.replace(/\/+$/, '');
   let lastOutage = '';
 
   function refuseFast(): SystemError {
@@ -92,7 +116,11 @@ export function createOpenAIModelClient(options: OpenAIModelClientOptions): Open
 
   async function complete(request: ModelRequest): Promise<ModelReply> {
     if (!breaker.canPass()) throw refuseFast();
-    const counter = { count: 0 };
+    const counter: AttemptCounter = {
+      count: 0,
+      ...(request.signal ? { signal: request.signal } : {}),
+      ...(request.onRetry ? { onRetry: request.onRetry } : {}),
+    };
     const started = performance.now();
     let body: unknown;
     try {

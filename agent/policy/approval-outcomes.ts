@@ -15,7 +15,11 @@ export type DecideResult =
   | { kind: 'expired'; approval: Approval; recorded: boolean }
   /** The run was cancelled while the approval waited: nothing may run any more. */
   | { kind: 'withdrawn'; approval: Approval; by: AuditActor; at: number }
-  | { kind: 'not_found' };
+  /** No approval has this id: it was never issued, or it ended longer ago than approvals are kept. */
+  | { kind: 'not_found'; approvalId: string };
+
+/** How long a settled approval is kept by default, so late clicks still get "already approved by X". */
+export const APPROVAL_RETENTION_MS = 7 * 86_400_000;
 
 export function settled(approval: Approval): DecideResult {
   if (approval.status === 'expired') return { kind: 'expired', approval, recorded: false };
@@ -67,7 +71,11 @@ export function decideResultMessage(result: DecideResult): string {
       return `This approval expired at ${formatTime(result.approval.expiresAt)}; ask again if it is still needed.`;
     case 'withdrawn':
       return `This request was withdrawn: the run was cancelled by ${result.by.displayName} at ${formatTime(result.at)}, so nothing was run.`;
-    case 'not_found':
-      return 'This approval no longer exists.';
+    case 'not_found': {
+      // Not "no longer": most often the id was mistyped or never issued; an ended one is kept for a week.
+      const id = /^apv_[\w-]{1,40}$/.test(result.approvalId) ? result.approvalId : 'with that id';
+      const days = Math.round(APPROVAL_RETENTION_MS / 86_400_000);
+      return `There is no approval ${id}. Check the id: approvals that ended are kept for ${days} days, and this one was never issued or ended before that.`;
+    }
   }
 }

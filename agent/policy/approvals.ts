@@ -3,10 +3,10 @@ import { randomBytes } from 'node:crypto';
 import { type Clock, systemClock } from '../clock.js';
 import type { Conversation } from '../conversation.js';
 import { ErrorCode, SystemError } from '../errors.js';
-import { type Principal, principalKey } from '../principal.js';
+import { type Principal, personKey } from '../principal.js';
 import type { Store } from '../store/store.js';
 import { storeKeys } from '../store/store-keys.js';
-import { type DecideResult, refusalReason, settled } from './approval-outcomes.js';
+import { APPROVAL_RETENTION_MS, type DecideResult, refusalReason, settled } from './approval-outcomes.js';
 import {
   APPROVAL_ID_PATTERN,
   APPROVAL_SCHEMA_VERSION,
@@ -92,7 +92,7 @@ export class ApprovalBook {
     private readonly options: ApprovalBookOptions = {},
   ) {
     this.clock = options.clock ?? systemClock;
-    this.retentionMs = options.retentionMs ?? 7 * 86_400_000;
+    this.retentionMs = options.retentionMs ?? APPROVAL_RETENTION_MS;
     this.loserReads = options.loserReads ?? { attempts: 5, delayMs: 20 };
     this.sleep = options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms)));
   }
@@ -161,7 +161,7 @@ export class ApprovalBook {
 
   private async tryDecide(input: DecideInput): Promise<DecideResult | 'retry'> {
     const approval = await this.get(input.approvalId);
-    if (!approval) return { kind: 'not_found' };
+    if (!approval) return { kind: 'not_found', approvalId: input.approvalId };
     if (approval.status !== 'pending') return settled(approval);
     const now = this.clock.now();
     if (now >= approval.expiresAt) return this.expire(approval, input.decider, now);
@@ -176,7 +176,7 @@ export class ApprovalBook {
     }
 
     const key = decisionKey(approval.id);
-    const owner = encodeOwner(input.decision, now, principalKey(input.decider));
+    const owner = encodeOwner(input.decision, now, personKey(input.decider));
     if (!(await this.store.claim(key, owner, this.keepFor(approval, now)))) return this.readWinner(approval);
 
     const by = auditActor(input.decider);
@@ -203,7 +203,7 @@ export class ApprovalBook {
   ): Promise<DecideResult> {
     for (let attempt = 0; attempt < 3; attempt++) {
       const approval = await this.get(approvalId);
-      if (!approval) return { kind: 'not_found' };
+      if (!approval) return { kind: 'not_found', approvalId };
       if (approval.status !== 'pending') return settled(approval);
       const now = this.clock.now();
       const result =

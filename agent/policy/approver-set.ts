@@ -13,6 +13,8 @@ export const ApproverSetSchema = z.object({
   identities: z.array(z.string()),
   /** True when one of the roles is the default role, so anyone without a listed identity may approve. */
   includesDefaultRole: z.boolean(),
+  /** The identities as people know them ("Bob"), in the same order; absent in records made before names. */
+  names: z.array(z.string()).optional(),
 });
 export type ApproverSet = z.infer<typeof ApproverSetSchema>;
 
@@ -30,7 +32,17 @@ export function approverSet(settings: PermissionSettings, toolName: string, plac
     // A patrol cannot click a button, so it never counts as someone who could approve.
     .filter(([key, identity]) => !key.startsWith('patrol:') && identity.roles.some((r) => roles.includes(r)))
     .map(([key]) => key);
-  return { roles, identities, includesDefaultRole: roles.includes(settings.default_role) };
+  const names = identities.map((key) => settings.identities[key]!.display_name ?? nameFromKey(key));
+  return { roles, identities, includesDefaultRole: roles.includes(settings.default_role), names };
+}
+
+/** A name for an identity the settings give none: "Bob" for local:bob, "members of SADMINS" for a group. */
+function nameFromKey(key: string): string {
+  const [kind = '', ...rest] = key.split(':');
+  const id = rest.join(':');
+  if (kind === 'local') return id.charAt(0).toUpperCase() + id.slice(1);
+  if (kind === 'slack_group' || kind === 'discord_role') return `members of ${id}`;
+  return key;
 }
 
 /**
@@ -74,7 +86,10 @@ export function describeRoles(roles: readonly string[]): string {
   return `the ${roles.slice(0, -1).join(', ')} or ${roles.at(-1)} role`;
 }
 
+/** "someone with the admin role (Bob, Dave)": people by name, never by their settings key. */
 export function describeApprovers(approvers: ApproverSet): string {
-  const members = approvers.includesDefaultRole ? 'anyone' : approvers.identities.join(', ');
+  const named =
+    approvers.names?.length === approvers.identities.length ? approvers.names : approvers.identities;
+  const members = approvers.includesDefaultRole ? 'anyone' : named.join(', ');
   return `someone with ${describeRoles(approvers.roles)}${members ? ` (${members})` : ''}`;
 }

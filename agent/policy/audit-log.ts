@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { type Clock, systemClock } from '../clock.js';
 import { ConversationSchema } from '../conversation.js';
-import { type Principal, principalKey } from '../principal.js';
+import { PlatformSchema, type Principal, personKey } from '../principal.js';
 import type { Store } from '../store/store.js';
 import { storeKeys } from '../store/store-keys.js';
 
@@ -26,7 +26,13 @@ export const AuditKindSchema = z.enum([
 ]);
 export type AuditKind = z.infer<typeof AuditKindSchema>;
 
-export const AuditActorSchema = z.object({ key: z.string(), displayName: z.string() });
+export const AuditActorSchema = z.object({
+  /** The person as the settings name them (`local:alice` in the playground and the CLI alike, `slack:U123`). */
+  key: z.string(),
+  displayName: z.string(),
+  /** Where they acted: `playground`, `cli`, `slack`… Entries written before it was kept have none. */
+  surface: PlatformSchema.optional(),
+});
 export type AuditActor = z.infer<typeof AuditActorSchema>;
 
 export const AuditEntrySchema = z.object({
@@ -47,8 +53,15 @@ export const AuditEntrySchema = z.object({
 export type AuditEntry = z.infer<typeof AuditEntrySchema>;
 export type AuditEntryInput = Omit<AuditEntry, 'at'> & { at?: number };
 
+/** One person is one actor across surfaces: the configured identity, with the surface they used beside it. */
 export function auditActor(principal: Pick<Principal, 'platform' | 'userId' | 'displayName'>): AuditActor {
-  return { key: principalKey(principal), displayName: principal.displayName };
+  return { key: personKey(principal), displayName: principal.displayName, surface: principal.platform };
+}
+
+/** "Alice <local:alice> on playground"; the surface is left out where the key already says it (`slack:U1`). */
+export function describeActor(actor: AuditActor): string {
+  const shown = actor.surface && !actor.key.startsWith(`${actor.surface}:`) ? ` on ${actor.surface}` : '';
+  return `${actor.displayName} <${actor.key}>${shown}`;
 }
 
 const PAGE = 500;
@@ -130,7 +143,7 @@ export function formatAuditEntries(entries: readonly AuditEntry[]): string {
   const rows = entries.map((entry) => [
     new Date(entry.at).toISOString().replace('T', ' ').slice(0, 19),
     entry.kind,
-    cell(`${entry.actor.displayName} <${entry.actor.key}>`, 40),
+    cell(describeActor(entry.actor), 48),
     cell(where(entry), 24),
     cell(entry.tool ?? '', 32),
     cell(entry.runId ?? '', 24),

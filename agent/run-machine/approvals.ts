@@ -43,12 +43,23 @@ export function approvalDecided(
     by: event.by.key,
     ...(event.reason ? { reason: event.reason } : {}),
   });
+  const traced: RunEffect = {
+    kind: 'trace',
+    record: {
+      kind: 'approval',
+      tool: call.name,
+      summary: `${outcome} by ${event.by.displayName}${reason ? `: ${reason}` : ''}`.slice(0, 200),
+      by: event.by.key,
+      ok: outcome === 'approved' && !unbound,
+      durationMs: 0,
+    },
+  };
   if (event.decision === 'approve' && event.bound) {
     const approved = { ...call, approved: { approvalId: event.approvalId, by: event.by.displayName } };
     const queue = [approved, ...run.queue.filter((queued) => queued.id !== call.id)];
     return {
       run: to({ ...decided, queue }, 'queued', {}),
-      effects: [...card, { kind: 'save' }, { kind: 'enqueue' }],
+      effects: [...card, traced, { kind: 'save' }, { kind: 'enqueue' }],
     };
   }
   const message = event.bound
@@ -57,7 +68,7 @@ export function approvalDecided(
   const told: RunEffect[] = unbound
     ? [{ kind: 'post', message: { kind: 'text', text: `${call.name}: ${message}`, tone: 'warning' } }]
     : [];
-  return refuseAndGoOn(decided, call, message, event.stopOnDenial, event.at, [...card, ...told]);
+  return refuseAndGoOn(decided, call, message, event.stopOnDenial, event.at, [...card, traced, ...told]);
 }
 
 export function approvalExpired(
@@ -75,10 +86,20 @@ export function approvalExpired(
     by: 'expiry',
   });
   const message = `The approval for ${call.name} expired before anyone decided (at ${formatClock(expiresAt)}), so it was not run.`;
+  const traced: RunEffect = {
+    kind: 'trace',
+    record: {
+      kind: 'approval',
+      tool: call.name,
+      summary: 'expired: nobody decided',
+      ok: false,
+      durationMs: 0,
+    },
+  };
   if (!event.stopOnDenial) {
     // The thread hears it too, not only the model: the run goes on without the call.
     const told: RunEffect = { kind: 'post', message: { kind: 'text', text: message, tone: 'warning' } };
-    return refuseAndGoOn(decided, call, message, false, event.at, [...card, told]);
+    return refuseAndGoOn(decided, call, message, false, event.at, [...card, traced, told]);
   }
   const text = `${message} Ask again if it is still needed.`;
   const ended = end(
@@ -96,6 +117,7 @@ export function approvalExpired(
     run: ended,
     effects: [
       ...card,
+      traced,
       { kind: 'post', message: { kind: 'text', text, tone: 'warning' } },
       { kind: 'status', text: 'Expired', tone: 'warning' },
       ...closing('expired', text),

@@ -1,19 +1,30 @@
 // How a run ends: finished, failed or interrupted mid-action, and what every end shares.
 import type { Run, RunBase, RunEvent, RunIn } from '../run.js';
 import type { RunEffect } from '../run-effect.js';
+import { finishedWords } from '../run-state-words.js';
 import type { Next, RunMachineEvent } from './events.js';
 import { to, withEvent } from './shape.js';
 
 /**
- * The effects every end shares: free the thread, save, trace. The thread is freed first: a process that dies
+ * The effects every end shares: audit the outcome, free the thread, save, trace. The thread is freed first: a process that dies
  * between the two leaves a run that recovery takes up again from its last save, without the thread (as after an
  * answer), never a lock held by a run that has ended, which nothing would release until its TTL.
  */
 export function closing(
   kind: 'finished' | 'failed' | 'cancelled' | 'expired' | 'outcome_unknown',
   summary: string,
+  ok = kind === 'finished',
 ): RunEffect[] {
   return [
+    // Every run ends with an outcome row in the audit log, however it ends: a model failure too.
+    {
+      kind: 'audit',
+      entry: {
+        kind: 'outcome',
+        outcome: kind === 'finished' && !ok ? 'finished_with_problem' : kind,
+        reason: summary.slice(0, 500),
+      },
+    },
     { kind: 'free_thread' },
     { kind: 'save' },
     {
@@ -22,7 +33,7 @@ export function closing(
         kind,
         summary: summary.slice(0, 200),
         durationMs: 0,
-        ...(kind === 'finished' ? {} : { ok: false }),
+        ...(ok ? {} : { ok: false }),
       },
     },
   ];
@@ -39,10 +50,12 @@ export function end<S extends 'finished' | 'failed' | 'cancelled' | 'expired' | 
 }
 
 export function finish(run: Run, event: Extract<RunMachineEvent, { type: 'finished' }>): Next {
+  // A failed write or danger action makes the run's end a problem, whatever the engine's answer says.
+  const ok = event.ok && run.failedActions.length === 0;
   const ended = end(
     run,
     'finished',
-    { answer: event.answer, ok: event.ok },
+    { answer: event.answer, ok },
     {
       type: 'finished',
       at: event.at,
@@ -59,16 +72,12 @@ export function finish(run: Run, event: Extract<RunMachineEvent, { type: 'finish
           kind: 'result',
           runId: run.id,
           text: event.answer,
-          ok: event.ok,
+          ok,
           ...(event.details ? { details: event.details } : {}),
         },
       },
-      {
-        kind: 'status',
-        text: event.ok ? 'Done' : 'Done, with a problem',
-        tone: event.ok ? 'success' : 'warning',
-      },
-      ...closing('finished', event.answer),
+      { kind: 'status', text: finishedWords(ended), tone: ok ? 'success' : 'warning' },
+      ...closing('finished', event.answer, ok),
     ],
   };
 }

@@ -1,6 +1,6 @@
 // The events the run machine takes, and the shapes its transitions share.
 import type { OutboundMessage } from '../chat-port.js';
-import { type Principal, principalKey } from '../principal.js';
+import { type Principal, personKey } from '../principal.js';
 import type { PlannedCall, Run } from '../run.js';
 import type { MessageSlot, RunEffect } from '../run-effect.js';
 import type { RecordedOutcome } from '../run-record-call.js';
@@ -15,8 +15,9 @@ export interface Actor {
   displayName: string;
 }
 
+/** The key is the person as the settings name them (`local:bob` from the playground and the CLI alike). */
 export function actorOf(principal: Principal): Actor {
-  return { key: principalKey(principal), displayName: principal.displayName || principalKey(principal) };
+  return { key: personKey(principal), displayName: principal.displayName || personKey(principal) };
 }
 
 /** How a person's answer fits the question: the ask_user result, the missing arguments, or not yet. */

@@ -3,6 +3,7 @@
 import type { OutboundMessage } from '../chat-port.js';
 import type { PlannedCall, Question, Run, RunIn } from '../run.js';
 import type { RunEffect } from '../run-effect.js';
+import { waitingForAnswerWords } from '../run-state-words.js';
 import { closing, end } from './endings.js';
 import type { Next, RunMachineEvent } from './events.js';
 import { to, withEvent } from './shape.js';
@@ -44,7 +45,8 @@ export function askQuestion(
     run: next,
     effects: [
       { kind: 'post', message: questionMessage(run, question), slot: 'question' },
-      { kind: 'status', text: 'Waiting for your answer', tone: 'warning' },
+      // The status line is shared: it names the person it waits for, never "you".
+      { kind: 'status', text: waitingForAnswerWords(run), tone: 'warning' },
       // Before the save, as at every end: see closing().
       { kind: 'free_thread' },
       { kind: 'save' },
@@ -77,6 +79,15 @@ export function takeAnswer(
     by: event.by.key,
   });
   const shown = closeQuestion(run, { answer: event.answer, by: event.by.displayName, at: event.at });
+  const traced: RunEffect = {
+    kind: 'trace',
+    record: {
+      kind: 'answer',
+      summary: `${event.by.displayName} answered: ${event.answer}`.slice(0, 200),
+      by: event.by.key,
+      durationMs: 0,
+    },
+  };
   const { take } = event;
   if (take.kind === 'ask_again') {
     const retried = { ...call, args: take.args, rawArguments: JSON.stringify(take.args) };
@@ -94,7 +105,7 @@ export function takeAnswer(
     });
     return {
       run: asked.run,
-      effects: [...shown, ...asked.effects.filter((effect) => effect.kind !== 'free_thread')],
+      effects: [...shown, traced, ...asked.effects.filter((effect) => effect.kind !== 'free_thread')],
     };
   }
   const queue =
@@ -111,12 +122,7 @@ export function takeAnswer(
   const next = to({ ...answered, queue, messages, askAttempts: 0 }, 'queued', {});
   return {
     run: next,
-    effects: [
-      ...shown,
-      { kind: 'save' },
-      { kind: 'enqueue' },
-      { kind: 'trace', record: { kind: 'answer', summary: event.answer.slice(0, 200), durationMs: 0 } },
-    ],
+    effects: [...shown, { kind: 'save' }, { kind: 'enqueue' }, traced],
   };
 }
 

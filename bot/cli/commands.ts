@@ -115,10 +115,15 @@ export function decideCommand(
   return withTerminalOpsbot(context, io, async (opsbot) => {
     const click = await opsbot.kernel.decideApproval(approvalId, principal, decision, reason);
     io.stdout.write(`${click.message}\n`);
-    // The approved call runs in this process's worker: wait for it, so its steps print before the CLI exits.
-    if (click.settled && 'approval' in click.result && click.result.approval)
-      await opsbot.kernel.settled(click.result.approval.runId);
-    return click.settled ? EXIT.ok : EXIT.usage;
+    if (!click.settled) return EXIT.usage;
+    // The approved call runs in this process's worker: wait for it, so its steps print before the CLI exits, and
+    // say 1 when the approved action itself failed, so that `opsbot approve … && next-step` stops there.
+    if ('approval' in click.result && click.result.approval) {
+      const { runId, callId } = click.result.approval;
+      const run = await opsbot.kernel.settled(runId);
+      if (run.failedActions.some((failed) => failed.callId === callId)) return EXIT.failed;
+    }
+    return EXIT.ok;
   });
 }
 

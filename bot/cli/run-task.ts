@@ -7,6 +7,7 @@ import { AuditLog, auditActor } from '../../agent/policy/audit-log.js';
 import { TaskRateLimiter } from '../../agent/policy/task-rate-limiter.js';
 import type { Principal } from '../../agent/principal.js';
 import type { Run } from '../../agent/run.js';
+import { finishedWithProblem } from '../../agent/run-state-words.js';
 import type { Opsbot } from '../compose.js';
 import { type CliContext, terminalOpsbot } from './cli-context.js';
 import { type CliIo, LineReader } from './cli-io.js';
@@ -15,9 +16,12 @@ import { dim, formatEvent } from './terminal-output.js';
 /** What scripts can rely on; `opsbot --help` and the README's CLI section list the same codes. */
 export const EXIT = { ok: 0, failed: 1, usage: 2, waiting: 3 } as const;
 
-/** 0 when the run finished well, 1 when it failed or finished with a problem (a failed check), 3 when it waits. */
+/**
+ * 0 when the run finished well, 1 when it failed or finished with a problem (a failed check or a failed write or
+ * danger action), 3 when it waits.
+ */
 export function exitCodeOf(run: Run): number {
-  if (run.status === 'finished') return run.ok ? EXIT.ok : EXIT.failed;
+  if (run.status === 'finished') return finishedWithProblem(run) ? EXIT.failed : EXIT.ok;
   return run.status.startsWith('waiting') ? EXIT.waiting : EXIT.failed;
 }
 
@@ -103,7 +107,7 @@ export async function carryOn(
   }
   write(
     dim(
-      `run ${run.id}: ${run.status} · ${plural(run.step, 'step')} · ${plural(run.usage.toolCalls, 'tool call')} · ${plural(run.usage.promptTokens + run.usage.completionTokens, 'token')}`,
+      `run ${run.id}: ${finishedWithProblem(run) ? 'finished, with a problem' : run.status} · ${plural(run.step, 'step')} · ${plural(run.usage.toolCalls, 'tool call')} · ${plural(run.usage.promptTokens + run.usage.completionTokens, 'token')}`,
     ),
   );
   return exitCodeOf(run);

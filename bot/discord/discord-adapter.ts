@@ -116,21 +116,24 @@ export async function startDiscord(options: StartDiscordOptions): Promise<Discor
     const conversation = incoming.startThread
       ? { ...incoming.conversation, threadId: incoming.startThread.messageId }
       : incoming.conversation;
+    const principal = discordPrincipal(options.permissions, incoming.author, incoming.member);
     await intake.receive({
       name: incoming.direct ? 'direct message' : 'message',
       build: async () =>
         ({
           kind: 'message',
           eventId: incoming.eventId,
-          principal: discordPrincipal(options.permissions, incoming.author, incoming.member),
+          principal,
           conversation,
           text: incoming.text,
           mentioned: incoming.mentioned,
           direct: incoming.direct,
         }) satisfies ChatEvent,
-      // A message has no private reply on Discord: the few router replies to one go to its conversation.
+      // A message has no private reply on Discord: the few router replies to one go to its conversation. They are
+      // written to the person ("you"), so outside a DM they name whom they answer.
       reply: async (text) => {
-        await port.post(conversation, { kind: 'text', text, tone: 'info' });
+        const addressed = incoming.direct ? text : `${principal.displayName}: ${text}`;
+        await port.post(conversation, { kind: 'text', text: addressed, tone: 'info' });
       },
     });
   }

@@ -1,6 +1,7 @@
 // The router's own commands — help, status, cancel, whoami, permissions — answered without a run.
 
 import type { Conversation } from '../../agent/conversation.js';
+import { countWords } from '../../agent/count-words.js';
 import type { Kernel } from '../../agent/kernel.js';
 import {
   describePermissions,
@@ -9,6 +10,7 @@ import {
 } from '../../agent/policy/describe-permissions.js';
 import type { Principal } from '../../agent/principal.js';
 import type { Run, RunEvent } from '../../agent/run.js';
+import { finishedWords } from '../../agent/run-state-words.js';
 import type { PatrolControl } from '../../scheduled/patrol-control.js';
 import type { Settings } from '../config/settings-schema.js';
 
@@ -124,12 +126,18 @@ async function runStatus(context: CommandContext, runId: string): Promise<string
   if (!run || !kernel.policy.mayActOnRun(principal, run, { kind: 'status' }).allowed)
     return `There is no run ${runId} that you can see.`;
   const steps = run.events.slice(-6).map((event) => `• ${describeEvent(event)}`);
-  const usage = `${run.step} steps, ${run.usage.toolCalls} tool calls, ${run.usage.promptTokens + run.usage.completionTokens} tokens`;
+  const tokens = run.usage.promptTokens + run.usage.completionTokens;
+  const usage = `${countWords(run.step, 'step')}, ${countWords(run.usage.toolCalls, 'tool call')}, ${countWords(tokens, 'token')}`;
   return [
-    `\`${run.id}\` is ${run.status.replaceAll('_', ' ')} — "${short(run.task, 80)}" by ${run.principal.displayName} (${usage})`,
+    `\`${run.id}\` is ${stateWords(run)} — "${short(run.task, 80)}" by ${run.principal.displayName} (${usage})`,
     'Last steps:',
     ...steps,
   ].join('\n');
+}
+
+/** A finished run in the words its status line uses: "done", or "done, with a problem". */
+function stateWords(run: Run): string {
+  return run.status === 'finished' ? finishedWords(run).toLowerCase() : run.status.replaceAll('_', ' ');
 }
 
 function describeEvent(event: RunEvent): string {

@@ -118,8 +118,7 @@ export class Router {
       { kind: 'text', text: `${event.principal.displayName} asked: ${event.text}` },
     );
     const conversation = { ...event.conversation, threadId: ref.messageId };
-    await this.startTask(event.text, event.principal, conversation);
-    return {};
+    return this.startTask(event.text, event.principal, conversation);
   }
 
   private async onMessage(event: Extract<ChatEvent, { kind: 'message' }>): Promise<RouterReply> {
@@ -133,14 +132,11 @@ export class Router {
       await this.kernel.answer(waiting.id, event.text, principal);
       return {};
     }
+    // A command's answer is written for the person who asked ("your roles"), so only they see it where the
+    // platform can show a private reply.
     const command = parseRouterCommand(event.text);
-    if (command) {
-      const text = await this.command(command, principal, conversation);
-      await this.kernel.notify(conversation, { kind: 'text', text });
-      return {};
-    }
-    await this.startTask(event.text, principal, conversation);
-    return {};
+    if (command) return { ephemeral: await this.command(command, principal, conversation) };
+    return this.startTask(event.text, principal, conversation);
   }
 
   private async command(
@@ -159,8 +155,15 @@ export class Router {
     });
   }
 
-  /** Starts a task unless the person is over their rate; a busy thread queues it (the kernel says so there). */
-  private async startTask(text: string, principal: Principal, conversation: Conversation): Promise<void> {
+  /**
+   * Starts a task unless the person is over their rate, which only they are told; a busy thread queues it (the
+   * kernel says so there).
+   */
+  private async startTask(
+    text: string,
+    principal: Principal,
+    conversation: Conversation,
+  ): Promise<RouterReply> {
     const rate = await this.limiter.take(principal);
     if (!rate.allowed) {
       await this.audit.record({
@@ -169,10 +172,10 @@ export class Router {
         conversation,
         reason: rate.message,
       });
-      await this.kernel.notify(conversation, { kind: 'text', text: rate.message, tone: 'warning' });
-      return;
+      return { ephemeral: rate.message };
     }
     await this.kernel.start({ text, principal, conversation });
+    return {};
   }
 
   /** The latest of the thread's runs that waits for an answer, looking back three runs at most. */

@@ -19,6 +19,8 @@ import { MemoryStore } from '../../agent/store/memory-store.js';
 import { RedisStore } from '../../agent/store/redis-store.js';
 import { SqliteStore } from '../../agent/store/sqlite-store.js';
 import type { Store } from '../../agent/store/store.js';
+import type { Tool } from '../../agent/tool.js';
+import type { TraceSink } from '../../agent/trace.js';
 import { type FakeOpenAIServer, startFakeOpenAIServer } from '../fakes/openai-server.js';
 import { RecordingChatPort } from '../fakes/recording-chat-port.js';
 import { ToolProbe, testTools } from '../kernel/harness.js';
@@ -58,6 +60,11 @@ export interface ApprovalHarness {
 export async function createApprovalHarness(
   backend: Backend,
   overrides: Partial<PermissionSettingsInput> = {},
+  extra: {
+    /** Tools beside the shared test tools, such as one that fails. */
+    tools?: Tool[];
+    trace?: TraceSink;
+  } = {},
 ): Promise<ApprovalHarness> {
   const fake = await startFakeOpenAIServer();
   const chat = new RecordingChatPort();
@@ -82,7 +89,8 @@ export async function createApprovalHarness(
     const store = await openStore();
     return new Kernel({
       store,
-      tools: testTools(probe),
+      tools: [...testTools(probe), ...(extra.tools ?? [])],
+      ...(extra.trace ? { trace: extra.trace } : {}),
       model: createOpenAIModelClient({
         baseURL: fake.baseURL,
         apiKey: 'sk-test',

@@ -134,13 +134,16 @@ describe('opsbot CLI', () => {
     await cli(['run', 'check']);
     const table = await cli(['audit', '--since', '1h']);
     expect(table.code).toBe(0);
-    expect(table.out).toMatch(/request\s+Olive <cli:operator>/);
+    expect(table.out).toMatch(/request\s+Olive <local:operator> on cli/);
     const json = await cli(['audit', '--json']);
     const entries = json.out
       .trim()
       .split('\n')
       .map((line) => JSON.parse(line));
-    expect(entries[0]).toMatchObject({ kind: 'request', actor: { key: 'cli:operator' } });
+    expect(entries[0]).toMatchObject({
+      kind: 'request',
+      actor: { key: 'local:operator', displayName: 'Olive', surface: 'cli' },
+    });
     expect((await cli(['audit', '--since', 'yesterday-ish'])).code).toBe(2);
   });
 

@@ -61,9 +61,7 @@ describe('asking the user', () => {
     const waiting = await runTask(harness.kernel, { text: 'restart it', principal: alice, conversation });
     expect(waiting.status).toBe('waiting_for_user');
     const question = harness.chat.ofKind('question')[0]!;
-    expect(question.question).toBe(
-      'restart_service needs `service`: which service to restart? (one of: api, worker)',
-    );
+    expect(question.question).toBe('Which service should I restart? (one of: api, worker)');
     expect(question.choices).toEqual(['api', 'worker']);
     expect(harness.fake.requests).toHaveLength(1);
 

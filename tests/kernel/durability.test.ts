@@ -35,6 +35,7 @@ describe('durable runs', () => {
   it.each([
     ['v1', (raw: { pending: { expiresAt: number } }, at: number) => (raw.pending.expiresAt = at)],
     ['v2', (raw: { question: { expiresAt: number } }, at: number) => (raw.question.expiresAt = at)],
+    ['v3', (raw: { question: { expiresAt: number } }, at: number) => (raw.question.expiresAt = at)],
   ] as const)('resumes the stored %s fixture run in a fresh kernel', async (version, renew) => {
     harness = await createHarness({ store: 'sqlite' });
     const raw = JSON.parse(
@@ -53,10 +54,15 @@ describe('durable runs', () => {
     expect(run.answer).toBe('prod is fine');
   });
 
-  it('loads the stored v2 run fixture as it was written', () => {
+  it('loads the stored v2 run fixture as it was written, upgraded to v3 with no failed actions', () => {
     const raw = JSON.parse(readFileSync(new URL('../fixtures/run-v2.fixture.json', import.meta.url), 'utf8'));
     const run = loadRunRecord(raw, 'fixture');
-    expect(run).toEqual(raw);
+    expect(run).toEqual({ ...raw, schemaVersion: 3, failedActions: [] });
+  });
+
+  it('loads the stored v3 run fixture as it was written', () => {
+    const raw = JSON.parse(readFileSync(new URL('../fixtures/run-v3.fixture.json', import.meta.url), 'utf8'));
+    expect(loadRunRecord(raw, 'fixture')).toEqual(raw);
   });
 
   it('marks a run caught mid-action as outcome_unknown on restart and never re-runs the action', async () => {

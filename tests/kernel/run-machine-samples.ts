@@ -29,6 +29,7 @@ const base: RunBase = {
   completedCalls: {},
   activeMs: 0,
   askAttempts: 0,
+  failedActions: [],
   events: [{ type: 'task_received', at: AT, step: 0, text: 'restart the api', engine: 'react' }],
 };
 

@@ -93,10 +93,10 @@ describe('/ops patrol through the router', () => {
     expect(await ops(val, 'patrol resume web')).toContain('may not pause or resume patrols');
     expect(await service.repository.control('web')).toEqual({ snoozes: {} });
     expect(await steers()).toEqual([
-      'playground:val run refused',
-      'playground:val pause refused',
-      'playground:val snooze refused',
-      'playground:val pause refused',
+      'local:val run refused',
+      'local:val pause refused',
+      'local:val snooze refused',
+      'local:val pause refused',
     ]);
   });
 
@@ -114,10 +114,10 @@ describe('/ops patrol through the router', () => {
     expect(await ops(olive, 'patrol snooze web/api 4h')).toMatch(/^Snoozed web\/api until /);
     expect((await service.repository.control('web')).snoozes.api).toMatchObject({ by: 'olive' });
     expect(await steers()).toEqual([
-      'playground:olive run done',
-      'playground:olive pause done',
-      'playground:olive resume done',
-      'playground:olive snooze done',
+      'local:olive run done',
+      'local:olive pause done',
+      'local:olive resume done',
+      'local:olive snooze done',
     ]);
   });
 
@@ -129,6 +129,6 @@ describe('/ops patrol through the router', () => {
     expect(await click(val, 'patrol_ack', reportId)).toContain('may not ack patrol reports');
     expect(await click(olive, 'patrol_ack', reportId)).toMatch(/^Acked/);
     expect(await click(olive, 'patrol_ack', reportId)).toMatch(/^Already acked by olive/);
-    expect(await steers()).toEqual(['playground:val ack refused', 'playground:olive ack done']);
+    expect(await steers()).toEqual(['local:val ack refused', 'local:olive ack done']);
   });
 });

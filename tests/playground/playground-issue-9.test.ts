@@ -160,6 +160,6 @@ describe('playground: approvals that nobody clicks', () => {
     await playground.say('alice', 'and check the worker', rootId);
     await playground.settled();
     expect(await threadText(rootId)).toContain('The worker is fine.');
-    expect(await threadText(rootId)).not.toContain('Yours is queued');
+    expect(await threadText(rootId)).not.toContain('request is queued');
   });
 });

@@ -139,8 +139,15 @@ describe('deciding', () => {
 
   it('reports an unknown or malformed id as not found', async () => {
     const { book } = setup();
-    expect(await click(book, 'apv_AAAAAAAAAAAAAAAAAAAAAA', people.admin)).toEqual({ kind: 'not_found' });
-    expect(await click(book, '../../etc/passwd', people.admin)).toEqual({ kind: 'not_found' });
+    const never = await click(book, 'apv_AAAAAAAAAAAAAAAAAAAAAA', people.admin);
+    expect(never).toEqual({ kind: 'not_found', approvalId: 'apv_AAAAAAAAAAAAAAAAAAAAAA' });
+    expect(decideResultMessage(never)).toMatch(
+      /^There is no approval apv_AAAAAAAAAAAAAAAAAAAAAA\. Check the id/,
+    );
+    expect(decideResultMessage(never)).not.toMatch(/no longer/);
+    const forged = await click(book, '../../etc/passwd', people.admin);
+    expect(forged).toEqual({ kind: 'not_found', approvalId: '../../etc/passwd' });
+    expect(decideResultMessage(forged)).toMatch(/^There is no approval with that id\./);
   });
 });
 

@@ -28,7 +28,7 @@ describe('AuditLog', () => {
       ['request', clock.now() - 1000],
       ['execution', clock.now()],
     ]);
-    expect(entries[0]?.actor).toEqual({ key: 'slack:U_OPS', displayName: 'Olga Operator' });
+    expect(entries[0]?.actor).toEqual({ key: 'slack:U_OPS', displayName: 'Olga Operator', surface: 'slack' });
   });
 
   it('lists only entries at or after `since`, and the most recent `limit`', async () => {

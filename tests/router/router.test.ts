@@ -88,18 +88,27 @@ describe('router', () => {
     expect(String(harness.fake.requests[1]!.body.messages![0]!.content)).toContain('check api');
   });
 
-  it('limits new tasks per person per minute with a clear message', async () => {
+  it('limits new tasks per person per minute with a clear message to that person only', async () => {
     await setup({ tasks_per_minute: 2 });
     harness.fake.respond(() => text('ok'));
+    const replies = [];
     for (const id of ['a', 'b', 'c'])
-      await router.handle(message(harness.person('alice'), thread(id), 'check'));
+      replies.push(await router.handle(message(harness.person('alice'), thread(id), 'check')));
     expect(harness.fake.requests).toHaveLength(2);
-    expect(harness.chat.texts().some((line) => /You can start at most 2 tasks per minute/.test(line))).toBe(
-      true,
-    );
+    expect(replies.at(-1)!.ephemeral).toMatch(/^You can start at most 2 tasks per minute/);
+    // Written to Alice ("you"), so never posted where everyone reads it.
+    expect(harness.chat.texts().some((line) => /start at most/.test(line))).toBe(false);
     harness.clock.advance(60_000);
     await router.handle(message(harness.person('alice'), thread('d'), 'check'));
     expect(harness.fake.requests).toHaveLength(3);
+  });
+
+  it('answers a command typed in a thread to its asker only: the answer says "you"', async () => {
+    await setup();
+    const reply = await router.handle(message(harness.person('alice'), thread('t1'), 'permissions'));
+    expect(reply.ephemeral).toMatch(/Tools you can use here: /);
+    expect(harness.chat.posts).toHaveLength(0);
+    expect(harness.fake.requests).toHaveLength(0);
   });
 
   it('queues a new task while the thread has a run waiting for approval, tells the person, and runs it after', async () => {
@@ -109,7 +118,9 @@ describe('router', () => {
     );
     await router.handle(message(harness.person('alice'), thread('t1'), 'restart api'));
     await router.handle(message(harness.person('alice'), thread('t1'), 'also check the worker'));
-    expect(harness.chat.texts().some((line) => line.includes('queued (position 1)'))).toBe(true);
+    expect(harness.chat.texts()).toContainEqual(
+      expect.stringContaining("Alice's request is queued (position 1)"),
+    );
     expect(harness.fake.requests).toHaveLength(1);
 
     const card = harness.chat.ofKind('approval')[0]!;
@@ -125,6 +136,7 @@ describe('router', () => {
     expect(reply).toEqual({});
     expect(harness.probe.count('restart_service')).toBe(1);
     expect(harness.chat.ofKind('result').map((result) => result.text)).toEqual([
+      'restart_service (approved by Bob) succeeded: restarted api',
       'restarted',
       'worker is fine',
     ]);
@@ -230,6 +242,7 @@ describe('router', () => {
       text: `status ${runId}`,
     });
     expect(one.ephemeral).toContain('waiting for user');
+    expect(one.ephemeral).toContain('(1 step, 0 tool calls, 15 tokens)');
     expect(one.ephemeral).toContain('asked: Which env?');
     const other = await router.handle({
       kind: 'command',
@@ -266,6 +279,7 @@ describe('router', () => {
     await harness.kernel.decideApproval(card.approvalId, harness.person('bob'), 'approve');
     await started;
     expect(harness.chat.ofKind('result').map((result) => result.text)).toEqual([
+      'restart_service (approved by Bob) succeeded: restarted api',
       'restarted',
       'worker is fine',
     ]);

@@ -133,7 +133,7 @@ describe('approval replays (Slack over HTTP)', () => {
     await deliver(clickPayload(USERS.bob, worker.card, 'Approve', 'approve:apv_AAAAAAAAAAAAAAAAAAAAAA', 2));
     await h.settled();
     expect(h.probe.count('restart_service')).toBe(1);
-    expect(told()).toMatch(/no longer exists/);
+    expect(told()).toMatch(/There is no approval apv_AAAAAAAAAAAAAAAAAAAAAA\. Check the id/);
   });
 
   it('attack: a click on an expired card runs nothing and tells the clicker it expired', async () => {

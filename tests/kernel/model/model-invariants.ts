@@ -96,8 +96,8 @@ async function unapprovedActions(world: ModelWorld, approvals: Approval[]): Prom
 
 /** Who may approve each tool in the model's settings: admins (Bob, Dave) anything, operators (Alice) write_*. */
 const APPROVERS: Record<string, readonly string[]> = {
-  restart_service: ['playground:bob', 'playground:dave'],
-  write_note: ['playground:alice', 'playground:bob', 'playground:dave'],
+  restart_service: ['local:bob', 'local:dave'],
+  write_note: ['local:alice', 'local:bob', 'local:dave'],
 };
 
 /** (2) An approval was approved by someone who may approve that tool, and never by the person who asked. */

@@ -1,0 +1,30 @@
+// A model call being retried: which attempt comes next, why the last one failed, and how a thread says so.
+import { STATUS_CODES } from 'node:http';
+import { formatDuration } from './model-errors.js';
+import type { ModelRetry } from './model-port.js';
+
+export type { ModelRetry } from './model-port.js';
+
+/** The shared status while the model is retried, honest about what it waits for. */
+export function modelRetryWords(retry: ModelRetry): string {
+  return `Waiting for the model: ${retry.problem}, so trying again (attempt ${retry.attempt} of ${retry.attempts})`;
+}
+
+/** The openai SDK's own rule for retrying an answer (client.js shouldRetry), so we announce exactly its retries. */
+export function sdkRetriesResponse(response: Response): boolean {
+  const header = response.headers.get('x-should-retry');
+  if (header === 'true') return true;
+  if (header === 'false') return false;
+  return (
+    response.status === 408 || response.status === 409 || response.status === 429 || response.status >= 500
+  );
+}
+
+export function answeredProblem(status: number): string {
+  if (status === 429) return 'the model server is limiting requests (429)';
+  return `the model server answered ${status} ${STATUS_CODES[status] ?? 'error'}`;
+}
+
+export function unansweredProblem(timedOut: boolean, timeoutMs: number, baseURL: string): string {
+  return timedOut ? `no answer within ${formatDuration(timeoutMs)}` : `could not reach ${baseURL}`;
+}

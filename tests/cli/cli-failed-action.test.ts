@@ -1,0 +1,75 @@
+// `opsbot run` exits 1 when a write or danger action failed, even when the model then says all is well.
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { PassThrough } from 'node:stream';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { runCli } from '../../bot/cli/main.js';
+import { type FakeOpenAIServer, startFakeOpenAIServer, text, toolCalls } from '../fakes/openai-server.js';
+
+let fake: FakeOpenAIServer;
+let dir: string;
+
+beforeEach(async () => {
+  fake = await startFakeOpenAIServer();
+  dir = mkdtempSync(join(tmpdir(), 'opsbot-cli-action-'));
+  writeFileSync(
+    join(dir, 'opsbot.yaml'),
+    [
+      'permissions:',
+      '  roles:',
+      '    operator: { tools: ["*"], risks: [read, write], write_without_approval: true }',
+      '  identities:',
+      "    'local:olive': { roles: [operator], display_name: Olive }",
+      'limits:',
+      '  model_retries: 0',
+      'tools:',
+      '  allowed_executables: [/bin/false, /usr/bin/false]',
+      '  commands:',
+      '    mark_deployed:',
+      '      description: Mark the release as deployed. Use after a deploy. Do not use otherwise.',
+      "      argv: ['false']",
+      '      risk: write',
+      '',
+    ].join('\n'),
+  );
+});
+afterEach(async () => {
+  await fake.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+async function cli(argv: string[]) {
+  const stdout = new PassThrough();
+  const stderr = new PassThrough();
+  const stdin = new PassThrough();
+  let out = '';
+  let err = '';
+  stderr.on('data', (chunk) => {
+    err += chunk;
+  });
+  stdout.on('data', (chunk) => {
+    out += chunk;
+  });
+  stdin.end();
+  const env: NodeJS.ProcessEnv = {
+    OPSBOT_CONFIG: join(dir, 'opsbot.yaml'),
+    OPSBOT_DATA_DIR: join(dir, 'data'),
+    OPSBOT_STORE_URL: `sqlite://${join(dir, 'data', 'opsbot.sqlite')}`,
+    OPENAI_BASE_URL: fake.baseURL,
+    OPENAI_MODEL: 'fake-model',
+  };
+  const code = await runCli(argv, { env, stdout, stderr, stdin, interactive: false });
+  return { code, out: `${out}${err}` };
+}
+
+describe('opsbot run and a failed action', () => {
+  it('prints the action as failed and exits 1, whatever the model says afterwards', async () => {
+    fake.reply(toolCalls([{ name: 'mark_deployed', arguments: {} }]), text('Marked as deployed.'));
+    const { code, out } = await cli(['run', 'mark the release deployed', '--as', 'olive']);
+    expect(out).toMatch(/✘ mark_deployed failed: /);
+    expect(out).toContain('Marked as deployed.');
+    expect(out).toMatch(/run run_[0-9a-f]+: finished/);
+    expect(code).toBe(1);
+  });
+});
