@@ -60,6 +60,7 @@ beforeAll(async () => {
       '    admin: { tools: ["*"], approve: ["*"], admin: true }',
       '  identities:',
       "    'local:operator': { roles: [admin], display_name: Olive }",
+      "    'local:val': { roles: [viewer], display_name: Val }",
       'tools:',
       `  custom_tools_dir: ${join(dir, 'tools')}`,
       'patrols:',
