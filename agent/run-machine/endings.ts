@@ -72,7 +72,8 @@ export function finish(run: Run, event: Extract<RunMachineEvent, { type: 'finish
           kind: 'result',
           runId: run.id,
           text: event.answer,
-          ok,
+          // The failed action already has its own red card; the answer is coloured by what it says itself.
+          ok: event.ok,
           ...(event.details ? { details: event.details } : {}),
         },
       },

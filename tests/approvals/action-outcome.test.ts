@@ -51,7 +51,9 @@ describe('the outcome of an approved action', () => {
       text: 'restart_unit (approved by Bob) failed: systemctl restart api exited 1: Job for api failed',
     });
     // The model's words are still shown, after the bot's own card, and marked as a problem.
-    expect(results.at(-1)).toMatchObject({ text: 'The api was restarted successfully.', ok: false });
+    // The model's words are not the outcome: its card is not the one that says Failed, the action's card is.
+    expect(results.at(-1)).toMatchObject({ text: 'The api was restarted successfully.', ok: true });
+    expect(results.filter((result) => !result.ok)).toHaveLength(1);
     expect(harness.chat.ofKind('status').at(-1)).toMatchObject({
       text: 'Done, with a problem',
       tone: 'warning',
