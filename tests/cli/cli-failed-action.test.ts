@@ -18,9 +18,11 @@ beforeEach(async () => {
     [
       'permissions:',
       '  roles:',
-      '    operator: { tools: ["*"], risks: [read, write], write_without_approval: true }',
+      '    operator: { tools: ["*"], risks: [read, write, danger], write_without_approval: true }',
+      '    admin: { tools: ["*"], risks: [read, write, danger], approve: ["*"] }',
       '  identities:',
       "    'local:olive': { roles: [operator], display_name: Olive }",
+      "    'local:bob': { roles: [admin], display_name: Bob }",
       'limits:',
       '  model_retries: 0',
       'tools:',
@@ -30,6 +32,10 @@ beforeEach(async () => {
       '      description: Mark the release as deployed. Use after a deploy. Do not use otherwise.',
       "      argv: ['false']",
       '      risk: write',
+      '    restart_app:',
+      '      description: Restart the app.',
+      "      argv: ['false']",
+      '      risk: danger',
       '',
     ].join('\n'),
   );
@@ -69,7 +75,18 @@ describe('opsbot run and a failed action', () => {
     const { code, out } = await cli(['run', 'mark the release deployed', '--as', 'olive']);
     expect(out).toMatch(/✘ mark_deployed failed: /);
     expect(out).toContain('Marked as deployed.');
-    expect(out).toMatch(/run run_[0-9a-f]+: finished/);
+    expect(out).toMatch(/run run_[0-9a-f]+: finished, with a problem/);
     expect(code).toBe(1);
+  });
+
+  it('opsbot approve exits 1 when the action it approved fails, so `approve && next` stops there', async () => {
+    fake.reply(toolCalls([{ name: 'restart_app', arguments: {} }]), text('Restarted.'));
+    const asked = await cli(['run', 'restart the app', '--as', 'olive']);
+    expect(asked.code).toBe(3);
+    const approvalId = /opsbot approve (apv_[\w-]+)/.exec(asked.out)?.[1];
+    expect(approvalId).toBeDefined();
+    const approved = await cli(['approve', approvalId!, '--as', 'bob']);
+    expect(approved.out).toMatch(/✘ restart_app \(approved by Bob\) failed: /);
+    expect(approved.code).toBe(1);
   });
 });
