@@ -6,8 +6,11 @@ import type { ModelRetry } from './model-port.js';
 export type { ModelRetry } from './model-port.js';
 
 /** The shared status while the model is retried, honest about what it waits for. */
+/** How a retry's status line begins, so that a surface without status lines (the terminal) can still show it. */
+export const MODEL_RETRY_WORDS = 'Waiting for the model:';
+
 export function modelRetryWords(retry: ModelRetry): string {
-  return `Waiting for the model: ${retry.problem}, so trying again (attempt ${retry.attempt} of ${retry.attempts})`;
+  return `${MODEL_RETRY_WORDS} ${retry.problem}, so trying again (attempt ${retry.attempt} of ${retry.attempts})`;
 }
 
 /** The openai SDK's own rule for retrying an answer (client.js shouldRetry), so we announce exactly its retries. */

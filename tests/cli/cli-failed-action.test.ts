@@ -1,11 +1,18 @@
-// `opsbot run` exits 1 when a write or danger action failed, even when the model then says all is well.
+// `opsbot run` exits 1 when a write or danger action failed, even when the model then says all is well; and a
+// model that is retried is said on the terminal, not left as silence.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runCli } from '../../bot/cli/main.js';
-import { type FakeOpenAIServer, startFakeOpenAIServer, text, toolCalls } from '../fakes/openai-server.js';
+import {
+  type FakeOpenAIServer,
+  hang,
+  startFakeOpenAIServer,
+  text,
+  toolCalls,
+} from '../fakes/openai-server.js';
 
 let fake: FakeOpenAIServer;
 let dir: string;
@@ -24,7 +31,8 @@ beforeEach(async () => {
       "    'local:olive': { roles: [operator], display_name: Olive }",
       "    'local:bob': { roles: [admin], display_name: Bob }",
       'limits:',
-      '  model_retries: 0',
+      '  model_retries: 1',
+      '  model_timeout: 1s',
       'tools:',
       '  allowed_executables: [/bin/false, /usr/bin/false]',
       '  commands:',
@@ -88,5 +96,13 @@ describe('opsbot run and a failed action', () => {
     const approved = await cli(['approve', approvalId!, '--as', 'bob']);
     expect(approved.out).toMatch(/✘ restart_app \(approved by Bob\) failed: /);
     expect(approved.code).toBe(1);
+  });
+
+  it('says on the terminal that the model is being retried, then carries on', async () => {
+    fake.reply(hang(), text('All quiet.'));
+    const { code, out } = await cli(['run', 'anything odd tonight?', '--as', 'olive']);
+    expect(out).toMatch(/… Waiting for the model: no answer within 1 s, so trying again \(attempt 2 of 2\)/);
+    expect(out).toContain('All quiet.');
+    expect(code).toBe(0);
   });
 });
