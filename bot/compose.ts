@@ -11,7 +11,9 @@ import { ApprovalBook } from '../agent/policy/approvals.js';
 import { AuditLog } from '../agent/policy/audit-log.js';
 import { settingsToolPolicy } from '../agent/policy/settings-tool-policy.js';
 import { Redactor } from '../agent/redaction.js';
-import { openStore } from '../agent/store/open-store.js';
+import { BullmqRunQueue } from '../agent/queue/bullmq-run-queue.js';
+import type { RunQueue } from '../agent/run-queue.js';
+import { openStore, parseStoreUrl } from '../agent/store/open-store.js';
 import type { Store } from '../agent/store/store.js';
 import { ToolRegistry } from '../agent/tool-registry.js';
 import { FileTraceSink } from '../agent/trace.js';
@@ -48,6 +50,8 @@ export interface ComposeOptions {
   clock?: Clock;
   /** Reuse an open store (tests); otherwise OPSBOT_STORE_URL is opened. */
   store?: Store;
+  /** Where runs wait for a worker (tests); otherwise BullMQ with a Redis store, in-process with the others. */
+  queue?: RunQueue;
 }
 
 /** How long a model health answer is reused, and how long one may take (under /readyz's 3 s). */
@@ -79,6 +83,7 @@ export async function createOpsbot(options: ComposeOptions): Promise<Opsbot> {
       ...(options.clock ? { clock: options.clock } : {}),
     }));
   const limits = settings.limits;
+  const queue = options.queue ?? runQueueFor(environment, options.store, logger);
   const model = modelConfigured(environment)
     ? createOpenAIModelClient({
         ...(environment.OPENAI_API_KEY ? { apiKey: environment.OPENAI_API_KEY } : {}),
@@ -130,6 +135,10 @@ export async function createOpsbot(options: ComposeOptions): Promise<Opsbot> {
     aliases: settings.aliases,
     botName: settings.bot_name,
     instanceId: instance.id,
+    ...(queue ? { queue } : {}),
+    // A gateway takes events and enqueues runs; the workers step them.
+    worker: environment.OPSBOT_ROLE !== 'gateway',
+    concurrency: limits.worker_concurrency,
   });
   return {
     kernel,
@@ -153,4 +162,14 @@ export async function createOpsbot(options: ComposeOptions): Promise<Opsbot> {
       await store.close();
     },
   };
+}
+
+/**
+ * With Redis, runs wait in a BullMQ queue that every process shares; otherwise the kernel's in-process queue.
+ * A store handed in by a caller (tests) keeps the in-process queue unless a queue is handed in too.
+ */
+function runQueueFor(environment: Environment, given: Store | undefined, logger: Logger): RunQueue | undefined {
+  if (given) return undefined;
+  const location = parseStoreUrl(environment.OPSBOT_STORE_URL);
+  return location.backend === 'redis' ? new BullmqRunQueue({ url: location.url, logger }) : undefined;
 }

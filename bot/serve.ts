@@ -27,6 +27,7 @@ import { RecoverySweep } from './services/recovery-sweep.js';
 import { ServiceSet } from './services/service-set.js';
 import { SlackService } from './services/slack-service.js';
 import { storeService } from './services/store-service.js';
+import { registerWorkerChat } from './services/worker-chat.js';
 import { installGracefulShutdown } from './shutdown.js';
 
 export interface ServeOptions {
@@ -56,9 +57,15 @@ export async function serve(options: ServeOptions): Promise<Serving> {
   const redactor = new Redactor(settings.redaction.patterns);
   const logger = createLogger({ level: environment.LOG_LEVEL, redact: (text) => redactor.redact(text) });
 
+  const role = environment.OPSBOT_ROLE;
+  const takesEvents = role !== 'worker';
+  const stepsRuns = role !== 'gateway';
   const chat = new ChatPortByPlatform();
   const opsbot = await createOpsbot({ environment, settings, chat, logger, redactor });
-  const patrols = createPatrols(opsbot, chat, logger, systemClock);
+  // A worker posts through the Web APIs; a gateway's and a single process's adapters register their own ports.
+  const workerChat = role === 'worker' ? registerWorkerChat(chat, environment, logger, systemClock) : [];
+  // Patrols start runs and wait for them, so they live where runs are stepped.
+  const patrols = stepsRuns ? createPatrols(opsbot, chat, logger, systemClock) : undefined;
   const router = new Router({
     kernel: opsbot.kernel,
     settings,
@@ -68,23 +75,25 @@ export async function serve(options: ServeOptions): Promise<Serving> {
   });
   const http = new HttpServer({ host: environment.HOST, port: environment.PORT, logger });
   const playground = playgroundEnabled(environment);
-  const slack = slackMode(environment)
-    ? new SlackService({
-        slack: {
-          opsbot,
-          router,
-          environment,
-          settings,
-          logger,
-          allowedBotIds: settings.slack.allowed_bot_ids,
-        },
-        chat,
-        http,
-      })
-    : undefined;
-  const discord = discordConfigured(environment)
-    ? new DiscordService({ opsbot, router, environment, settings, chat, logger })
-    : undefined;
+  const slack =
+    takesEvents && slackMode(environment)
+      ? new SlackService({
+          slack: {
+            opsbot,
+            router,
+            environment,
+            settings,
+            logger,
+            allowedBotIds: settings.slack.allowed_bot_ids,
+          },
+          chat,
+          http,
+        })
+      : undefined;
+  const discord =
+    takesEvents && discordConfigured(environment)
+      ? new DiscordService({ opsbot, router, environment, settings, chat, logger })
+      : undefined;
   const recovery = new RecoverySweep({ kernel: opsbot.kernel, logger, intervalMs: RECOVERY_SWEEP_MS });
   // Started in this order and stopped in reverse: the sweep and the HTTP server stop taking work first, the
   // kernel stops before the playground waits for the events in progress to settle, and the store closes last.
@@ -99,8 +108,8 @@ export async function serve(options: ServeOptions): Promise<Serving> {
       slack,
       discord,
       httpService(http, environment),
-      recovery,
-      expirySweepService(opsbot.kernel),
+      stepsRuns ? recovery : undefined,
+      stepsRuns ? expirySweepService(opsbot.kernel) : undefined,
       patrols ? patrolService(patrols) : undefined,
     ],
     { logger, readiness: http },
@@ -112,7 +121,15 @@ export async function serve(options: ServeOptions): Promise<Serving> {
 
   const tools = opsbot.kernel.registry.names();
   const lines = [
-    `opsbot is running. ${playground ? `Open ${url}/ in a browser.` : 'The playground is off (OPSBOT_PLAYGROUND=off).'}`,
+    role === 'all'
+      ? `opsbot is running. ${playground ? `Open ${url}/ in a browser.` : 'The playground is off (OPSBOT_PLAYGROUND=off).'}`
+      : `opsbot is running as a ${role} (OPSBOT_ROLE=${role}): ${
+          role === 'gateway'
+            ? 'it takes events and enqueues runs; workers step them'
+            : `it steps runs from the queue, ${settings.limits.worker_concurrency} at once, and posts through ${
+                workerChat.join(' and ') || 'no chat platform (set SLACK_BOT_TOKEN or DISCORD_TOKEN)'
+              }`
+        }. The playground lives in one process (OPSBOT_ROLE=all).`,
     `  http:      ${url} (/healthz, /readyz${playground ? ', playground at /' : ''})`,
     ...(environment.OPSBOT_PLAYGROUND_TOKEN && playground
       ? ['  token:     required; open it once as /?token=<OPSBOT_PLAYGROUND_TOKEN>']

@@ -33,6 +33,24 @@ export function checkEnvironmentConsistency(present: Present): SettingsProblem[]
     ...checkSlack(present),
     ...checkDiscord(present),
     ...checkPlayground(present),
+    ...checkRole(present),
+  ];
+}
+
+/** A gateway or a worker shares its runs with other processes, which only Redis can do. */
+function checkRole(present: Present): SettingsProblem[] {
+  const role = present.OPSBOT_ROLE;
+  if (role !== 'gateway' && role !== 'worker') return [];
+  const store = present.OPSBOT_STORE_URL ?? 'sqlite://./data/opsbot.sqlite';
+  if (/^rediss?:\/\//.test(store)) return [];
+  return [
+    {
+      key: 'OPSBOT_ROLE',
+      message:
+        `is ${role}, which shares runs with other processes through Redis, but OPSBOT_STORE_URL is ` +
+        `${store.split('://')[0]}://: SQLite and memory are one machine's by design. Set OPSBOT_STORE_URL=redis://host:6379, ` +
+        'or leave OPSBOT_ROLE unset (all) to run everything in this process',
+    },
   ];
 }
 

@@ -30,6 +30,12 @@ export const EnvironmentSchema = z.object({
     .default('sqlite://./data/opsbot.sqlite'),
   /** Where traces (JSONL) are written. */
   OPSBOT_DATA_DIR: text.default('./data'),
+  /**
+   * What this process does: `all` (everything, the default), `gateway` (HTTP, Slack, Discord: takes events and
+   * enqueues runs, steps none) or `worker` (steps runs from the queue, posts through the platforms' Web APIs).
+   * `gateway` and `worker` need a Redis store.
+   */
+  OPSBOT_ROLE: z.enum(['all', 'gateway', 'worker'], { error: 'all, gateway or worker' }).default('all'),
   OPSBOT_PLAYGROUND: z.enum(['on', 'off'], { error: 'on or off' }).default('on'),
   OPSBOT_PLAYGROUND_TOKEN: z
     .string()
@@ -157,6 +163,9 @@ export function discordConfigured(environment: Pick<Environment, 'DISCORD_TOKEN'
   return environment.DISCORD_TOKEN !== undefined;
 }
 
-export function playgroundEnabled(environment: Pick<Environment, 'OPSBOT_PLAYGROUND'>): boolean {
-  return environment.OPSBOT_PLAYGROUND === 'on';
+/** The playground lives in one process: it is off in the `gateway` and `worker` roles. */
+export function playgroundEnabled(
+  environment: Pick<Environment, 'OPSBOT_PLAYGROUND' | 'OPSBOT_ROLE'>,
+): boolean {
+  return environment.OPSBOT_PLAYGROUND === 'on' && environment.OPSBOT_ROLE === 'all';
 }

@@ -16,6 +16,8 @@ export const LimitsSettingsSchema = KernelLimitsSettingsSchema.extend({
   model_retries: z.number().int().min(0).max(10).default(2),
   /** How long patrol runs and each patrol's history are kept. */
   patrol_history: DurationSchema.default(7 * 86_400_000),
+  /** Runs one process steps at once (a worker, or the whole bot in one process). */
+  worker_concurrency: z.number().int().min(1).max(1000).default(32),
 }).prefault({});
 
 export const ModelSettingsSchema = ContextSettingsSchema.extend({

@@ -1,0 +1,64 @@
+// One gateway and two workers as separate processes on one Redis: every task sent as a signed Slack event is
+// answered once, in its thread; both workers work; a worker killed mid-run loses nothing.
+import { afterEach, describe, expect, it } from 'vitest';
+import { type RecordedRequest, text, toolCalls } from '../fakes/openai-server.js';
+import { CHANNEL, type ScaleRig, startScaleRig, waitFor } from './scale-rig.js';
+
+let rig: ScaleRig | undefined;
+afterEach(async () => {
+  await rig?.close();
+  rig = undefined;
+});
+
+/** A model that checks the machine once, then answers with the task's own words, so answers can be matched. */
+function answeringModel(request: RecordedRequest) {
+  const messages = request.body.messages ?? [];
+  const task = String(messages.find((message) => message.role === 'user')?.content ?? '');
+  const number = /task (\d+)/.exec(task)?.[1] ?? '?';
+  if (!messages.some((message) => message.role === 'tool'))
+    return toolCalls([{ name: 'system_stats', arguments: {} }]);
+  return text(`Answer for task ${number}.`);
+}
+
+/** Slack lets a bot post about once a second per channel, so the tasks are spread over channels, as teams are. */
+const channelOf = (task: number) => `${CHANNEL}${task % 25}`;
+
+function answers(currentRig: ScaleRig, task: number, threadTs: string): string[] {
+  return currentRig.slack
+    .thread(channelOf(task), threadTs)
+    .map((message) => message.text)
+    .filter((line) => /Answer for task \d+\./.test(line));
+}
+
+describe('gateway and workers on Redis', () => {
+  it('answers 200 Slack tasks once each, in their threads, with both workers working', async () => {
+    rig = await startScaleRig();
+    rig.fake.respond(answeringModel);
+    const gateway = await rig.start('gateway', 'gateway');
+    const workers = [await rig.start('worker-1', 'worker'), await rig.start('worker-2', 'worker')];
+    expect(gateway.output()).toContain('running as a gateway');
+    expect(workers[0]!.output()).toContain('running as a worker');
+
+    const threads: string[] = [];
+    for (let task = 0; task < 200; task++)
+      threads.push(await rig.mention(`check the box, task ${task}`, { channel: channelOf(task) }));
+    const current = rig;
+    const unanswered = () => threads.filter((ts, task) => answers(current, task, ts).length === 0).length;
+    await waitFor(
+      () => unanswered() === 0,
+      120_000,
+      () => `${unanswered()} threads unanswered`,
+    );
+    threads.forEach((ts, task) => expect(answers(current, task, ts)).toEqual([`Answer for task ${task}.`]));
+    const stepped = workers.map((worker) => worker.tracedRuns().length);
+    expect(stepped.every((count) => count > 0)).toBe(true);
+    expect(gateway.tracedRuns()).toEqual([]);
+  }, 180_000);
+
+  it('refuses to start a worker on SQLite, saying why', async () => {
+    rig = await startScaleRig();
+    await expect(
+      rig.start('worker-sqlite', 'worker', { OPSBOT_STORE_URL: 'sqlite://./data/never.sqlite' }),
+    ).rejects.toThrow(/OPSBOT_ROLE: is worker, which shares runs with other processes through Redis/);
+  });
+});

@@ -1,0 +1,166 @@
+// Several real opsbot processes (`node --import tsx bot/main.ts`, as `npm start` runs it) in the gateway and
+// worker roles, on a Redis of the test's own, with the fake Slack and a fake model in this process.
+import { type ChildProcess, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { type FakeOpenAIServer, startFakeOpenAIServer } from '../fakes/openai-server.js';
+import { FAKE_BOT, type FakeSlackApi, startFakeSlackApi } from '../fakes/slack/fake-slack-api.js';
+import { eventCallback } from '../fakes/slack/slack-payload-builders.js';
+import { postSigned } from '../fakes/slack/slack-signing.js';
+import { freePort, startRedisServer, stopRedisServer } from '../redis-server.js';
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+export const SIGNING_SECRET = 'scale-signing-secret';
+export const CHANNEL = 'C0SCALE';
+
+export interface OpsbotProcess {
+  name: string;
+  child: ChildProcess;
+  dataDir: string;
+  /** Everything it printed, stdout and stderr. */
+  output(): string;
+  /** Runs this process stepped: one trace file per run it worked on. */
+  tracedRuns(): string[];
+}
+
+export interface ScaleRig {
+  redisUrl: string;
+  fake: FakeOpenAIServer;
+  slack: FakeSlackApi;
+  gatewayUrl: string;
+  start(name: string, role: 'gateway' | 'worker' | 'all', extra?: NodeJS.ProcessEnv): Promise<OpsbotProcess>;
+  /** `@opsbot <text>` from a user in a channel, signed, to the gateway; returns the message's ts (its thread). */
+  mention(text: string, options?: { user?: string; channel?: string }): Promise<string>;
+  close(): Promise<void>;
+}
+
+const SETTINGS = [
+  'limits:',
+  '  model_retries: 0',
+  '  worker_concurrency: 16',
+  'permissions:',
+  '  default_role: viewer',
+  '  tasks_per_minute: 100000',
+  '',
+].join('\n');
+
+export async function startScaleRig(): Promise<ScaleRig> {
+  const dir = mkdtempSync(join(tmpdir(), 'opsbot-scale-'));
+  writeFileSync(join(dir, 'opsbot.yaml'), SETTINGS);
+  const redisPort = await freePort();
+  const redis = await startRedisServer(redisPort);
+  const redisUrl = `redis://127.0.0.1:${redisPort}`;
+  const fake = await startFakeOpenAIServer({ record: false });
+  const slack = await startFakeSlackApi();
+  const gatewayPort = await freePort();
+  const processes: OpsbotProcess[] = [];
+  let events = 0;
+
+  async function start(name: string, role: 'gateway' | 'worker' | 'all', extra: NodeJS.ProcessEnv = {}) {
+    const dataDir = join(dir, name);
+    const child = spawn(process.execPath, ['--import', 'tsx', 'bot/main.ts'], {
+      cwd: ROOT,
+      env: {
+        PATH: process.env.PATH,
+        HOME: process.env.HOME,
+        OPSBOT_ROLE: role,
+        OPSBOT_CONFIG: join(dir, 'opsbot.yaml'),
+        OPSBOT_STORE_URL: redisUrl,
+        OPSBOT_DATA_DIR: dataDir,
+        PORT: role === 'gateway' ? String(gatewayPort) : '0',
+        OPENAI_BASE_URL: fake.baseURL,
+        OPENAI_API_KEY: 'sk-scale',
+        OPENAI_MODEL: 'fake-model',
+        SLACK_BOT_TOKEN: 'xoxb-scale-test',
+        SLACK_SIGNING_SECRET: SIGNING_SECRET,
+        SLACK_API_URL: slack.apiUrl,
+        LOG_LEVEL: 'info',
+        ...extra,
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let printed = '';
+    const collect = (chunk: Buffer) => {
+      printed += chunk.toString('utf8');
+    };
+    child.stdout!.on('data', collect);
+    child.stderr!.on('data', collect);
+    const running: OpsbotProcess = {
+      name,
+      child,
+      dataDir,
+      output: () => printed,
+      tracedRuns: () => {
+        try {
+          return readdirSync(join(dataDir, 'traces')).map((file) => file.replace(/\.jsonl$/, ''));
+        } catch {
+          return [];
+        }
+      },
+    };
+    processes.push(running);
+    await waitFor(
+      () => printed.includes('opsbot is running') || child.exitCode !== null,
+      30_000,
+      () => printed,
+    );
+    if (child.exitCode !== null) throw new Error(`${name} exited ${child.exitCode}:\n${printed}`);
+    return running;
+  }
+
+  return {
+    redisUrl,
+    fake,
+    slack,
+    gatewayUrl: `http://127.0.0.1:${gatewayPort}`,
+    start,
+    async mention(text, options = {}) {
+      const { user = 'UALICE', channel = CHANNEL } = options;
+      events += 1;
+      const ts = slack.nextTs();
+      const body = eventCallback(
+        { type: 'app_mention', user, text: `<@${FAKE_BOT.userId}> ${text}`, ts, channel },
+        `EvScale${String(events).padStart(6, '0')}`,
+        Date.now(),
+      );
+      const delivery = await postSigned(
+        `http://127.0.0.1:${gatewayPort}/slack/events`,
+        JSON.stringify(body),
+        {
+          secret: SIGNING_SECRET,
+        },
+      );
+      if (delivery.status !== 200) throw new Error(`the gateway answered ${delivery.status} to ${text}`);
+      return ts;
+    },
+    async close() {
+      for (const running of processes) {
+        if (running.child.exitCode === null && running.child.signalCode === null) {
+          running.child.kill('SIGKILL');
+          await once(running.child, 'exit');
+        }
+      }
+      await fake.close();
+      await slack.close();
+      await stopRedisServer(redis);
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Polls until `done` holds; the timeout only bounds a hung test, the checks themselves are not timed. */
+export async function waitFor(
+  done: () => boolean,
+  timeoutMs: number,
+  explain: () => string = () => '',
+): Promise<void> {
+  const started = Date.now();
+  while (!done()) {
+    if (Date.now() - started > timeoutMs)
+      throw new Error(`gave up waiting after ${timeoutMs} ms\n${explain()}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
