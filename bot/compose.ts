@@ -10,8 +10,8 @@ import { CachedModelProbe, probeModel } from '../agent/model/model-probe.js';
 import { ApprovalBook } from '../agent/policy/approvals.js';
 import { AuditLog } from '../agent/policy/audit-log.js';
 import { settingsToolPolicy } from '../agent/policy/settings-tool-policy.js';
-import { Redactor } from '../agent/redaction.js';
 import { BullmqRunQueue } from '../agent/queue/bullmq-run-queue.js';
+import { Redactor } from '../agent/redaction.js';
 import type { RunQueue } from '../agent/run-queue.js';
 import { openStore, parseStoreUrl } from '../agent/store/open-store.js';
 import type { Store } from '../agent/store/store.js';
@@ -83,7 +83,7 @@ export async function createOpsbot(options: ComposeOptions): Promise<Opsbot> {
       ...(options.clock ? { clock: options.clock } : {}),
     }));
   const limits = settings.limits;
-  const queue = options.queue ?? runQueueFor(environment, options.store, logger);
+  const queue = options.queue ?? runQueueFor(environment, options.store, logger, limits.worker_lock);
   const model = modelConfigured(environment)
     ? createOpenAIModelClient({
         ...(environment.OPENAI_API_KEY ? { apiKey: environment.OPENAI_API_KEY } : {}),
@@ -139,6 +139,7 @@ export async function createOpsbot(options: ComposeOptions): Promise<Opsbot> {
     // A gateway takes events and enqueues runs; the workers step them.
     worker: environment.OPSBOT_ROLE !== 'gateway',
     concurrency: limits.worker_concurrency,
+    runLeaseMs: limits.worker_lock,
   });
   return {
     kernel,
@@ -168,8 +169,13 @@ export async function createOpsbot(options: ComposeOptions): Promise<Opsbot> {
  * With Redis, runs wait in a BullMQ queue that every process shares; otherwise the kernel's in-process queue.
  * A store handed in by a caller (tests) keeps the in-process queue unless a queue is handed in too.
  */
-function runQueueFor(environment: Environment, given: Store | undefined, logger: Logger): RunQueue | undefined {
+function runQueueFor(
+  environment: Environment,
+  given: Store | undefined,
+  logger: Logger,
+  lockMs: number,
+): RunQueue | undefined {
   if (given) return undefined;
   const location = parseStoreUrl(environment.OPSBOT_STORE_URL);
-  return location.backend === 'redis' ? new BullmqRunQueue({ url: location.url, logger }) : undefined;
+  return location.backend === 'redis' ? new BullmqRunQueue({ url: location.url, logger, lockMs }) : undefined;
 }

@@ -18,6 +18,11 @@ export const LimitsSettingsSchema = KernelLimitsSettingsSchema.extend({
   patrol_history: DurationSchema.default(7 * 86_400_000),
   /** Runs one process steps at once (a worker, or the whole bot in one process). */
   worker_concurrency: z.number().int().min(1).max(1000).default(32),
+  /**
+   * How long the runs of a process that stopped answering (killed, frozen, cut off) stay its own before another
+   * process takes them over: the run lease, and with Redis the queue job's lock. A live process renews it.
+   */
+  worker_lock: DurationSchema.refine((ms) => ms >= 1000, 'at least 1s').default(20_000),
 }).prefault({});
 
 export const ModelSettingsSchema = ContextSettingsSchema.extend({

@@ -55,6 +55,35 @@ describe('gateway and workers on Redis', () => {
     expect(gateway.tracedRuns()).toEqual([]);
   }, 180_000);
 
+  it('finishes the runs of a worker killed with -9 in the middle of them on the other worker', async () => {
+    rig = await startScaleRig();
+    // Slow turns, so that runs are in the middle of a step when the worker dies.
+    rig.fake.respond((request) => ({ ...answeringModel(request), delayMs: 400 }));
+    await rig.start('gateway', 'gateway');
+    const doomed = await rig.start('worker-1', 'worker');
+    const survivor = await rig.start('worker-2', 'worker');
+    const threads: string[] = [];
+    for (let task = 0; task < 30; task++)
+      threads.push(await rig.mention(`check the box, task ${task}`, { channel: channelOf(task) }));
+    const current = rig;
+    await waitFor(
+      () => doomed.tracedRuns().length >= 3,
+      30_000,
+      () => doomed.output(),
+    );
+    doomed.child.kill('SIGKILL');
+    const unanswered = () => threads.filter((ts, task) => answers(current, task, ts).length === 0).length;
+    await waitFor(
+      () => unanswered() === 0,
+      90_000,
+      () => `${unanswered()} threads unanswered`,
+    );
+    threads.forEach((ts, task) => expect(answers(current, task, ts)[0]).toBe(`Answer for task ${task}.`));
+    // The survivor took over at least one run the killed worker had started.
+    const taken = doomed.tracedRuns().filter((run) => survivor.tracedRuns().includes(run));
+    expect(taken.length).toBeGreaterThan(0);
+  }, 150_000);
+
   it('refuses to start a worker on SQLite, saying why', async () => {
     rig = await startScaleRig();
     await expect(

@@ -41,6 +41,8 @@ const SETTINGS = [
   'limits:',
   '  model_retries: 0',
   '  worker_concurrency: 16',
+  // A killed worker's runs go to the other one after this; the default (20s) would only slow the tests down.
+  '  worker_lock: 2s',
   'permissions:',
   '  default_role: viewer',
   '  tasks_per_minute: 100000',
