@@ -1,5 +1,6 @@
 // One gateway and two workers as separate processes on one Redis: every task sent as a signed Slack event is
 // answered once, in its thread; both workers work; a worker killed mid-run loses nothing.
+import { once } from 'node:events';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type RecordedRequest, text, toolCalls } from '../fakes/openai-server.js';
 import { CHANNEL, type ScaleRig, startScaleRig, waitFor } from './scale-rig.js';
@@ -82,6 +83,36 @@ describe('gateway and workers on Redis', () => {
     // The survivor took over at least one run the killed worker had started.
     const taken = doomed.tracedRuns().filter((run) => survivor.tracedRuns().includes(run));
     expect(taken.length).toBeGreaterThan(0);
+  }, 150_000);
+
+  it('lets a worker stopped with SIGTERM mid-run exit 0 within 10 s, and the other worker carries on', async () => {
+    rig = await startScaleRig();
+    rig.fake.respond((request) => ({ ...answeringModel(request), delayMs: 400 }));
+    await rig.start('gateway', 'gateway');
+    const leaving = await rig.start('worker-1', 'worker');
+    await rig.start('worker-2', 'worker');
+    const threads: string[] = [];
+    for (let task = 0; task < 30; task++)
+      threads.push(await rig.mention(`check the box, task ${task}`, { channel: channelOf(task) }));
+    const current = rig;
+    await waitFor(
+      () => leaving.tracedRuns().length >= 3,
+      30_000,
+      () => leaving.output(),
+    );
+    const asked = Date.now();
+    leaving.child.kill('SIGTERM');
+    const [code] = (await once(leaving.child, 'exit')) as [number | null];
+    expect(code).toBe(0);
+    // Generous, as for the platforms' deadlines: an orchestrator kills a process that takes longer.
+    expect(Date.now() - asked).toBeLessThan(10_000);
+    const unanswered = () => threads.filter((ts, task) => answers(current, task, ts).length === 0).length;
+    await waitFor(
+      () => unanswered() === 0,
+      90_000,
+      () => `${unanswered()} threads unanswered`,
+    );
+    threads.forEach((ts, task) => expect(answers(current, task, ts)[0]).toBe(`Answer for task ${task}.`));
   }, 150_000);
 
   it('refuses to start a worker on SQLite, saying why', async () => {
