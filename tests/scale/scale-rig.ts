@@ -27,6 +27,7 @@ export interface OpsbotProcess {
 }
 
 export interface ScaleRig {
+  dir: string;
   redisUrl: string;
   fake: FakeOpenAIServer;
   slack: FakeSlackApi;
@@ -43,15 +44,19 @@ const SETTINGS = [
   '  worker_concurrency: 16',
   // A killed worker's runs go to the other one after this; the default (20s) would only slow the tests down.
   '  worker_lock: 2s',
-  'permissions:',
-  '  default_role: viewer',
-  '  tasks_per_minute: 100000',
   '',
 ].join('\n');
+const EVERYONE_READS = ['permissions:', '  default_role: viewer', '  tasks_per_minute: 100000', ''].join(
+  '\n',
+);
 
-export async function startScaleRig(): Promise<ScaleRig> {
+/**
+ * `settings` is YAML put after the rig's own `limits:` (so it has no `limits:` of its own), in place of the
+ * default "everyone may read"; `{dir}` in it becomes the rig's folder.
+ */
+export async function startScaleRig(settings = EVERYONE_READS): Promise<ScaleRig> {
   const dir = mkdtempSync(join(tmpdir(), 'opsbot-scale-'));
-  writeFileSync(join(dir, 'opsbot.yaml'), SETTINGS);
+  writeFileSync(join(dir, 'opsbot.yaml'), SETTINGS + settings.replaceAll('{dir}', dir));
   const redisPort = await freePort();
   const redis = await startRedisServer(redisPort);
   const redisUrl = `redis://127.0.0.1:${redisPort}`;
@@ -114,6 +119,7 @@ export async function startScaleRig(): Promise<ScaleRig> {
   }
 
   return {
+    dir,
     redisUrl,
     fake,
     slack,
