@@ -7,6 +7,7 @@ import { createOpsbot } from './compose.js';
 import {
   discordConfigured,
   environmentWarnings,
+  metricsEnabled,
   modelConfigured,
   playgroundEnabled,
   readEnvironment,
@@ -15,6 +16,8 @@ import {
 import { loadSettings, settingsLocation } from './config/load-settings.js';
 import { HttpServer } from './http/http-server.js';
 import { createLogger } from './logger.js';
+import { OpsbotMetrics } from './metrics/opsbot-metrics.js';
+import { serveMetrics } from './metrics/serve-metrics.js';
 import { Router } from './router/router.js';
 import { DiscordService } from './services/discord-service.js';
 import { expirySweepService } from './services/expiry-sweep-service.js';
@@ -57,7 +60,15 @@ export async function serve(options: ServeOptions): Promise<Serving> {
   const logger = createLogger({ level: environment.LOG_LEVEL, redact: (text) => redactor.redact(text) });
 
   const chat = new ChatPortByPlatform();
-  const opsbot = await createOpsbot({ environment, settings, chat, logger, redactor });
+  const metrics = metricsEnabled(environment) ? new OpsbotMetrics() : undefined;
+  const opsbot = await createOpsbot({
+    environment,
+    settings,
+    chat,
+    logger,
+    redactor,
+    ...(metrics ? { metrics } : {}),
+  });
   const patrols = createPatrols(opsbot, chat, logger, systemClock);
   const router = new Router({
     kernel: opsbot.kernel,
@@ -67,6 +78,7 @@ export async function serve(options: ServeOptions): Promise<Serving> {
     ...(patrols ? { patrols } : {}),
   });
   const http = new HttpServer({ host: environment.HOST, port: environment.PORT, logger });
+  if (metrics) serveMetrics({ metrics, opsbot, http, logger, clock: systemClock });
   const playground = playgroundEnabled(environment);
   const slack = slackMode(environment)
     ? new SlackService({
@@ -113,7 +125,7 @@ export async function serve(options: ServeOptions): Promise<Serving> {
   const tools = opsbot.kernel.registry.names();
   const lines = [
     `opsbot is running. ${playground ? `Open ${url}/ in a browser.` : 'The playground is off (OPSBOT_PLAYGROUND=off).'}`,
-    `  http:      ${url} (/healthz, /readyz${playground ? ', playground at /' : ''})`,
+    `  http:      ${url} (/healthz, /readyz${metrics ? ', /metrics' : ''}${playground ? ', playground at /' : ''})`,
     ...(environment.OPSBOT_PLAYGROUND_TOKEN && playground
       ? ['  token:     required; open it once as /?token=<OPSBOT_PLAYGROUND_TOKEN>']
       : []),
