@@ -28,10 +28,24 @@ export function serveMetrics(options: ServeMetricsOptions): void {
   options.http.mount(
     METRICS_PATH,
     metricsEndpoint({
-      scrape: () => scrape(metrics, collectors, logger),
+      scrape: coalesced(() => scrape(metrics, collectors, logger)),
       contentType: metrics.contentType,
       host: environment.HOST,
       token: environment.OPSBOT_PLAYGROUND_TOKEN,
     }),
   );
+}
+
+/**
+ * Scrapes that arrive while one is being read share its answer: two Prometheus servers (or a retrying one) cost
+ * one round of Store reads, and one scrape's gauge resets cannot show in another's output.
+ */
+function coalesced(read: () => Promise<string>): () => Promise<string> {
+  let inFlight: Promise<string> | undefined;
+  return () => {
+    inFlight ??= read().finally(() => {
+      inFlight = undefined;
+    });
+    return inFlight;
+  };
 }
