@@ -2,9 +2,10 @@
 import { errorMessage } from './errors.js';
 import type { Logger } from './logger.js';
 import { silentLogger } from './logger.js';
+import type { QueueStats, QueueStatsSource } from './queue-stats.js';
 import type { AdvanceRun, RunQueue } from './run-queue.js';
 
-export class InProcessRunQueue implements RunQueue {
+export class InProcessRunQueue implements RunQueue, QueueStatsSource {
   private readonly waiting: string[] = [];
   private readonly waitingIds = new Set<string>();
   /** Runs being advanced now: one enqueued again waits until its advance ends, never beside it. */
@@ -37,6 +38,11 @@ export class InProcessRunQueue implements RunQueue {
   idle(): Promise<void> {
     if (this.isIdle()) return Promise.resolve();
     return new Promise((resolve) => this.idleWaiters.push(resolve));
+  }
+
+  /** Nothing here outlives its process, so nothing stalls: a dead process's runs are found by recovery. */
+  async stats(): Promise<QueueStats> {
+    return { waiting: this.waiting.length, active: this.running };
   }
 
   async close(): Promise<void> {

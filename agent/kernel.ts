@@ -65,7 +65,8 @@ export class Kernel {
   private readonly engines: Partial<Record<EngineKind, Engine>>;
   private readonly listeners: RunListeners;
   private readonly effects: RunEffects;
-  private readonly queue: RunQueue;
+  /** Where runs wait for a worker; read by /metrics for its depth. */
+  readonly queue: RunQueue;
   private readonly worker: RunWorker;
   private readonly scheduler: ConversationScheduler;
   private readonly cancels: RunCancels;

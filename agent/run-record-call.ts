@@ -78,6 +78,7 @@ export function recordOutcome(
       tool: call.name,
       args,
       ok: outcome.ok,
+      ...(outcome.errorClass ? { errorClass: outcome.errorClass } : {}),
       summary: outcome.summary,
       durationMs: outcome.durationMs,
     },

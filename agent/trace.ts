@@ -40,6 +40,8 @@ export const TraceRecordSchema = z.object({
   args: z.unknown().optional(),
   summary: z.string().optional(),
   ok: z.boolean().optional(),
+  /** Why a tool call failed: `permission_denied` and `refused_by_policy` mean it was refused, not run. */
+  errorClass: z.string().optional(),
   /** Who did it, for a person's act (an answer, an approval decision): their configured identity. */
   by: z.string().optional(),
   durationMs: z.number().nonnegative(),

@@ -1,7 +1,8 @@
 // Builds a running opsbot from settings and environment: store, tools, model, policy, trace and the kernel.
 import { join } from 'node:path';
+import { BUILTIN_TOOLS } from '../agent/builtin-tools.js';
 import type { ChatPort } from '../agent/chat-port.js';
-import type { Clock } from '../agent/clock.js';
+import { type Clock, systemClock } from '../agent/clock.js';
 import { Kernel } from '../agent/kernel.js';
 import { kernelLimitsFromSettings } from '../agent/kernel-limits.js';
 import type { Logger } from '../agent/logger.js';
@@ -24,6 +25,11 @@ import { type Environment, modelConfigured } from './config/environment.js';
 import { settingsProblemsError } from './config/load-settings.js';
 import type { Settings } from './config/settings-schema.js';
 import { claimInstanceId } from './instance-id.js';
+import { meteredModelClient } from './metrics/metered-model-client.js';
+import { meteredStore } from './metrics/metered-store.js';
+import { meteredTraceSink } from './metrics/metered-trace-sink.js';
+import type { OpsbotMetrics } from './metrics/opsbot-metrics.js';
+import { runLifecycleMetrics } from './metrics/run-lifecycle-metrics.js';
 
 export interface Opsbot {
   kernel: Kernel;
@@ -52,6 +58,8 @@ export interface ComposeOptions {
   store?: Store;
   /** Where runs wait for a worker (tests); otherwise BullMQ with a Redis store, in-process with the others. */
   queue?: RunQueue;
+  /** OPSBOT_METRICS=on: the store, the model, the trace and run changes are counted here. */
+  metrics?: OpsbotMetrics;
 }
 
 /** How long a model health answer is reused, and how long one may take (under /readyz's 3 s). */
@@ -76,12 +84,14 @@ export async function createOpsbot(options: ComposeOptions): Promise<Opsbot> {
   if (patrolIssues.length > 0) throw settingsProblemsError(settings, patrolIssues);
   const instance = claimInstanceId(environment.OPSBOT_DATA_DIR);
   if (instance.note) logger.warn({ instanceId: instance.id }, instance.note);
-  const store =
+  const { metrics } = options;
+  const opened =
     options.store ??
     (await openStore(environment.OPSBOT_STORE_URL, {
       logger,
       ...(options.clock ? { clock: options.clock } : {}),
     }));
+  const store = metrics ? meteredStore(opened, metrics) : opened;
   const limits = settings.limits;
   const queue = options.queue ?? runQueueFor(environment, options.store, logger, limits.worker_lock);
   const model = modelConfigured(environment)
@@ -117,14 +127,23 @@ export async function createOpsbot(options: ComposeOptions): Promise<Opsbot> {
     audit,
     permissions: settings.permissions,
   };
+  const trace = new FileTraceSink(traceDir);
   const kernel = new Kernel({
     store,
     tools,
-    ...(model ? { model } : {}),
+    ...(model
+      ? { model: metrics ? meteredModelClient(model, metrics, options.clock ?? systemClock) : model }
+      : {}),
     policy: (registry) => settingsToolPolicy(settings.permissions, registry),
     approvals,
     chat: options.chat,
-    trace: new FileTraceSink(traceDir),
+    trace: metrics
+      ? meteredTraceSink(trace, {
+          metrics,
+          knownTool: (name) =>
+            registry.get(name) !== undefined || BUILTIN_TOOLS.some((builtin) => builtin.name === name),
+        })
+      : trace,
     redactor,
     logger,
     ...(options.clock ? { clock: options.clock } : {}),
@@ -141,6 +160,7 @@ export async function createOpsbot(options: ComposeOptions): Promise<Opsbot> {
     concurrency: limits.worker_concurrency,
     runLeaseMs: limits.worker_lock,
   });
+  if (metrics) kernel.onRunChange(runLifecycleMetrics(metrics));
   return {
     kernel,
     audit,

@@ -7,6 +7,7 @@ import { createOpsbot } from './compose.js';
 import {
   discordConfigured,
   environmentWarnings,
+  metricsEnabled,
   modelConfigured,
   playgroundEnabled,
   readEnvironment,
@@ -15,6 +16,8 @@ import {
 import { loadSettings, settingsLocation } from './config/load-settings.js';
 import { HttpServer } from './http/http-server.js';
 import { createLogger } from './logger.js';
+import { OpsbotMetrics } from './metrics/opsbot-metrics.js';
+import { serveMetrics } from './metrics/serve-metrics.js';
 import { Router } from './router/router.js';
 import { DiscordService } from './services/discord-service.js';
 import { expirySweepService } from './services/expiry-sweep-service.js';
@@ -61,7 +64,15 @@ export async function serve(options: ServeOptions): Promise<Serving> {
   const takesEvents = role !== 'worker';
   const stepsRuns = role !== 'gateway';
   const chat = new ChatPortByPlatform();
-  const opsbot = await createOpsbot({ environment, settings, chat, logger, redactor });
+  const metrics = metricsEnabled(environment) ? new OpsbotMetrics() : undefined;
+  const opsbot = await createOpsbot({
+    environment,
+    settings,
+    chat,
+    logger,
+    redactor,
+    ...(metrics ? { metrics } : {}),
+  });
   // A worker posts through the Web APIs; a gateway's and a single process's adapters register their own ports.
   const workerChat = role === 'worker' ? registerWorkerChat(chat, environment, logger, systemClock) : [];
   // Patrols start runs and wait for them, so they live where runs are stepped.
@@ -74,6 +85,7 @@ export async function serve(options: ServeOptions): Promise<Serving> {
     ...(patrols ? { patrols } : {}),
   });
   const http = new HttpServer({ host: environment.HOST, port: environment.PORT, logger });
+  if (metrics) serveMetrics({ metrics, opsbot, http, logger, clock: systemClock });
   const playground = playgroundEnabled(environment);
   const slack =
     takesEvents && slackMode(environment)
@@ -130,7 +142,7 @@ export async function serve(options: ServeOptions): Promise<Serving> {
                 workerChat.join(' and ') || 'no chat platform (set SLACK_BOT_TOKEN or DISCORD_TOKEN)'
               }`
         }. The playground lives in one process (OPSBOT_ROLE=all).`,
-    `  http:      ${url} (/healthz, /readyz${playground ? ', playground at /' : ''})`,
+    `  http:      ${url} (/healthz, /readyz${metrics ? ', /metrics' : ''}${playground ? ', playground at /' : ''})`,
     ...(environment.OPSBOT_PLAYGROUND_TOKEN && playground
       ? ['  token:     required; open it once as /?token=<OPSBOT_PLAYGROUND_TOKEN>']
       : []),

@@ -7,6 +7,7 @@ import { type Job, Queue, Worker } from 'bullmq';
 import { Redis, type RedisOptions } from 'ioredis';
 import { errorMessage } from '../errors.js';
 import { type Logger, silentLogger } from '../logger.js';
+import type { QueueStats, QueueStatsSource } from '../queue-stats.js';
 import type { AdvanceRun, RunQueue } from '../run-queue.js';
 
 export const RUN_QUEUE_NAME = 'runs';
@@ -30,10 +31,11 @@ export interface BullmqRunQueueOptions {
   lockMs?: number;
 }
 
-export interface RunQueueStats {
-  waiting: number;
-  active: number;
+export interface RunQueueStats extends QueueStats {
+  /** Jobs held back for a while (none today: kept for retries with a delay). */
   delayed: number;
+  /** Jobs of a dead worker this process's worker has handed back to the queue since it started. */
+  stalled: number;
 }
 
 interface AdvanceJob {
@@ -63,8 +65,9 @@ export function redisOptionsFromUrl(url: string): RedisOptions {
   };
 }
 
-export class BullmqRunQueue implements RunQueue {
+export class BullmqRunQueue implements RunQueue, QueueStatsSource {
   private readonly queue: Queue<AdvanceJob>;
+  private stalledSeen = 0;
   private worker: Worker<AdvanceJob> | undefined;
   private closed = false;
   private readonly name: string;
@@ -118,6 +121,13 @@ export class BullmqRunQueue implements RunQueue {
     this.worker.on('failed', (job, error) =>
       this.logger.error({ runId: job?.data.runId, err: errorMessage(error) }, 'a run could not be advanced'),
     );
+    this.worker.on('stalled', (jobId) => {
+      this.stalledSeen += 1;
+      this.logger.warn(
+        { jobId },
+        'a run job stalled (its worker stopped answering); it goes to another worker',
+      );
+    });
     this.worker.on('error', (error) =>
       this.logger.warn({ err: errorMessage(error) }, 'run queue worker: Redis error'),
     );
@@ -130,6 +140,7 @@ export class BullmqRunQueue implements RunQueue {
       waiting: (counts.waiting ?? 0) + (counts.prioritized ?? 0),
       active: counts.active ?? 0,
       delayed: counts.delayed ?? 0,
+      stalled: this.stalledSeen,
     };
   }
 
@@ -140,6 +151,7 @@ export class BullmqRunQueue implements RunQueue {
   async idle(): Promise<void> {
     while (this.worker && !this.closed) {
       const { waiting, active, delayed } = await this.stats();
+      // (stalled counts jobs handed back: they are waiting again, and counted there.)
       if (waiting + active + delayed === 0) return;
       await new Promise((resolve) => setTimeout(resolve, IDLE_POLL_MS));
     }

@@ -1,5 +1,5 @@
 // Checks between environment variables: a platform set up halfway, a token pasted into the wrong variable,
-// a playground reachable from the network without a token.
+// a playground or /metrics reachable from the network without a token.
 import type { SettingsProblem } from './settings-problem.js';
 
 type Present = Readonly<Record<string, string>>;
@@ -34,6 +34,7 @@ export function checkEnvironmentConsistency(present: Present): SettingsProblem[]
     ...checkDiscord(present),
     ...checkPlayground(present),
     ...checkRole(present),
+    ...checkMetrics(present),
   ];
 }
 
@@ -131,6 +132,23 @@ function checkPlayground(present: Present): SettingsProblem[] {
       message:
         `missing; HOST=${host} exposes the playground beyond this machine, and anyone reaching it could act as ` +
         `any local user. Set OPSBOT_PLAYGROUND_TOKEN (${GENERATE_TOKEN_HINT}), or OPSBOT_PLAYGROUND=off`,
+    },
+  ];
+}
+
+// /metrics tells anyone who can read it what the bot is doing; off the loopback it takes the playground's token.
+function checkMetrics(present: Present): SettingsProblem[] {
+  const host = present.HOST ?? '127.0.0.1';
+  if (present.OPSBOT_METRICS !== 'on' || isLoopback(host) || present.OPSBOT_PLAYGROUND_TOKEN !== undefined) {
+    return [];
+  }
+  return [
+    {
+      key: 'OPSBOT_METRICS',
+      message:
+        `is on with HOST=${host}, beyond this machine, where /metrics needs a token and none is set. Set ` +
+        'OPSBOT_PLAYGROUND_TOKEN (scrapers send it as "Authorization: Bearer <token>"; ' +
+        `${GENERATE_TOKEN_HINT}), or OPSBOT_METRICS=off`,
     },
   ];
 }

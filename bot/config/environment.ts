@@ -44,6 +44,8 @@ export const EnvironmentSchema = z.object({
       `a random token of at least ${PLAYGROUND_TOKEN_MIN_LENGTH} characters; ${GENERATE_TOKEN_HINT}`,
     )
     .optional(),
+  /** GET /metrics in Prometheus' format on the one HTTP server; off the loopback it needs the playground token. */
+  OPSBOT_METRICS: z.enum(['on', 'off'], { error: 'on or off' }).default('off'),
   OPENAI_API_KEY: text.optional(),
   OPENAI_BASE_URL: url.optional(),
   OPENAI_MODEL: text.default('gpt-4o-mini'),
@@ -161,6 +163,10 @@ export function slackMode(
 
 export function discordConfigured(environment: Pick<Environment, 'DISCORD_TOKEN'>): boolean {
   return environment.DISCORD_TOKEN !== undefined;
+}
+
+export function metricsEnabled(environment: Pick<Environment, 'OPSBOT_METRICS'>): boolean {
+  return environment.OPSBOT_METRICS === 'on';
 }
 
 /** The playground lives in one process: it is off in the `gateway` and `worker` roles. */

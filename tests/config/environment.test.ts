@@ -4,6 +4,7 @@ import { ErrorCode } from '../../agent/errors.js';
 import {
   discordConfigured,
   environmentWarnings,
+  metricsEnabled,
   modelConfigured,
   playgroundEnabled,
   readEnvironment,
@@ -30,6 +31,8 @@ describe('readEnvironment', () => {
       OPSBOT_STORE_URL: 'sqlite://./data/opsbot.sqlite',
       OPSBOT_DATA_DIR: './data',
       OPSBOT_PLAYGROUND: 'on',
+      OPSBOT_ROLE: 'all',
+      OPSBOT_METRICS: 'off',
       OPENAI_MODEL: 'gpt-4o-mini',
       SLACK_SLASH_COMMAND: '/ops',
       LOG_LEVEL: 'info',
@@ -210,5 +213,25 @@ describe('environmentWarnings', () => {
     expect(environmentWarnings({ OPENAI_MODEL: 'm', OPENAI_API_KEY: 'sk-1' })).toEqual([]);
     expect(environmentWarnings({ OPENAI_MODEL: ' ' })).toEqual([]);
     expect(environmentWarnings({})).toEqual([]);
+  });
+});
+
+describe('metrics exposure', () => {
+  it('is off by default, and takes on or off only', () => {
+    expect(metricsEnabled(readEnvironment({}))).toBe(false);
+    expect(metricsEnabled(readEnvironment({ OPSBOT_METRICS: 'on' }))).toBe(true);
+    expect(problems({ OPSBOT_METRICS: 'yes' })).toEqual([
+      { key: 'OPSBOT_METRICS', message: 'expected on or off, found "yes"' },
+    ]);
+  });
+
+  it('needs the playground token when the server listens beyond this machine, playground or not', () => {
+    const exposed = problems({ HOST: '0.0.0.0', OPSBOT_METRICS: 'on', OPSBOT_PLAYGROUND: 'off' });
+    expect(exposed.map((problem) => problem.key)).toEqual(['OPSBOT_METRICS']);
+    expect(exposed[0]?.message).toMatch(/OPSBOT_PLAYGROUND_TOKEN .*Authorization: Bearer/);
+    expect(
+      problems({ HOST: '0.0.0.0', OPSBOT_METRICS: 'on', OPSBOT_PLAYGROUND_TOKEN: 'a'.repeat(32) }),
+    ).toEqual([]);
+    expect(problems({ HOST: '::1', OPSBOT_METRICS: 'on' })).toEqual([]);
   });
 });

@@ -50,7 +50,7 @@ describe('BullMQ RunQueue across processes', () => {
       );
       await second.idle();
       expect(seen).toEqual(['first:run_a', 'first:run_b', 'second:run_c']);
-      expect(await gateway.stats()).toEqual({ waiting: 0, active: 0, delayed: 0 });
+      expect(await gateway.stats()).toEqual({ waiting: 0, active: 0, delayed: 0, stalled: 0 });
     } finally {
       await Promise.all([gateway.close(), first.close(), second.close()]);
       await obliterate(name);
