@@ -50,7 +50,8 @@ describe('gateway and workers on Redis', () => {
       120_000,
       () => `${unanswered()} threads unanswered`,
     );
-    threads.forEach((ts, task) => expect(answers(current, task, ts)).toEqual([`Answer for task ${task}.`]));
+    for (const [task, ts] of threads.entries())
+      expect(answers(current, task, ts)).toEqual([`Answer for task ${task}.`]);
     const stepped = workers.map((worker) => worker.tracedRuns().length);
     expect(stepped.every((count) => count > 0)).toBe(true);
     expect(gateway.tracedRuns()).toEqual([]);
@@ -79,7 +80,8 @@ describe('gateway and workers on Redis', () => {
       90_000,
       () => `${unanswered()} threads unanswered`,
     );
-    threads.forEach((ts, task) => expect(answers(current, task, ts)[0]).toBe(`Answer for task ${task}.`));
+    for (const [task, ts] of threads.entries())
+      expect(answers(current, task, ts)[0]).toBe(`Answer for task ${task}.`);
     // The survivor took over at least one run the killed worker had started.
     const taken = doomed.tracedRuns().filter((run) => survivor.tracedRuns().includes(run));
     expect(taken.length).toBeGreaterThan(0);
@@ -112,7 +114,8 @@ describe('gateway and workers on Redis', () => {
       90_000,
       () => `${unanswered()} threads unanswered`,
     );
-    threads.forEach((ts, task) => expect(answers(current, task, ts)[0]).toBe(`Answer for task ${task}.`));
+    for (const [task, ts] of threads.entries())
+      expect(answers(current, task, ts)[0]).toBe(`Answer for task ${task}.`);
   }, 150_000);
 
   it('refuses to start a worker on SQLite, saying why', async () => {
