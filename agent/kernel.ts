@@ -33,6 +33,7 @@ import { newRun, type TaskInput, taskProblem } from './new-run.js';
 import { type AuditLog, auditActor } from './policy/audit-log.js';
 import type { Principal } from './principal.js';
 import { randomHex } from './random-id.js';
+import { PostLedger } from './post-ledger.js';
 import { Redactor } from './redaction.js';
 import { type EngineKind, isSettled, type Run } from './run.js';
 import { RunCancels } from './run-cancels.js';
@@ -123,6 +124,7 @@ export class Kernel {
       scheduler: this.scheduler,
       queue: this.queue,
       cancels: this.cancels,
+      posts: new PostLedger(options.store, this.logger),
       ...(this.audit ? { audit: this.audit } : {}),
     });
     this.engines = createEngines({
