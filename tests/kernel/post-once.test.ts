@@ -107,6 +107,45 @@ describe.each(backends)('on %s shared by two processes', (backend, available) =>
       });
     },
   );
+
+  it.skipIf(!available)(
+    `a worker that dies after posting an approval card, before saving it: the card is renewed in place, and works${skipped}`,
+    async () => {
+      if (!fake) throw new Error('no fake model');
+      world = await ModelWorld.create(backend, fake, 'continue');
+      const [first, second] = world.replicas as [(typeof world.replicas)[0], (typeof world.replicas)[0]];
+      first.life.dieBefore(savingAs('waiting_for_approval'));
+      const runId = await first.kernel.start({
+        text: taskText(1, ['restart']),
+        principal: world.person('alice'),
+        conversation: world.conversation(0),
+      });
+      await first.life.died;
+      await world.quiesce();
+      await world.advance(LEASE_MS + 1);
+      await second.kernel.recover();
+      await world.quiesce();
+      const waiting = await second.kernel.get(runId);
+      if (waiting.status !== 'waiting_for_approval') throw new Error(`the run is ${waiting.status}`);
+      // One card, now for the approval the run was saved with (the dead worker's approval is an orphan).
+      const cards = postsOf(world.chat, runId, 'approval');
+      expect(cards).toHaveLength(1);
+      expect(cards[0]?.shown).toMatchObject({ approvalId: waiting.approval.approvalId });
+      expect(waiting.approval.cardMessageId).toBe(
+        world.chat.posts.find((post) => post.message.kind === 'approval')?.messageId,
+      );
+      const decided = await second.kernel.decideApproval(
+        waiting.approval.approvalId,
+        world.person('bob'),
+        'approve',
+      );
+      expect(decided.message).toMatch(/^Approved/);
+      await world.quiesce();
+      expect((await second.kernel.get(runId)).status).toBe('finished');
+      expect(world.executions.executions.map((execution) => execution.tool)).toEqual(['restart_service']);
+      expect(postsOf(world.chat, runId, 'status')).toHaveLength(1);
+    },
+  );
 });
 
 /** A ChatPort as one process sees it: nothing posted once the process is dead. */
