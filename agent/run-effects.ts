@@ -1,5 +1,6 @@
-// Carries out what run transitions cause: saves, chat posts through the redacting notifier, traces, audit
-// entries, freeing the thread and handing the run to the queue. The only place a transition touches the world.
+// Carries out what run transitions cause: saves, chat posts through the redacting notifier (each once per post
+// key, see post-ledger.ts), traces, audit entries, freeing the thread and handing the run to the queue. The only
+// place a transition touches the world.
 import type { ChatPort, MessageRef, MessageTone, OutboundMessage } from './chat-port.js';
 import type { Clock } from './clock.js';
 import { type Conversation, shownInChat } from './conversation.js';
