@@ -31,6 +31,7 @@ import type { ApprovalClickResult, CancelResult } from './kernel-results.js';
 import { type Logger, silentLogger } from './logger.js';
 import { newRun, type TaskInput, taskProblem } from './new-run.js';
 import { type AuditLog, auditActor } from './policy/audit-log.js';
+import { PostLedger } from './post-ledger.js';
 import type { Principal } from './principal.js';
 import { randomHex } from './random-id.js';
 import { Redactor } from './redaction.js';
@@ -124,6 +125,7 @@ export class Kernel {
       scheduler: this.scheduler,
       queue: this.queue,
       cancels: this.cancels,
+      posts: new PostLedger(options.store, this.logger),
       ...(this.audit ? { audit: this.audit } : {}),
     });
     this.engines = createEngines({

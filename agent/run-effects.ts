@@ -1,5 +1,6 @@
-// Carries out what run transitions cause: saves, chat posts through the redacting notifier, traces, audit
-// entries, freeing the thread and handing the run to the queue. The only place a transition touches the world.
+// Carries out what run transitions cause: saves, chat posts through the redacting notifier (each once per post
+// key, see post-ledger.ts), traces, audit entries, freeing the thread and handing the run to the queue. The only
+// place a transition touches the world.
 import type { ChatPort, MessageRef, MessageTone, OutboundMessage } from './chat-port.js';
 import type { Clock } from './clock.js';
 import { type Conversation, shownInChat } from './conversation.js';
@@ -7,6 +8,7 @@ import type { ConversationScheduler } from './conversation-scheduler.js';
 import { errorMessage } from './errors.js';
 import type { Logger } from './logger.js';
 import { type AuditLog, auditActor } from './policy/audit-log.js';
+import { type PostLedger, postKey, STATUS_POST } from './post-ledger.js';
 import type { Redactor } from './redaction.js';
 import type { Run } from './run.js';
 import type { RunCancels } from './run-cancels.js';
@@ -29,6 +31,8 @@ export interface RunEffectsDeps {
   scheduler: ConversationScheduler;
   queue: RunQueue;
   cancels: RunCancels;
+  /** Keys every post, so a run stepped again after a crash does not post twice. */
+  posts: PostLedger;
   audit?: AuditLog;
 }
 
@@ -67,7 +71,10 @@ export class RunEffects {
         index += 1;
       } else if (effect.kind === 'save') {
         run = await this.save(run, index === lastSave ? [...withSave] : []);
-      } else if (effect.kind !== 'trace' || this.tracing) run = await this.applyOne(run, effect);
+      } else if (effect.kind !== 'trace' || this.tracing) {
+        // Keyed by the run as the transition left it: a run stepped again from its last save makes the same keys.
+        run = await this.applyOne(run, effect, postKey(start, index));
+      }
     }
     this.deps.listeners.emit(run);
     return run;
@@ -86,12 +93,12 @@ export class RunEffects {
     return this.deps.trace !== nullTraceSink;
   }
 
-  private async applyOne(run: Run, effect: RunEffect): Promise<Run> {
+  private async applyOne(run: Run, effect: RunEffect, key: string): Promise<Run> {
     switch (effect.kind) {
       case 'save':
         return this.save(run);
       case 'post': {
-        const posted = await this.post(run, effect.message);
+        const posted = await this.post(run, effect.message, key);
         if (posted.kind === 'failed') return posted.run;
         if (posted.kind === 'unshown' || !effect.slot) return run;
         const remembered = transition(run, {
@@ -192,10 +199,12 @@ export class RunEffects {
   private async post(
     run: Run,
     message: OutboundMessage,
+    key: string,
   ): Promise<{ kind: 'posted'; ref: MessageRef } | { kind: 'failed'; run: Run } | { kind: 'unshown' }> {
     if (!shownInChat(run.conversation)) return { kind: 'unshown' };
     try {
-      const ref = await this.deps.chat.post(run.conversation, this.deps.redactor.redactValue(message));
+      const redacted = this.deps.redactor.redactValue(message);
+      const ref = await this.deps.posts.post(this.deps.chat, run.id, run.conversation, key, redacted);
       return { kind: 'posted', ref };
     } catch (error) {
       return { kind: 'failed', run: this.postFailed(run, 'post', error) };
@@ -218,7 +227,8 @@ export class RunEffects {
   private async status(run: Run, text: string, tone: MessageTone): Promise<Run> {
     const message: OutboundMessage = { kind: 'status', runId: run.id, text, tone };
     if (run.statusMessageId) return this.update(run, run.statusMessageId, message);
-    const posted = await this.post(run, message);
+    // A status line posted by a worker that died before saving it is updated, not posted again.
+    const posted = await this.post(run, message, STATUS_POST);
     if (posted.kind === 'unshown') return run;
     return posted.kind === 'posted' ? { ...run, statusMessageId: posted.ref.messageId } : posted.run;
   }

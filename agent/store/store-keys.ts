@@ -12,6 +12,8 @@ export const storeKeys = {
   runLease: (runId: string) => `run-lease:${runId}`,
   /** A cancel asked for while a worker was stepping the run; the worker acts on it. */
   cancelRequest: (runId: string) => `cancel:${runId}`,
+  /** A message a run posted, by the post's key, so a run stepped again after a crash does not post it twice. */
+  runPost: (runId: string, key: string) => `post:${runId}:${key}`,
   /** Append-only log of the runs of one thread, for thread memory. */
   threadRuns: (conversation: Conversation) => `thread:${conversationKey(conversation)}`,
   /** Held by the one run that is active in a thread. */

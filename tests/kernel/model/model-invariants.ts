@@ -49,6 +49,7 @@ export async function violations(world: ModelWorld): Promise<string[]> {
     ...runs.flatMap((run) => endedOnce(run)),
     ...openMessages(world, runs, approvals),
     ...(await lockedThreads(world, runs)),
+    ...runs.flatMap((run) => postedOnce(world, run)),
   ];
 }
 
@@ -193,6 +194,28 @@ function openMessages(world: ModelWorld, runs: Run[], approvals: Approval[]): st
       found.push(
         `${approval.runId} is ${statusOf.get(approval.runId)} and approval ${approval.id} is still pending`,
       );
+  }
+  return found;
+}
+
+/**
+ * (5) Posted once (issue 15), crashes or not: a run has at most one status line, and a finished run's answer is
+ * in its thread exactly once. The sequences' crashes fall at store calls, never between a post and its record.
+ */
+function postedOnce(world: ModelWorld, run: Run): string[] {
+  const found: string[] = [];
+  // A message is the run's as it shows now: a run stepped again may turn its earlier end ("Cancelled by
+  // Alice.", saved by nobody) into its answer.
+  const posts = world.chat.posts
+    .map((post) => post.updates.at(-1) ?? post.message)
+    .filter((shown) => 'runId' in shown && shown.runId === run.id);
+  const lines = posts.filter((shown) => shown.kind === 'status').length;
+  if (lines > 1) found.push(`${run.id} posted ${lines} status lines`);
+  if (run.status !== 'finished') return found;
+  const answers = posts.filter((shown) => shown.kind === 'result' && shown.text === run.answer).length;
+  if (answers !== 1) {
+    const shown = posts.map((message) => stableJson(message).slice(0, 120)).join(' | ');
+    found.push(`${run.id} finished, and its answer is in its thread ${answers} times: ${shown}`);
   }
   return found;
 }
