@@ -42,6 +42,8 @@ export interface Opsbot {
   /** Whether the configured model is really there (cached); undefined without a model. */
   modelHealth: CachedModelProbe | undefined;
   traceDir: string;
+  /** This process's id (kept in the data directory): its run leases and its line in `opsbot cluster`. */
+  instanceId: string;
   /** A few readable lines: what is running, with which store and model. */
   describe(): string[];
   close(): Promise<void>;
@@ -163,6 +165,7 @@ export async function createOpsbot(options: ComposeOptions): Promise<Opsbot> {
   if (metrics) kernel.onRunChange(runLifecycleMetrics(metrics));
   return {
     kernel,
+    instanceId: instance.id,
     audit,
     store,
     settings,

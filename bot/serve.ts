@@ -1,8 +1,11 @@
 // `npm start`: the whole bot in one process: kernel, router, the HTTP server, the playground and the chat
 // adapters whose tokens are set.
 import { systemClock } from '../agent/clock.js';
+import { errorMessage } from '../agent/errors.js';
 import { Redactor } from '../agent/redaction.js';
 import { ChatPortByPlatform } from './chat-port-by-platform.js';
+import { liveProcesses, ProcessPresence } from './cluster/process-presence.js';
+import { settingsHash, warnOnSettingsDrift } from './cluster/settings-drift.js';
 import { createOpsbot } from './compose.js';
 import {
   discordConfigured,
@@ -106,12 +109,33 @@ export async function serve(options: ServeOptions): Promise<Serving> {
     takesEvents && discordConfigured(environment)
       ? new DiscordService({ opsbot, router, environment, settings, chat, logger })
       : undefined;
+  // Who else runs, for `opsbot cluster`, and whether they run with the same settings.
+  await warnOnSettingsDrift(
+    opsbot.store,
+    settings,
+    await liveProcesses(opsbot.store, systemClock.now()),
+    logger,
+  ).catch((error) =>
+    logger.warn({ err: errorMessage(error) }, 'could not compare settings with other processes'),
+  );
+  const presence = new ProcessPresence({
+    store: opsbot.store,
+    clock: systemClock,
+    logger,
+    record: {
+      instanceId: opsbot.instanceId,
+      role,
+      concurrency: settings.limits.worker_concurrency,
+      settingsHash: settingsHash(settings),
+    },
+  });
   const recovery = new RecoverySweep({ kernel: opsbot.kernel, logger, intervalMs: RECOVERY_SWEEP_MS });
   // Started in this order and stopped in reverse: the sweep and the HTTP server stop taking work first, the
   // kernel stops before the playground waits for the events in progress to settle, and the store closes last.
   const services = new ServiceSet(
     [
       storeService(opsbot),
+      presence,
       playground
         ? new PlaygroundService({ opsbot, router, httpServer: http, settings, environment, logger, chat })
         : undefined,

@@ -144,6 +144,12 @@ export class BullmqRunQueue implements RunQueue, QueueStatsSource {
     };
   }
 
+  /** The run that has waited longest for a worker, and since when; undefined when none waits. */
+  async oldestWaiting(): Promise<{ runId: string; since: number } | undefined> {
+    const [job] = await this.queue.getJobs(['waiting', 'prioritized'], 0, 0, true);
+    return job ? { runId: job.data.runId, since: job.timestamp } : undefined;
+  }
+
   /**
    * Resolves once no job waits or runs on this queue (any process's), or at once without a worker here or after
    * close(): a gateway has nothing of its own to wait for.

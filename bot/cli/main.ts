@@ -4,6 +4,7 @@ import { errorMessage, OpsbotError } from '../../agent/errors.js';
 import { auditCommand } from './audit-command.js';
 import { loadCliContext, localPrincipal } from './cli-context.js';
 import { type CliIo, processIo } from './cli-io.js';
+import { clusterCommand } from './cluster-command.js';
 import {
   answerCommand,
   configCheckCommand,
@@ -26,6 +27,7 @@ Commands:
   trace <run-id>            Print a run's trace.
   audit [--since 24h] [--json]
                             Print the audit log (JSON lines with --json), optionally from a time or age.
+  cluster                   The queue, the processes seen in the last minute, the oldest waiting run.
   whoami | permissions      Your roles, or which tools you can run, need approval for, or may approve.
   config check              Validate opsbot.yaml and the environment, reach the store, and ask the model server
                             (GET /models) whether it has OPENAI_MODEL.
@@ -119,6 +121,8 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
       case 'patrol':
       case 'patrols':
         return await patrolCommand(context, io, rest, principal);
+      case 'cluster':
+        return await clusterCommand(context, io);
       case 'discord':
         if (rest[0] !== 'register')
           return usage(io, 'the discord command is: opsbot discord register [--guild <id>]');
