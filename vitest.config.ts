@@ -2,13 +2,34 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
-    include: ['tests/**/*.test.ts'],
-    testTimeout: 30_000,
-    hookTimeout: 30_000,
     // Starts a redis-server of the tests' own when it is installed (see tests/redis-global-setup.ts).
     globalSetup: ['tests/redis-global-setup.ts'],
     pool: 'forks',
     // The JSON report lets CI print one plain closing line with the counts.
     reporters: ['default', ['json', { outputFile: 'test-artifacts/vitest.json' }]],
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'unit',
+          include: ['tests/**/*.test.ts'],
+          exclude: ['tests/scale/**'],
+          testTimeout: 30_000,
+          hookTimeout: 30_000,
+        },
+      },
+      {
+        // Several real opsbot processes per test (gateway, workers), killed and restarted: slower, one file at a
+        // time so that their timings do not crowd each other. `npm test` runs both projects.
+        extends: true,
+        test: {
+          name: 'scale',
+          include: ['tests/scale/**/*.test.ts'],
+          testTimeout: 180_000,
+          hookTimeout: 60_000,
+          fileParallelism: false,
+        },
+      },
+    ],
   },
 });

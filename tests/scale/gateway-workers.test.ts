@@ -118,6 +118,40 @@ describe('gateway and workers on Redis', () => {
       expect(answers(current, task, ts)[0]).toBe(`Answer for task ${task}.`);
   }, 150_000);
 
+  it('runs three messages sent to one busy thread one after another, across workers', async () => {
+    rig = await startScaleRig();
+    const firstAsked = new Map<string, number>();
+    const answered = new Map<string, number>();
+    rig.fake.respond((request) => {
+      const messages = request.body.messages ?? [];
+      const task = String(messages.filter((message) => message.role === 'user').at(-1)?.content ?? '');
+      const number = /task (\d+)/.exec(task)?.[1] ?? '?';
+      if (!firstAsked.has(number)) firstAsked.set(number, Date.now());
+      const answer = answeringModel(request);
+      if (answer.kind === 'completion' && answer.toolCalls.length === 0)
+        answered.set(number, Date.now() + 300);
+      return { ...answer, delayMs: 300 };
+    });
+    await rig.start('gateway', 'gateway');
+    await rig.start('worker-1', 'worker');
+    await rig.start('worker-2', 'worker');
+    const thread = await rig.mention('check the box, task 0', { channel: channelOf(0) });
+    for (const task of [1, 2]) {
+      await rig.mention(`check the box, task ${task}`, { channel: channelOf(0), threadTs: thread });
+    }
+    const current = rig;
+    const shown = () => answers(current, 0, thread);
+    await waitFor(
+      () => shown().length >= 3,
+      60_000,
+      () => shown().join('\n'),
+    );
+    expect(shown()).toEqual(['Answer for task 0.', 'Answer for task 1.', 'Answer for task 2.']);
+    // Each run started only once the one before had answered.
+    expect(firstAsked.get('1')!).toBeGreaterThanOrEqual(answered.get('0')!);
+    expect(firstAsked.get('2')!).toBeGreaterThanOrEqual(answered.get('1')!);
+  }, 120_000);
+
   it('refuses to start a worker on SQLite, saying why', async () => {
     rig = await startScaleRig();
     await expect(

@@ -33,8 +33,11 @@ export interface ScaleRig {
   slack: FakeSlackApi;
   gatewayUrl: string;
   start(name: string, role: 'gateway' | 'worker' | 'all', extra?: NodeJS.ProcessEnv): Promise<OpsbotProcess>;
-  /** `@opsbot <text>` from a user in a channel, signed, to the gateway; returns the message's ts (its thread). */
-  mention(text: string, options?: { user?: string; channel?: string }): Promise<string>;
+  /**
+   * `@opsbot <text>` from a user in a channel (or in a thread of it), signed, to the gateway; returns the
+   * message's ts, which is the thread of a top-level mention.
+   */
+  mention(text: string, options?: { user?: string; channel?: string; threadTs?: string }): Promise<string>;
   close(): Promise<void>;
 }
 
@@ -126,11 +129,18 @@ export async function startScaleRig(settings = EVERYONE_READS): Promise<ScaleRig
     gatewayUrl: `http://127.0.0.1:${gatewayPort}`,
     start,
     async mention(text, options = {}) {
-      const { user = 'UALICE', channel = CHANNEL } = options;
+      const { user = 'UALICE', channel = CHANNEL, threadTs } = options;
       events += 1;
       const ts = slack.nextTs();
       const body = eventCallback(
-        { type: 'app_mention', user, text: `<@${FAKE_BOT.userId}> ${text}`, ts, channel },
+        {
+          type: 'app_mention',
+          user,
+          text: `<@${FAKE_BOT.userId}> ${text}`,
+          ts,
+          channel,
+          ...(threadTs ? { thread_ts: threadTs } : {}),
+        },
         `EvScale${String(events).padStart(6, '0')}`,
         Date.now(),
       );
