@@ -175,9 +175,14 @@ export async function serve(options: ServeOptions): Promise<Serving> {
           `  slack:     ${slack.adapter?.mode === 'socket' ? 'Socket Mode' : `HTTP events at ${url}/slack/events`} (${environment.SLACK_SLASH_COMMAND})`,
         ]
       : []),
-    ...(discord
+    ...(discord && !discord.adapter
       ? [
-          `  discord:   gateway as ${discord.adapter?.botUserId ?? '?'}, ${
+          '  discord:   standby: another gateway holds the Discord session (one per bot token); this one takes it over if that one goes',
+        ]
+      : []),
+    ...(discord?.adapter
+      ? [
+          `  discord:   gateway as ${discord.adapter.botUserId}, ${
             settings.discord.message_content
               ? 'with MessageContent (plain thread replies reach opsbot)'
               : 'without MessageContent: mentions, DMs and /ops work; plain thread replies need a mention (set discord.message_content after enabling the intent in the developer portal)'

@@ -30,6 +30,8 @@ export const storeKeys = {
   chatEvent: (platform: string, eventId: string) => `event:${platform}:${eventId}`,
   /** One slot of a person's task rate. */
   rateSlot: (personKey: string, window: number, slot: number) => `rate:${personKey}:${window}:${slot}`,
+  /** Held by the one gateway process that holds the Discord gateway session (Discord allows one per token). */
+  discordSession: 'discord:session',
   /** The append-only audit log. */
   auditLog: 'audit',
   /** The local playground's channels and messages. */

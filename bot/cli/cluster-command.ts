@@ -2,6 +2,7 @@
 // holds the Discord session; read from the shared Store and queue, as any process sees them.
 import { BullmqRunQueue } from '../../agent/queue/bullmq-run-queue.js';
 import { openStore, parseStoreUrl } from '../../agent/store/open-store.js';
+import { storeKeys } from '../../agent/store/store-keys.js';
 import { readableUtc } from '../../agent/utc-time.js';
 import { liveProcesses } from '../cluster/process-presence.js';
 import type { CliContext } from './cli-context.js';
@@ -52,7 +53,17 @@ export async function clusterCommand(context: CliContext, io: CliIo): Promise<nu
     }
     const hashes = new Set(processes.map((process) => process.settingsHash));
     if (hashes.size > 1) write(`warning: the processes run with ${hashes.size} different settings files`);
-    write('discord session: no leader claim yet; every gateway with DISCORD_TOKEN connects (run one)');
+    const leader = await store.holder(storeKeys.discordSession);
+    const leaderProcess = processes.find((process) => process.instanceId === leader);
+    write(
+      leader === undefined
+        ? 'discord session: nobody holds it'
+        : `discord session: held by ${leader}${
+            leaderProcess
+              ? ` (${leaderProcess.role} ${leaderProcess.host}:${leaderProcess.pid})`
+              : ' (not seen in the last minute)'
+          }`,
+    );
     return EXIT.ok;
   } finally {
     await store.close();

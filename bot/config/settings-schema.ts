@@ -71,6 +71,11 @@ export const DiscordSettingsSchema = z
     message_content: z.boolean().default(false),
     /** Other bots (by user id) whose messages opsbot answers; every other bot is ignored, to prevent bot loops. */
     allowed_bot_ids: z.array(z.string().regex(/^\d{17,20}$/, 'a Discord user id (a snowflake)')).default([]),
+    /**
+     * Discord allows one gateway session per bot token, so one gateway process holds it, through a claim in the
+     * Store that it renews every quarter of this; a killed leader's session is taken over after about this long.
+     */
+    session_lock: DurationSchema.refine((ms) => ms >= 1000, 'at least 1s').default(20_000),
   })
   .prefault({});
 

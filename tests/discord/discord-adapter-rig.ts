@@ -133,7 +133,7 @@ export async function startRig(options: RigOptions = {}): Promise<Rig> {
   });
   const router = new Router({ kernel, settings, logger, clock });
   const service = new DiscordService({
-    opsbot: { store },
+    opsbot: { store, instanceId: 'inst_discordrig000001' },
     router,
     environment: readEnvironment({ DISCORD_TOKEN: 'MTAw.fake.token', DISCORD_API_URL: fake.api.apiUrl }),
     settings,

@@ -91,7 +91,9 @@ describe('the Discord adapter on the gateway', () => {
   it('with MessageContent on, reads a plain reply in a thread it works in', async () => {
     const rig = await startRig({ messageContent: true });
     expect(rig.adapter.messageContent).toBe('on');
-    expect((await rig.service.readiness()).detail).toMatch(/^gateway ready as \d+ · message content: on$/);
+    expect((await rig.service.readiness()).detail).toMatch(
+      /^leader · gateway ready as \d+ · message content: on$/,
+    );
     rig.model.reply(text('first answer'), text('worker is fine'));
     const thread = await mention(rig, 'check the api');
     rig.fake.sendMessage({ channelId: thread, author: ALICE, content: 'and the worker?' });

@@ -47,5 +47,6 @@ describe('opsbot cluster', () => {
     expect(cluster.stdout.match(/^ {2}worker /gm)).toHaveLength(2);
     expect(cluster.stdout.match(/^ {2}gateway /gm)).toHaveLength(1);
     expect(cluster.stdout).toContain('warning: the processes run with 2 different settings files');
+    expect(cluster.stdout).toContain('discord session: nobody holds it');
   }, 120_000);
 });

@@ -108,7 +108,7 @@ describe('serve', () => {
     expect(ready.checks.discord).toMatchObject({
       ok: true,
       detail: expect.stringMatching(
-        /^gateway ready as \d+ · message content: off \(plain thread replies need a mention/,
+        /^leader · gateway ready as \d+ · message content: off \(plain thread replies need a mention/,
       ),
     });
     const asked = discord.sendMessage({

@@ -115,6 +115,13 @@ export class FakeDiscordGateway {
     return this.until(() => this.sessions.size >= count);
   }
 
+  /** Sessions whose socket is open now: a client killed or destroyed drops out (Discord allows one per token). */
+  connectedSessions(): string[] {
+    return [...this.sessions.values()]
+      .filter((session) => session.socket !== undefined && session.socket.readyState === session.socket.OPEN)
+      .map((session) => session.id);
+  }
+
   /** Resolves once `count` RESUMEs have been answered. */
   resumed(count = 1): Promise<void> {
     return this.until(() => this.resumes.length >= count);
