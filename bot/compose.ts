@@ -58,8 +58,13 @@ export interface ComposeOptions {
   clock?: Clock;
   /** Reuse an open store (tests); otherwise OPSBOT_STORE_URL is opened. */
   store?: Store;
-  /** Where runs wait for a worker (tests); otherwise BullMQ with a Redis store, in-process with the others. */
+  /** Where runs wait for a worker (tests); otherwise see `shareQueue`. */
   queue?: RunQueue;
+  /**
+   * A server (`npm start`) on Redis shares one BullMQ queue with the other processes. The CLI and tests step
+   * their own runs in-process, even on Redis, so that `opsbot run` never steps a chat user's run.
+   */
+  shareQueue?: boolean;
   /** OPSBOT_METRICS=on: the store, the model, the trace and run changes are counted here. */
   metrics?: OpsbotMetrics;
 }
@@ -95,7 +100,9 @@ export async function createOpsbot(options: ComposeOptions): Promise<Opsbot> {
     }));
   const store = metrics ? meteredStore(opened, metrics) : opened;
   const limits = settings.limits;
-  const queue = options.queue ?? runQueueFor(environment, options.store, logger, limits.worker_lock);
+  const queue =
+    options.queue ??
+    (options.shareQueue ? runQueueFor(environment, options.store, logger, limits.worker_lock) : undefined);
   const model = modelConfigured(environment)
     ? createOpenAIModelClient({
         ...(environment.OPENAI_API_KEY ? { apiKey: environment.OPENAI_API_KEY } : {}),

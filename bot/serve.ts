@@ -74,6 +74,7 @@ export async function serve(options: ServeOptions): Promise<Serving> {
     chat,
     logger,
     redactor,
+    shareQueue: true,
     ...(metrics ? { metrics } : {}),
   });
   // A worker posts through the Web APIs; a gateway's and a single process's adapters register their own ports.

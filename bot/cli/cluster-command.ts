@@ -48,7 +48,9 @@ export async function clusterCommand(context: CliContext, io: CliIo): Promise<nu
     for (const process of processes) {
       write(
         `  ${process.role.padEnd(7)} ${process.host}:${process.pid}  up since ${readableUtc(process.startedAt)}, ` +
-          `seen ${ago(now - process.seenAt)}, ${process.concurrency} runs at once, settings ${process.settingsHash}`,
+          `seen ${ago(now - process.seenAt)}, ${
+            process.role === 'gateway' ? 'steps no runs' : `${process.concurrency} runs at once`
+          }, settings ${process.settingsHash}`,
       );
     }
     const hashes = new Set(processes.map((process) => process.settingsHash));
