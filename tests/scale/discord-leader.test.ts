@@ -59,7 +59,8 @@ describe('the Discord session across gateways', () => {
     const second = await rig.start('gateway-2', 'gateway', { ...withDiscord, PORT: '0' });
     await rig.start('worker-1', 'worker', withDiscord);
 
-    expect(holdsSession(first)).toBe(true);
+    // The log line comes just after the connection; wait for it rather than race it.
+    await waitFor(() => holdsSession(first), 10_000, () => first.output());
     expect(second.output()).toContain('standby: another gateway holds the Discord session');
     // Several renewals and attempts later, still one session: the standby never connected.
     await new Promise((resolve) => setTimeout(resolve, 3_000));
@@ -88,7 +89,7 @@ describe('the Discord session across gateways', () => {
       () => second.output(),
     );
     expect(Date.now() - killedAt).toBeLessThan(30_000);
-    expect(holdsSession(second)).toBe(true);
+    await waitFor(() => holdsSession(second), 10_000, () => second.output());
     expect(fake.gateway.identifies).toHaveLength(2);
     expect(await discordReadiness(second)).toMatchObject({ detail: expect.stringMatching(/^leader · /) });
 
