@@ -23,13 +23,15 @@ async function memoryInfo(): Promise<Map<string, number>> {
   return fields;
 }
 
-function duration(seconds: number): string {
+/** A span of seconds as people say it: `1d 1h`, `3h 12m`, `43m`, `40 s`. */
+export function readableDuration(seconds: number): string {
   const days = Math.floor(seconds / 86_400);
   const hours = Math.floor((seconds % 86_400) / 3_600);
   const minutes = Math.floor((seconds % 3_600) / 60);
   if (days > 0) return `${days}d ${hours}h`;
   if (hours > 0) return `${hours}h ${minutes}m`;
-  return `${minutes}m`;
+  if (minutes > 0) return `${minutes}m`;
+  return `${Math.round(seconds)} s`;
 }
 
 const round = (value: number, digits = 2) => Math.round(value * 10 ** digits) / 10 ** digits;
@@ -63,7 +65,7 @@ export function createSystemStatsTool(): Tool {
         swap === null ? 'swap unknown' : swap.total_bytes === 0 ? 'no swap' : `swap ${swap.percent}% used`;
       return {
         ok: true,
-        summary: `Load ${round(one)}/${round(five)}/${round(fifteen)} on ${cpuCount} CPU${cpuCount === 1 ? '' : 's'}, memory ${memoryPercent}% used (${formatBytes(used)} of ${formatBytes(total)}), ${swapText}, up ${duration(up)}.`,
+        summary: `Load ${round(one)}/${round(five)}/${round(fifteen)} on ${cpuCount} CPU${cpuCount === 1 ? '' : 's'}, memory ${memoryPercent}% used (${formatBytes(used)} of ${formatBytes(total)}), ${swapText}, up ${readableDuration(up)}.`,
         data: {
           load: {
             one: round(one),
@@ -82,7 +84,7 @@ export function createSystemStatsTool(): Tool {
           },
           swap,
           uptime_seconds: up,
-          uptime: duration(up),
+          uptime: readableDuration(up),
         },
       };
     },

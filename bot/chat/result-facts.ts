@@ -1,5 +1,7 @@
 // A tool's plain values as facts people read: a label written for people, the value with its unit, and a tone
 // that comes from what the field means ("Timed out: no" is good news), never from whether the value is false.
+import { formatBytes } from '../../tools/call-limits.js';
+import { readableDuration } from '../../tools/system-stats.js';
 
 /** One value of a tool's data as views show it: nested values are already flattened to text. */
 export type ViewCell = string | number | boolean | null;
@@ -64,7 +66,7 @@ const ACRONYMS = new Set(['cpu', 'url', 'ip', 'dns', 'tls', 'http', 'id', 'pid',
 /** Unit suffixes: the label drops them and the value carries them. */
 const UNITS: readonly [suffix: string, format: (value: number) => string][] = [
   ['_ms', (value) => `${value.toLocaleString('en-US')} ms`],
-  ['_seconds', (value) => duration(value)],
+  ['_seconds', (value) => readableDuration(value)],
   ['_bytes', (value) => formatBytes(value)],
   ['_percent', (value) => `${value}%`],
   ['_days', (value) => `${value.toLocaleString('en-US')} days`],
@@ -141,25 +143,4 @@ export function groupFact(key: string, value: Record<string, unknown>): ResultFa
   if (value.total_bytes === 0) return { key, label: factLabel(key), value: 'none', text: 'none' };
   const text = `${percent}% used${used && total ? ` (${used} of ${total})` : ''}`;
   return { key, label: factLabel(key), value: percent, text };
-}
-
-function duration(seconds: number): string {
-  const days = Math.floor(seconds / 86_400);
-  const hours = Math.floor((seconds % 86_400) / 3_600);
-  const minutes = Math.floor((seconds % 3_600) / 60);
-  if (days > 0) return `${days}d ${hours}h`;
-  if (hours > 0) return `${hours}h ${minutes}m`;
-  if (minutes > 0) return `${minutes}m`;
-  return `${seconds} s`;
-}
-
-function formatBytes(bytes: number): string {
-  const units = ['B', 'KiB', 'MiB', 'GiB', 'TiB', 'PiB'];
-  let value = bytes;
-  let unit = 0;
-  while (value >= 1024 && unit < units.length - 1) {
-    value /= 1024;
-    unit += 1;
-  }
-  return `${unit === 0 ? value : value.toFixed(value >= 100 ? 0 : 1)} ${units[unit]}`;
 }
