@@ -10,6 +10,11 @@ import { freePort, startRedisServer, stopRedisServer } from '../../tests/redis-s
 import { SIGNING_SECRET } from './slack-load.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+/** Every process started here, killed if the bench itself exits early (a failure, Ctrl-C). */
+const live = new Set<ChildProcess>();
+process.once('exit', () => {
+  for (const child of live) child.kill('SIGKILL');
+});
 
 export const CONFIGURATIONS = ['redis-1-worker', 'redis-2-workers', 'sqlite-all'] as const;
 export type Configuration = (typeof CONFIGURATIONS)[number];
@@ -44,6 +49,10 @@ export async function startCluster(
   const onRedis = configuration !== 'sqlite-all';
   const redisPort = onRedis ? await freePort() : null;
   const redis = redisPort === null ? null : await startRedisServer(redisPort);
+  if (redis) {
+    live.add(redis);
+    redis.once('exit', () => live.delete(redis));
+  }
   const gatewayPort = await freePort();
   const children: Array<{ name: string; child: ChildProcess }> = [];
 
@@ -72,6 +81,8 @@ export async function startCluster(
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     children.push({ name, child });
+    live.add(child);
+    child.once('exit', () => live.delete(child));
     let printed = '';
     const collect = (chunk: Buffer) => {
       // Keep the tail only: a long bench must not hold every log line.

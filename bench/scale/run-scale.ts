@@ -21,6 +21,8 @@ export async function runScaleBench(args: string[]): Promise<number> {
     console.error(`bench scale: ${settings.problem}\n${SCALE_USAGE}`);
     return 2;
   }
+  // Ctrl-C: exit through process.exit, so that the bot processes and redis-server go too (cluster.ts).
+  process.once('SIGINT', () => process.exit(130));
   const startedAt = new Date();
   const loadAtStart = loadavg();
   const fake = await FakeModelProcess.start(['--scale-delay-ms', String(settings.delayMs)]);

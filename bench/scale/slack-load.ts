@@ -6,6 +6,8 @@ import { postSigned } from '../../tests/fakes/slack/slack-signing.js';
 import { SCALE_ANSWER } from './scale-model.js';
 
 export const SIGNING_SECRET = 'bench-scale-signing-secret';
+/** The people who send the tasks. */
+const USERS = 50;
 
 export interface BatchResult {
   runs: number;
@@ -73,11 +75,15 @@ export class SlackLoad {
       this.events += 1;
       const ts = this.slack.nextTs();
       const channel = `CBENCH${this.events % options.channels}`;
+      const user = `UBENCH${this.events % USERS}`;
+      // Members and channels of the workspace, as in a real one: the bot's name lookups succeed and are cached.
+      if (!this.slack.channels.has(channel)) this.slack.channels.set(channel, channel.toLowerCase());
+      if (!this.slack.users.has(user)) this.slack.users.set(user, { id: user, name: user.toLowerCase() });
       const body = JSON.stringify(
         eventCallback(
           {
             type: 'app_mention',
-            user: `UBENCH${this.events % 50}`,
+            user,
             text: `<@${FAKE_BOT.userId}> check the machine, task ${this.events}`,
             ts,
             channel,
