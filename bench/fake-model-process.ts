@@ -1,12 +1,15 @@
 // The fake model as its own process, so its CPU never counts in the bench's process.cpuUsage().
 // Start with `node --import tsx bench/fake-model-process.ts`: prints {"port":N} on stdout, then answers
-// "count" lines on stdin with {"requests":N}, and exits when stdin closes.
+// "count" lines on stdin with {"requests":N}, and exits when stdin closes. `--scale-delay-ms N` plays the scale
+// bench's conversation instead (bench/scale/scale-model.ts), each answer N ms late.
 import { createInterface } from 'node:readline';
 import { startFakeOpenAIServer } from '../tests/fakes/openai-server.js';
+import { scaleAnswer } from './scale/scale-model.js';
 import { scriptedAnswer } from './scripted-run.js';
 
 const fake = await startFakeOpenAIServer({ record: false });
-fake.respond(scriptedAnswer);
+const scaleFlag = process.argv.indexOf('--scale-delay-ms');
+fake.respond(scaleFlag >= 0 ? scaleAnswer(Number(process.argv[scaleFlag + 1])) : scriptedAnswer);
 process.stdout.write(`${JSON.stringify({ port: new URL(fake.baseURL).port })}\n`);
 
 const commands = createInterface({ input: process.stdin });

@@ -12,14 +12,19 @@ export class FakeModelProcess {
     readonly baseURL: string,
   ) {}
 
-  static async start(): Promise<FakeModelProcess> {
-    const child = spawn(process.execPath, ['--import', 'tsx', childScript], {
+  /** `args` go to fake-model-process.ts, e.g. `['--scale-delay-ms', '200']`. */
+  static async start(args: string[] = []): Promise<FakeModelProcess> {
+    const child = spawn(process.execPath, ['--import', 'tsx', childScript, ...args], {
       stdio: ['pipe', 'pipe', 'inherit'],
     });
     const lines = createInterface({ input: child.stdout! });
     const first = await nextLine(lines, child, 'start');
     const { port } = JSON.parse(first) as { port: string };
     return new FakeModelProcess(child, lines, `http://127.0.0.1:${port}/v1`);
+  }
+
+  get pid(): number {
+    return this.child.pid!;
   }
 
   /** Chat completion requests the fake has answered so far, to cross-check the turns the runners counted. */

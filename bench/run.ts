@@ -1,4 +1,5 @@
 // npm run bench: kernel CPU per model turn against a bare openai-SDK loop, each runner in fresh processes.
+// npm run bench -- scale: the scale-out bench (bench/scale/run-scale.ts).
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { dirname } from 'node:path';
@@ -9,6 +10,12 @@ import { formatProcessLine, formatTable, formatTargetLine } from './report-table
 import { TOOL_STEPS, TURNS_PER_RUN } from './scripted-run.js';
 import { runSession, type SessionResult } from './session.js';
 import { readSettings, USAGE } from './settings.js';
+
+if (process.argv[2] === 'scale') {
+  // npm run bench -- scale: gateway and workers on Redis against one process on SQLite (bench/scale/).
+  const { runScaleBench } = await import('./scale/run-scale.js');
+  process.exit(await runScaleBench(process.argv.slice(3)));
+}
 
 const defaultResultsPath = fileURLToPath(new URL('./results/kernel.json', import.meta.url));
 
