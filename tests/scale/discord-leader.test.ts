@@ -60,7 +60,11 @@ describe('the Discord session across gateways', () => {
     await rig.start('worker-1', 'worker', withDiscord);
 
     // The log line comes just after the connection; wait for it rather than race it.
-    await waitFor(() => holdsSession(first), 10_000, () => first.output());
+    await waitFor(
+      () => holdsSession(first),
+      10_000,
+      () => first.output(),
+    );
     expect(second.output()).toContain('standby: another gateway holds the Discord session');
     // Several renewals and attempts later, still one session: the standby never connected.
     await new Promise((resolve) => setTimeout(resolve, 3_000));
@@ -89,7 +93,11 @@ describe('the Discord session across gateways', () => {
       () => second.output(),
     );
     expect(Date.now() - killedAt).toBeLessThan(30_000);
-    await waitFor(() => holdsSession(second), 10_000, () => second.output());
+    await waitFor(
+      () => holdsSession(second),
+      10_000,
+      () => second.output(),
+    );
     expect(fake.gateway.identifies).toHaveLength(2);
     expect(await discordReadiness(second)).toMatchObject({ detail: expect.stringMatching(/^leader · /) });
 
