@@ -50,7 +50,12 @@ describe('/metrics across processes', () => {
       );
     await waitFor(done, 60_000);
 
-    const gateway = await scrape(rig.gatewayUrl);
+    // An answer reaches Slack a moment before its run's job is marked done: scrape once the queue is empty.
+    let gateway = await scrape(rig.gatewayUrl);
+    for (let tries = 0; !/^opsbot_queue_active 0$/m.test(gateway) && tries < 100; tries++) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      gateway = await scrape(rig.gatewayUrl);
+    }
     const worker = await scrape(workerUrl);
     expect(sample(gateway, 'opsbot_runs_started_total{platform="slack"}')).toBe(5);
     expect(sample(gateway, 'opsbot_runs_finished_total{platform="slack"}')).toBe(0);
