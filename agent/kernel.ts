@@ -35,13 +35,14 @@ import { PostLedger } from './post-ledger.js';
 import type { Principal } from './principal.js';
 import { randomHex } from './random-id.js';
 import { Redactor } from './redaction.js';
-import { type EngineKind, isSettled, type Run } from './run.js';
+import type { EngineKind, Run } from './run.js';
 import { RunCancels } from './run-cancels.js';
 import { RunEffects } from './run-effects.js';
 import { RunLeases } from './run-leases.js';
 import { type RunListener, RunListeners } from './run-listeners.js';
 import type { RunQueue } from './run-queue.js';
 import { RunRepository } from './run-repository.js';
+import { runSettled } from './run-settled.js';
 import { RunWorker } from './run-worker.js';
 import { StepExecutor } from './step-executor.js';
 import type { Store } from './store/store.js';
@@ -313,32 +314,8 @@ export class Kernel {
    * this process has nothing left to step, as stored. For the CLI, tests and the bench.
    */
   settled(runId: string): Promise<Run> {
-    return new Promise((resolve, reject) => {
-      // Whichever comes first; once the listener has the run, the stored copy is not read at all.
-      let heard = false;
-      const stop = this.listeners.addFor(runId, (run) => {
-        if (!isSettled(run.status)) return;
-        heard = true;
-        stop();
-        // The worker lets go of the run (its lease) just after this change: resolve once it has.
-        void this.worker.stopped(runId).then(() => resolve(run));
-      });
-      this.queue
-        .idle()
-        .then(() => (heard ? undefined : this.runs.load(runId)))
-        .then(
-          (run) => {
-            if (heard || !run) return;
-            stop();
-            resolve(run);
-          },
-          (error) => {
-            if (heard) return;
-            stop();
-            reject(error);
-          },
-        );
-    });
+    const { listeners, worker, queue, runs } = this;
+    return runSettled({ listeners, worker, queue, runs }, runId);
   }
 
   /** Stops taking work; the runs being stepped save at their next step boundary. */
