@@ -48,16 +48,25 @@ function shown(current: Rig, messageId: string) {
   return renderDiscordMessage(current.fake.api.message(messageId)!);
 }
 
+/** A fresh rig with Alice's restart waiting for approval, and `user` clicking one of the card's buttons. */
+async function clickOnWaitingCard(
+  user: Parameters<Rig['fake']['clickButton']>[0]['user'],
+  button: 'Approve' | 'Deny',
+) {
+  rig = await startRig();
+  const waiting = await waitingCard(rig);
+  const click = rig.fake.clickButton({
+    channelId: waiting.thread,
+    user,
+    messageId: waiting.card.id,
+    customId: button === 'Deny' ? waiting.denyId : waiting.approveId,
+  });
+  return { ...waiting, click };
+}
+
 describe('Deny with a reason on Discord', () => {
   it('opens a modal on Deny, titled with the tool, with one optional reason of at most 500 characters', async () => {
-    rig = await startRig();
-    const { thread, card, denyId } = await waitingCard(rig);
-    const click = rig.fake.clickButton({
-      channelId: thread,
-      user: BOB,
-      messageId: card.id,
-      customId: denyId,
-    });
+    const { card, denyId, click } = await clickOnWaitingCard(BOB, 'Deny');
     const { call } = await callbackFor(rig, click.token, Date.now());
     await rig.settled();
     expect(call.status).toBe(204);
@@ -90,14 +99,7 @@ describe('Deny with a reason on Discord', () => {
   });
 
   it('denies with the reason typed, trimmed, and the closed card shows who and why', async () => {
-    rig = await startRig();
-    const { thread, card, denyId } = await waitingCard(rig);
-    const click = rig.fake.clickButton({
-      channelId: thread,
-      user: BOB,
-      messageId: card.id,
-      customId: denyId,
-    });
+    const { card, click } = await clickOnWaitingCard(BOB, 'Deny');
     await callbackFor(rig, click.token, Date.now());
     const submit = rig.fake.submitModal(click, { reason: '  not during the release freeze \n' });
     const { call } = await callbackFor(rig, submit.token, Date.now());
@@ -113,14 +115,7 @@ describe('Deny with a reason on Discord', () => {
   });
 
   it('denies without a reason when the form is sent empty', async () => {
-    rig = await startRig();
-    const { thread, card, denyId } = await waitingCard(rig);
-    const click = rig.fake.clickButton({
-      channelId: thread,
-      user: BOB,
-      messageId: card.id,
-      customId: denyId,
-    });
+    const { card, click } = await clickOnWaitingCard(BOB, 'Deny');
     await callbackFor(rig, click.token, Date.now());
     rig.fake.submitModal(click, { reason: '   ' });
     await rig.settled();
@@ -131,14 +126,7 @@ describe('Deny with a reason on Discord', () => {
   });
 
   it("refuses a viewer's submit privately, and denies nothing", async () => {
-    rig = await startRig();
-    const { thread, card, denyId } = await waitingCard(rig);
-    const click = rig.fake.clickButton({
-      channelId: thread,
-      user: CAROL,
-      messageId: card.id,
-      customId: denyId,
-    });
+    const { card, click } = await clickOnWaitingCard(CAROL, 'Deny');
     await callbackFor(rig, click.token, Date.now());
     const submit = rig.fake.submitModal(click, { reason: 'I do not like it' });
     await rig.settled();
@@ -153,14 +141,7 @@ describe('Deny with a reason on Discord', () => {
   });
 
   it('acknowledges the click (with the modal) and the submit well within 3 s', async () => {
-    rig = await startRig();
-    const { thread, card, denyId } = await waitingCard(rig);
-    const click = rig.fake.clickButton({
-      channelId: thread,
-      user: BOB,
-      messageId: card.id,
-      customId: denyId,
-    });
+    const { click } = await clickOnWaitingCard(BOB, 'Deny');
     const modal = await callbackFor(rig, click.token, Date.now());
     const submit = rig.fake.submitModal(click, { reason: 'not now' });
     const update = await callbackFor(rig, submit.token, Date.now());
@@ -172,14 +153,7 @@ describe('Deny with a reason on Discord', () => {
   });
 
   it('denies at once, without a reason, when the modal cannot be shown, and logs why', async () => {
-    rig = await startRig();
-    const { thread, card, denyId } = await waitingCard(rig);
-    const click = rig.fake.clickButton({
-      channelId: thread,
-      user: BOB,
-      messageId: card.id,
-      customId: denyId,
-    });
+    const { card, click } = await clickOnWaitingCard(BOB, 'Deny');
     // Aged past its 15 minutes before the bot answers: the modal gets 10062.
     rig.fake.api.expireInteraction(click.token);
     await rig.until('the card to close', () => shown(rig, card.id).buttons.length === 0);
@@ -192,14 +166,7 @@ describe('Deny with a reason on Discord', () => {
   });
 
   it('keeps Approve one click: no modal, the card updated in place', async () => {
-    rig = await startRig();
-    const { thread, card, approveId } = await waitingCard(rig);
-    const click = rig.fake.clickButton({
-      channelId: thread,
-      user: BOB,
-      messageId: card.id,
-      customId: approveId,
-    });
+    const { card, click } = await clickOnWaitingCard(BOB, 'Approve');
     const { call } = await callbackFor(rig, click.token, Date.now());
     await rig.settled();
     expect(call.body).toEqual({ type: 6 });
