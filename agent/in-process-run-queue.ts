@@ -6,6 +6,8 @@ import type { QueueStats, QueueStatsSource } from './queue-stats.js';
 import type { AdvanceRun, RunQueue } from './run-queue.js';
 
 export class InProcessRunQueue implements RunQueue, QueueStatsSource {
+  /** Only this process steps these runs. */
+  readonly shared = false;
   private readonly waiting: string[] = [];
   private readonly waitingIds = new Set<string>();
   /** Runs being advanced now: one enqueued again waits until its advance ends, never beside it. */

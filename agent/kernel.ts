@@ -78,6 +78,7 @@ export class Kernel {
   private readonly audit: AuditLog | undefined;
   private readonly core: CommandCore;
   private closing = false;
+  private readonly timers: Timers;
 
   constructor(options: KernelOptions) {
     const reserved = options.tools.find((tool) =>
@@ -139,6 +140,7 @@ export class Kernel {
     this.gate = options.approvals
       ? new BookApprovalGate(options.approvals.book, this.redactor, this.clock)
       : noApprovals;
+    this.timers = options.timers ?? systemTimers;
     this.worker = new RunWorker({
       runs: this.runs,
       leases: this.leases,
@@ -160,7 +162,7 @@ export class Kernel {
       clock: this.clock,
       limits: this.limits,
       logger: this.logger,
-      timers: options.timers ?? systemTimers,
+      timers: this.timers,
     });
     if (options.worker !== false)
       this.queue.process(this.worker.advance, { concurrency: options.concurrency ?? 32 });
@@ -314,8 +316,8 @@ export class Kernel {
    * this process has nothing left to step, as stored. For the CLI, tests and the bench.
    */
   settled(runId: string): Promise<Run> {
-    const { listeners, worker, queue, runs } = this;
-    return runSettled({ listeners, worker, queue, runs }, runId);
+    const { listeners, worker, queue, runs, timers } = this;
+    return runSettled({ listeners, worker, queue, runs, timers }, runId);
   }
 
   /** Stops taking work; the runs being stepped save at their next step boundary. */

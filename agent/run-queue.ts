@@ -5,6 +5,11 @@ export type AdvanceRun = (runId: string) => Promise<void>;
 
 export interface RunQueue {
   /**
+   * Whether other processes step this queue's runs (BullMQ): then a run may be stepped anywhere, and its end is
+   * learnt from the Store rather than from this process's worker.
+   */
+  readonly shared: boolean;
+  /**
    * Asks a worker to advance the run. A job for the same run that has not started yet is not added twice; a run
    * enqueued while it is being advanced is advanced again once that advance ends, never beside it.
    */

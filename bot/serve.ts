@@ -79,8 +79,9 @@ export async function serve(options: ServeOptions): Promise<Serving> {
   });
   // A worker posts through the Web APIs; a gateway's and a single process's adapters register their own ports.
   const workerChat = role === 'worker' ? registerWorkerChat(chat, environment, logger, systemClock) : [];
-  // Patrols start runs and wait for them, so they live where runs are stepped.
-  const patrols = stepsRuns ? createPatrols(opsbot, chat, logger, systemClock) : undefined;
+  // Patrols run on their schedule where runs are stepped; a gateway answers their buttons and commands, and a
+  // manual run it starts has its checks made by the workers.
+  const patrols = createPatrols(opsbot, chat, logger, systemClock, { schedule: stepsRuns });
   const router = new Router({
     kernel: opsbot.kernel,
     settings,

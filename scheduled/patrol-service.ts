@@ -44,6 +44,11 @@ export interface PatrolServiceOptions {
   keepHistoryMs: number;
   /** Unique per process, for the slot claims. */
   owner: string;
+  /**
+   * Whether this process runs the patrols' clocks (true by default). A gateway (OPSBOT_ROLE=gateway) does not:
+   * it answers report buttons and `patrol …` commands, and a manual run's checks go to the workers like any run.
+   */
+  schedule?: boolean;
 }
 
 export class PatrolService implements PatrolControl {
@@ -78,9 +83,18 @@ export class PatrolService implements PatrolControl {
     this.commands = new PatrolCommands(deps, steering);
   }
 
-  /** Starts the clocks of the patrols whose platform is running; the others are skipped with a warning. */
+  /**
+   * Starts the clocks of the patrols whose platform is running; the others are skipped with a warning. Without
+   * `schedule`, the patrols are only made ready to be steered and run by hand.
+   */
   async start(): Promise<void> {
-    await this.prepare().start();
+    const scheduler = this.prepare();
+    if (this.options.schedule !== false) await scheduler.start();
+  }
+
+  /** Whether this process runs the patrols on their schedule (a gateway only steers them). */
+  get scheduling(): boolean {
+    return this.options.schedule !== false;
   }
 
   /**

@@ -66,6 +66,8 @@ export function redisOptionsFromUrl(url: string): RedisOptions {
 }
 
 export class BullmqRunQueue implements RunQueue, QueueStatsSource {
+  /** Every process on this queue's Redis may step its runs. */
+  readonly shared = true;
   private readonly queue: Queue<AdvanceJob>;
   private stalledSeen = 0;
   private worker: Worker<AdvanceJob> | undefined;

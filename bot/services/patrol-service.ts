@@ -7,7 +7,17 @@ import type { ChatPortByPlatform } from '../chat-port-by-platform.js';
 import type { Opsbot } from '../compose.js';
 import type { Service } from './service.js';
 
-export function createPatrols(opsbot: Opsbot, chat: ChatPortByPlatform, logger: Logger, clock: Clock) {
+/**
+ * The patrols of this process, or undefined when none are configured. `schedule` is false on a gateway: it steers
+ * patrols (buttons, `patrol …` commands, manual runs whose checks the workers make) and runs no clock.
+ */
+export function createPatrols(
+  opsbot: Opsbot,
+  chat: ChatPortByPlatform,
+  logger: Logger,
+  clock: Clock,
+  { schedule }: { schedule: boolean },
+) {
   const { settings } = opsbot;
   if (Object.keys(settings.patrols).length === 0) return undefined;
   return new PatrolService({
@@ -22,6 +32,7 @@ export function createPatrols(opsbot: Opsbot, chat: ChatPortByPlatform, logger: 
     logger,
     keepHistoryMs: settings.limits.patrol_history,
     owner: `patrols_${randomBytes(6).toString('hex')}`,
+    schedule,
   });
 }
 
@@ -32,7 +43,13 @@ export function patrolService(patrols: PatrolService): Service {
     stop: () => patrols.stop(),
     async readiness() {
       const running = patrols.running();
-      return { ok: true, detail: running.length > 0 ? `running ${running.join(', ')}` : 'none running here' };
+      if (running.length === 0) return { ok: true, detail: 'none running here' };
+      return {
+        ok: true,
+        detail: patrols.scheduling
+          ? `running ${running.join(', ')}`
+          : `steering ${running.join(', ')} (the workers run their schedules)`,
+      };
     },
   };
 }

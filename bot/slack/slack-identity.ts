@@ -5,7 +5,7 @@ import type { Clock } from '../../agent/clock.js';
 import { errorMessage } from '../../agent/errors.js';
 import type { Logger } from '../../agent/logger.js';
 import type { PermissionSettings } from '../../agent/policy/permission-settings.js';
-import { withResolvedRoles } from '../../agent/policy/resolve-roles.js';
+import { identityDisplayName, withResolvedRoles } from '../../agent/policy/resolve-roles.js';
 import type { Principal } from '../../agent/principal.js';
 import { TtlCache } from '../chat/ttl-cache.js';
 import type { WebClient } from './slack-web-client.js';
@@ -51,7 +51,12 @@ export class SlackIdentity {
   }
 
   async principal(userId: string): Promise<Principal> {
-    const [displayName, groups] = await Promise.all([this.displayName(userId), this.groupsOf(userId)]);
+    // A name the settings give (`display_name`) is the one the team chose: Slack is not asked.
+    const configured = identityDisplayName(this.options.permissions, { platform: 'slack', userId });
+    const [displayName, groups] = await Promise.all([
+      configured ?? this.displayName(userId),
+      this.groupsOf(userId),
+    ]);
     return withResolvedRoles(this.options.permissions, {
       platform: 'slack',
       userId,
@@ -61,7 +66,10 @@ export class SlackIdentity {
     });
   }
 
-  /** A failed lookup shows the user id rather than failing the request. */
+  /**
+   * A failed lookup shows the user id rather than failing the request, and is not tried again for 30 s, so that
+   * a Slack outage or a missing `users:read` scope costs one call per person, not one per message.
+   */
   private async displayName(userId: string): Promise<string> {
     try {
       return await this.names.get(userId, async () => {
@@ -71,6 +79,7 @@ export class SlackIdentity {
       });
     } catch (error) {
       this.options.logger.warn({ userId, err: errorMessage(error) }, 'could not read a Slack user name');
+      this.names.set(userId, userId, FAILURE_TTL_MS);
       return userId;
     }
   }

@@ -1,32 +1,12 @@
 // The lease heartbeat: a worker keeps its run however long one step takes, and a cancel sent from another
 // process reaches it mid-step. Timers are fired by the test, against the injected clock.
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Timers } from '../../agent/timers.js';
 import { text, toolCalls } from '../fakes/openai-server.js';
+import { ManualTimers } from '../manual-timers.js';
 import { alice, conversation, createHarness, type Harness, type TestRun } from './harness.js';
 
 let harness: Harness;
 afterEach(async () => harness?.close());
-
-/** Timers that only fire when the test says so. */
-class ManualTimers implements Timers {
-  private next = 0;
-  readonly pending = new Map<number, () => void>();
-  setTimeout(callback: () => void): unknown {
-    this.next += 1;
-    this.pending.set(this.next, callback);
-    return this.next;
-  }
-  clearTimeout(handle: unknown): void {
-    this.pending.delete(handle as number);
-  }
-  /** Fires every timer set so far, once. */
-  fire(): void {
-    const due = [...this.pending.values()];
-    this.pending.clear();
-    for (const callback of due) callback();
-  }
-}
 
 const tick = () => new Promise((resolve) => setImmediate(resolve));
 

@@ -78,25 +78,7 @@ export function newScheduler(rig: SchedulerRig): PatrolScheduler {
 
 export const scheduled = (at: number): PatrolSlot => ({ at, late: false, manual: false });
 
-/** Timers that only fire when the test says so. */
-export class ManualTimers implements Timers {
-  private next = 0;
-  private readonly pending = new Map<number, () => void>();
-  setTimeout(callback: () => void): unknown {
-    this.next += 1;
-    this.pending.set(this.next, callback);
-    return this.next;
-  }
-  clearTimeout(handle: unknown): void {
-    this.pending.delete(handle as number);
-  }
-  /** Fires every timer set so far, once. */
-  fire(): void {
-    const due = [...this.pending.values()];
-    this.pending.clear();
-    for (const callback of due) callback();
-  }
-}
+export { ManualTimers } from '../manual-timers.js';
 
 /** Lets pending promise callbacks and Store round trips finish. */
 export const settle = () => new Promise((resolve) => setImmediate(resolve));

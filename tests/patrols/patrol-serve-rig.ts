@@ -8,8 +8,8 @@ import { join } from 'node:path';
 import { AuditLog } from '../../agent/policy/audit-log.js';
 import { openStore } from '../../agent/store/open-store.js';
 import { type Serving, serve } from '../../bot/serve.js';
-import type { FakeSlackApi } from '../fakes/slack/fake-slack-api.js';
-import { slashCommand } from '../fakes/slack/slack-payload-builders.js';
+import type { FakeMessage, FakeSlackApi } from '../fakes/slack/fake-slack-api.js';
+import { blockActions, buttonsOf, slashCommand } from '../fakes/slack/slack-payload-builders.js';
 import { FORM_CONTENT_TYPE, formBody, postSigned } from '../fakes/slack/slack-signing.js';
 
 export const PATROL = 'web';
@@ -20,12 +20,16 @@ export interface ScriptedTarget {
   url: string;
   /** How many requests it has answered. */
   hits(): number;
+  /** When each request came, in epoch ms. */
+  hitTimes(): number[];
   close(): Promise<void>;
 }
 
 export async function startScriptedTarget(statuses: number[]): Promise<ScriptedTarget> {
   let served = 0;
+  const times: number[] = [];
   const server = createServer((_request, response) => {
+    times.push(Date.now());
     const status = statuses[Math.min(served, statuses.length - 1)]!;
     served += 1;
     response.writeHead(status, { 'content-type': 'text/plain' }).end(status === 200 ? 'ok' : 'unavailable');
@@ -35,6 +39,7 @@ export async function startScriptedTarget(statuses: number[]): Promise<ScriptedT
   return {
     url: `http://127.0.0.1:${port}/health`,
     hits: () => served,
+    hitTimes: () => [...times],
     close: () => new Promise((resolve) => server.close(() => resolve())),
   };
 }
@@ -171,4 +176,32 @@ export class SlackCommands {
     const fromUrl = this.api.responses.find((response) => response.id === triggerId);
     return fromUrl ? String(fromUrl.body.text ?? '') : undefined;
   }
+}
+
+/** A click on one of a message's buttons, by its label, signed as Slack sends it; the answer goes to `triggerId`. */
+export async function clickButton(
+  api: FakeSlackApi,
+  eventsUrl: string,
+  user: string,
+  message: FakeMessage,
+  label: string,
+  triggerId: string,
+  secret = SLACK_SIGNING_SECRET,
+): Promise<void> {
+  const button = buttonsOf(message).find((candidate) => candidate.text.text === label);
+  if (!button) throw new Error(`no button "${label}" on the report`);
+  const payload = blockActions({
+    user,
+    message,
+    button,
+    channelName: 'ops',
+    triggerId,
+    actionTs: `${Math.floor(Date.now() / 1000)}.${triggerId.length}${Date.now() % 1000}`,
+    responseUrl: api.responseUrl(triggerId),
+  });
+  const response = await postSigned(eventsUrl, formBody({ payload: JSON.stringify(payload) }), {
+    secret,
+    contentType: FORM_CONTENT_TYPE,
+  });
+  if (response.status !== 200) throw new Error(`the click answered ${response.status}`);
 }

@@ -1,11 +1,10 @@
 // A patrol end to end on Slack, as `npm start` runs it: the real Bolt app against the fake Slack, a real local HTTP
 // target that fails and recovers, runs started with `/ops patrol run`, and the report's buttons clicked.
 import { afterEach, describe, expect, it } from 'vitest';
-import { type FakeMessage, type FakeSlackApi, startFakeSlackApi } from '../fakes/slack/fake-slack-api.js';
+import { type FakeSlackApi, startFakeSlackApi } from '../fakes/slack/fake-slack-api.js';
 import { renderSlackMessage } from '../fakes/slack/render-slack-message.js';
-import { blockActions, buttonsOf } from '../fakes/slack/slack-payload-builders.js';
-import { FORM_CONTENT_TYPE, formBody, postSigned } from '../fakes/slack/slack-signing.js';
 import {
+  clickButton,
   PATROL,
   patrolAudit,
   patrolSettings,
@@ -138,30 +137,4 @@ describe('a patrol on Slack, end to end', () => {
 
 function blockTypes(message: { blocks: unknown[] }): string[] {
   return (message.blocks as { type: string }[]).map((block) => block.type);
-}
-
-async function clickButton(
-  api: FakeSlackApi,
-  eventsUrl: string,
-  user: string,
-  message: FakeMessage,
-  label: string,
-  triggerId: string,
-): Promise<void> {
-  const button = buttonsOf(message).find((candidate) => candidate.text.text === label);
-  if (!button) throw new Error(`no button "${label}" on the report`);
-  const payload = blockActions({
-    user,
-    message,
-    button,
-    channelName: 'ops',
-    triggerId,
-    actionTs: `${Math.floor(Date.now() / 1000)}.${triggerId.length}${Date.now() % 1000}`,
-    responseUrl: api.responseUrl(triggerId),
-  });
-  const response = await postSigned(eventsUrl, formBody({ payload: JSON.stringify(payload) }), {
-    secret: SLACK_SIGNING_SECRET,
-    contentType: FORM_CONTENT_TYPE,
-  });
-  if (response.status !== 200) throw new Error(`the click answered ${response.status}`);
 }

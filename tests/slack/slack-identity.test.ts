@@ -11,6 +11,7 @@ const permissions = PermissionSettingsSchema.parse({
   roles: { operator: { tools: ['*'] }, admin: { tools: ['*'], approve: ['*'], admin: true } },
   identities: {
     'slack:UALICE': { roles: ['operator'] },
+    'slack:UDAVE': { roles: ['operator'], display_name: 'Dave (on call)' },
     'slack_group:SADMINS': { roles: ['admin'] },
     'slack_group:SHUGE': { roles: ['operator'] },
   },
@@ -73,5 +74,24 @@ describe('SlackIdentity', () => {
     expect(await identity.principal('UBOB')).toMatchObject({ roles: ['viewer'], groups: [] });
     clock.advance(30_001);
     expect(await identity.principal('UBOB')).toMatchObject({ roles: ['admin'] });
+  });
+
+  it('uses the name the settings give without asking Slack', async () => {
+    api.addUser({ id: 'UDAVE', name: 'dave', displayName: 'dave.k' });
+    expect(await identity.principal('UDAVE')).toMatchObject({
+      displayName: 'Dave (on call)',
+      roles: ['operator'],
+    });
+    expect(api.callsTo('users.info')).toHaveLength(0);
+  });
+
+  it('shows the user id when the name cannot be read, and asks again only after 30 s', async () => {
+    api.failOnce('users.info', 'ratelimited');
+    expect(await identity.principal('UBOB')).toMatchObject({ displayName: 'UBOB', roles: ['admin'] });
+    expect(await identity.principal('UBOB')).toMatchObject({ displayName: 'UBOB' });
+    expect(api.callsTo('users.info')).toHaveLength(1);
+    clock.advance(30_001);
+    expect(await identity.principal('UBOB')).toMatchObject({ displayName: 'Bob Builder' });
+    expect(api.callsTo('users.info')).toHaveLength(2);
   });
 });
