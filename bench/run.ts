@@ -1,5 +1,6 @@
 // npm run bench: kernel CPU per model turn against a bare openai-SDK loop, each runner in fresh processes.
 // npm run bench -- scale: the scale-out bench (bench/scale/run-scale.ts).
+// npm run bench -- startup: start-up time against plain node (bench/startup/run-startup.ts).
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { dirname } from 'node:path';
@@ -15,6 +16,12 @@ if (process.argv[2] === 'scale') {
   // npm run bench -- scale: gateway and workers on Redis against one process on SQLite (bench/scale/).
   const { runScaleBench } = await import('./scale/run-scale.js');
   process.exit(await runScaleBench(process.argv.slice(3)));
+}
+
+if (process.argv[2] === 'startup') {
+  // npm run bench -- startup: start-up to /healthz and one CLI command, against plain node (bench/startup/).
+  const { runStartupBench } = await import('./startup/run-startup.js');
+  process.exit(await runStartupBench(process.argv.slice(3)));
 }
 
 const defaultResultsPath = fileURLToPath(new URL('./results/kernel.json', import.meta.url));

@@ -11,7 +11,6 @@ import { CachedModelProbe, probeModel } from '../agent/model/model-probe.js';
 import { ApprovalBook } from '../agent/policy/approvals.js';
 import { AuditLog } from '../agent/policy/audit-log.js';
 import { settingsToolPolicy } from '../agent/policy/settings-tool-policy.js';
-import { BullmqRunQueue } from '../agent/queue/bullmq-run-queue.js';
 import { Redactor } from '../agent/redaction.js';
 import type { RunQueue } from '../agent/run-queue.js';
 import { openStore, parseStoreUrl } from '../agent/store/open-store.js';
@@ -102,7 +101,9 @@ export async function createOpsbot(options: ComposeOptions): Promise<Opsbot> {
   const limits = settings.limits;
   const queue =
     options.queue ??
-    (options.shareQueue ? runQueueFor(environment, options.store, logger, limits.worker_lock) : undefined);
+    (options.shareQueue
+      ? await runQueueFor(environment, options.store, logger, limits.worker_lock)
+      : undefined);
   const model = modelConfigured(environment)
     ? createOpenAIModelClient({
         ...(environment.OPENAI_API_KEY ? { apiKey: environment.OPENAI_API_KEY } : {}),
@@ -199,13 +200,16 @@ export async function createOpsbot(options: ComposeOptions): Promise<Opsbot> {
  * With Redis, runs wait in a BullMQ queue that every process shares; otherwise the kernel's in-process queue.
  * A store handed in by a caller (tests) keeps the in-process queue unless a queue is handed in too.
  */
-function runQueueFor(
+async function runQueueFor(
   environment: Environment,
   given: Store | undefined,
   logger: Logger,
   lockMs: number,
-): RunQueue | undefined {
+): Promise<RunQueue | undefined> {
   if (given) return undefined;
   const location = parseStoreUrl(environment.OPSBOT_STORE_URL);
-  return location.backend === 'redis' ? new BullmqRunQueue({ url: location.url, logger, lockMs }) : undefined;
+  if (location.backend !== 'redis') return undefined;
+  // BullMQ is loaded only on Redis.
+  const { BullmqRunQueue } = await import('../agent/queue/bullmq-run-queue.js');
+  return new BullmqRunQueue({ url: location.url, logger, lockMs });
 }

@@ -19,10 +19,7 @@ import {
 import { loadSettings, settingsLocation } from './config/load-settings.js';
 import { HttpServer } from './http/http-server.js';
 import { createLogger } from './logger.js';
-import { OpsbotMetrics } from './metrics/opsbot-metrics.js';
-import { serveMetrics } from './metrics/serve-metrics.js';
 import { Router } from './router/router.js';
-import { DiscordService } from './services/discord-service.js';
 import { expirySweepService } from './services/expiry-sweep-service.js';
 import { httpService } from './services/http-service.js';
 import { kernelService } from './services/kernel-service.js';
@@ -31,9 +28,7 @@ import { createPatrols, patrolService } from './services/patrol-service.js';
 import { PlaygroundService } from './services/playground-service.js';
 import { RecoverySweep } from './services/recovery-sweep.js';
 import { ServiceSet } from './services/service-set.js';
-import { SlackService } from './services/slack-service.js';
 import { storeService } from './services/store-service.js';
-import { registerWorkerChat } from './services/worker-chat.js';
 import { installGracefulShutdown } from './shutdown.js';
 
 export interface ServeOptions {
@@ -67,7 +62,10 @@ export async function serve(options: ServeOptions): Promise<Serving> {
   const takesEvents = role !== 'worker';
   const stepsRuns = role !== 'gateway';
   const chat = new ChatPortByPlatform();
-  const metrics = metricsEnabled(environment) ? new OpsbotMetrics() : undefined;
+  // The chat SDKs, the metrics and the Redis clients are loaded only when configured: a start-up pays for what runs.
+  const metrics = metricsEnabled(environment)
+    ? new (await import('./metrics/opsbot-metrics.js')).OpsbotMetrics()
+    : undefined;
   const opsbot = await createOpsbot({
     environment,
     settings,
@@ -78,7 +76,10 @@ export async function serve(options: ServeOptions): Promise<Serving> {
     ...(metrics ? { metrics } : {}),
   });
   // A worker posts through the Web APIs; a gateway's and a single process's adapters register their own ports.
-  const workerChat = role === 'worker' ? registerWorkerChat(chat, environment, logger, systemClock) : [];
+  const workerChat =
+    role === 'worker'
+      ? (await import('./services/worker-chat.js')).registerWorkerChat(chat, environment, logger, systemClock)
+      : [];
   // Patrols run on their schedule where runs are stepped; a gateway answers their buttons and commands, and a
   // manual run it starts has its checks made by the workers.
   const patrols = createPatrols(opsbot, chat, logger, systemClock, { schedule: stepsRuns });
@@ -90,11 +91,18 @@ export async function serve(options: ServeOptions): Promise<Serving> {
     ...(patrols ? { patrols } : {}),
   });
   const http = new HttpServer({ host: environment.HOST, port: environment.PORT, logger });
-  if (metrics) serveMetrics({ metrics, opsbot, http, logger, clock: systemClock });
+  if (metrics)
+    (await import('./metrics/serve-metrics.js')).serveMetrics({
+      metrics,
+      opsbot,
+      http,
+      logger,
+      clock: systemClock,
+    });
   const playground = playgroundEnabled(environment);
   const slack =
     takesEvents && slackMode(environment)
-      ? new SlackService({
+      ? new (await import('./services/slack-service.js')).SlackService({
           slack: {
             opsbot,
             router,
@@ -109,7 +117,14 @@ export async function serve(options: ServeOptions): Promise<Serving> {
       : undefined;
   const discord =
     takesEvents && discordConfigured(environment)
-      ? new DiscordService({ opsbot, router, environment, settings, chat, logger })
+      ? new (await import('./services/discord-service.js')).DiscordService({
+          opsbot,
+          router,
+          environment,
+          settings,
+          chat,
+          logger,
+        })
       : undefined;
   // Who else runs, for `opsbot cluster`, and whether they run with the same settings.
   await warnOnSettingsDrift(

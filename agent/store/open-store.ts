@@ -2,8 +2,8 @@
 import type { Clock } from '../clock.js';
 import { CallerError, ErrorCode } from '../errors.js';
 import type { Logger } from '../logger.js';
+import { maskUrlPassword } from './mask-url-password.js';
 import { MemoryStore } from './memory-store.js';
-import { maskUrlPassword, RedisStore } from './redis-store.js';
 import { defaultSqlitePath, SqliteStore } from './sqlite-store.js';
 import type { Store } from './store.js';
 
@@ -65,8 +65,11 @@ export async function openStore(url: string, options: OpenStoreOptions = {}): Pr
   switch (location.backend) {
     case 'sqlite':
       return new SqliteStore(location.path, { clock: options.clock });
-    case 'redis':
+    case 'redis': {
+      // Loaded only when used: the Redis client costs start-up time a SQLite deployment should not pay.
+      const { RedisStore } = await import('./redis-store.js');
       return RedisStore.connect(location.url, { logger: options.logger });
+    }
     case 'memory':
       return new MemoryStore(options.clock);
   }

@@ -6,6 +6,7 @@ import { CallerError, ErrorCode, errorMessage, SystemError } from '../errors.js'
 import type { Logger } from '../logger.js';
 import { silentLogger } from '../logger.js';
 import { KeyvValues } from './keyv-values.js';
+import { maskUrlPassword } from './mask-url-password.js';
 import type { Store, StoreWrite } from './store.js';
 
 export interface RedisStoreOptions {
@@ -43,17 +44,6 @@ if redis.call('GET', KEYS[1]) == ARGV[1] then
   return redis.call('DEL', KEYS[1])
 end
 return 0`;
-
-/** Hides the password of a URL, for logs, descriptions and error messages. */
-export function maskUrlPassword(url: string): string {
-  try {
-    const parsed = new URL(url);
-    if (parsed.password) parsed.password = '****';
-    return parsed.toString();
-  } catch {
-    return url.replace(/\/\/([^@/]*):[^@/]*@/, '//$1:****@');
-  }
-}
 
 function sha1(text: string): string {
   return createHash('sha1').update(text).digest('hex');

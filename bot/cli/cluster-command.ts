@@ -1,6 +1,5 @@
 // `opsbot cluster`: the queue, the processes seen in the last minute, the run that has waited longest, and who
 // holds the Discord session; read from the shared Store and queue, as any process sees them.
-import { BullmqRunQueue } from '../../agent/queue/bullmq-run-queue.js';
 import { openStore, parseStoreUrl } from '../../agent/store/open-store.js';
 import { storeKeys } from '../../agent/store/store-keys.js';
 import { readableUtc } from '../../agent/utc-time.js';
@@ -25,6 +24,7 @@ export async function clusterCommand(context: CliContext, io: CliIo): Promise<nu
   try {
     write(`store: ${store.description}`);
     if (location.backend === 'redis') {
+      const { BullmqRunQueue } = await import('../../agent/queue/bullmq-run-queue.js');
       const queue = new BullmqRunQueue({ url: location.url, logger: context.logger });
       try {
         const stats = await queue.stats();

@@ -1,6 +1,5 @@
 // `opsbot discord register [--guild <id>]`: registers /ops with Discord and prints what changed.
 import { errorMessage } from '../../agent/errors.js';
-import { registerOpsCommand } from '../discord/register-commands.js';
 import type { CliContext } from './cli-context.js';
 import type { CliIo } from './cli-io.js';
 import { EXIT } from './run-task.js';
@@ -24,6 +23,8 @@ export async function discordRegisterCommand(
     return EXIT.usage;
   }
   try {
+    // discord.js is loaded only for this command.
+    const { registerOpsCommand } = await import('../discord/register-commands.js');
     const result = await registerOpsCommand({
       token: DISCORD_TOKEN,
       applicationId: DISCORD_APPLICATION_ID,

@@ -4,6 +4,9 @@ import { errorMessage, OpsbotError } from '../../agent/errors.js';
 import { auditCommand } from './audit-command.js';
 import { loadCliContext, localPrincipal } from './cli-context.js';
 import { type CliIo, processIo } from './cli-io.js';
+
+export { processIo };
+
 import { clusterCommand } from './cluster-command.js';
 import {
   answerCommand,

@@ -5,8 +5,8 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../../agent/clock.js';
 import { CallerError, ErrorCode } from '../../agent/errors.js';
+import { maskUrlPassword } from '../../agent/store/mask-url-password.js';
 import { defaultStoreUrl, openStore, parseStoreUrl } from '../../agent/store/open-store.js';
-import { maskUrlPassword } from '../../agent/store/redis-store.js';
 import { TEST_REDIS_URL } from './redis-test-keys.js';
 
 function settingsError(url: string): CallerError {

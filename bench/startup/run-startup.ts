@@ -1,0 +1,160 @@
+// npm run bench -- startup: how long opsbot takes to start, from spawning `node`, against plain node baselines.
+// Every measurement is a fresh process; one unmeasured warm-up of each command first (disk cache), then rounds in
+// rotating order; min and median per command, and the ratio to its baseline.
+import { spawn, spawnSync } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { loadavg, tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { type MinMedian, minMedian } from '../stats.js';
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const RESULTS = join(ROOT, 'bench/results/startup.json');
+
+interface Command {
+  name: string;
+  /** What is measured: until /healthz answers 200, or until the process exits 0. */
+  until: 'healthz' | 'exit';
+  argv: string[];
+  env?: NodeJS.ProcessEnv;
+  /** The row this one is compared with. */
+  baseline?: string;
+  /** The goal from issue 16, in ms. */
+  goalMs?: number;
+}
+
+const PLAIN_HTTP =
+  "require('node:http').createServer((q, s) => s.end('ok')).listen(Number(process.env.PORT), '127.0.0.1')";
+
+const COMMANDS: Command[] = [
+  { name: 'node http server', until: 'healthz', argv: ['-e', PLAIN_HTTP] },
+  {
+    name: 'opsbot start (bundle)',
+    until: 'healthz',
+    argv: ['bin/start.js'],
+    baseline: 'node http server',
+    goalMs: 400,
+  },
+  {
+    name: 'opsbot start (tsx sources)',
+    until: 'healthz',
+    argv: ['bin/start.js'],
+    env: { OPSBOT_BUNDLE: 'off' },
+    baseline: 'node http server',
+  },
+  { name: 'node -e 0', until: 'exit', argv: ['-e', '0'] },
+  {
+    name: 'opsbot run system_stats (bundle)',
+    until: 'exit',
+    argv: ['bin/opsbot.js', 'run', 'system_stats'],
+    baseline: 'node -e 0',
+    goalMs: 500,
+  },
+  {
+    name: 'opsbot run system_stats (tsx sources)',
+    until: 'exit',
+    argv: ['bin/opsbot.js', 'run', 'system_stats'],
+    env: { OPSBOT_BUNDLE: 'off' },
+    baseline: 'node -e 0',
+  },
+];
+
+export async function runStartupBench(argv: string[]): Promise<number> {
+  const rounds = Number(argv[argv.indexOf('--rounds') + 1]) || 7;
+  const build = spawnSync(process.execPath, ['bin/build.js'], { cwd: ROOT, stdio: 'inherit' });
+  if (build.status !== 0) return 1;
+  const load = loadavg();
+  console.log(
+    `opsbot start-up bench: ${rounds} rounds, each command in a fresh process, order rotating, one warm-up each; load average ${load.map((v) => v.toFixed(2)).join(' ')}`,
+  );
+  const times = new Map<string, number[]>(COMMANDS.map((command) => [command.name, []]));
+  for (const command of COMMANDS) await measure(command);
+  for (let round = 0; round < rounds; round += 1) {
+    const order = COMMANDS.map((_, i) => COMMANDS[(i + round) % COMMANDS.length]!);
+    for (const command of order) times.get(command.name)!.push(await measure(command));
+  }
+  const rows = COMMANDS.map((command) => {
+    const own = minMedian(times.get(command.name)!);
+    const base = command.baseline ? minMedian(times.get(command.baseline)!) : undefined;
+    return {
+      name: command.name,
+      ms: own,
+      ...(base && command.baseline
+        ? { baseline: command.baseline, ratio: { min: own.min / base.min, median: own.median / base.median } }
+        : {}),
+      ...(command.goalMs ? { goal_ms: command.goalMs, met: own.median <= command.goalMs } : {}),
+    };
+  });
+  console.log(`\n${'command'.padEnd(40)} ${'min ms'.padStart(8)} ${'median ms'.padStart(10)}  vs baseline`);
+  for (const row of rows) {
+    const ratio = row.ratio ? `${fmt(row.ratio)} × ${row.baseline}` : 'baseline';
+    const goal = row.goal_ms ? `   goal ≤${row.goal_ms} ms: ${row.met ? 'met' : 'NOT met'}` : '';
+    console.log(
+      `${row.name.padEnd(40)} ${row.ms.min.toFixed(0).padStart(8)} ${row.ms.median.toFixed(0).padStart(10)}  ${ratio}${goal}`,
+    );
+  }
+  mkdirSync(dirname(RESULTS), { recursive: true });
+  writeFileSync(
+    RESULTS,
+    `${JSON.stringify({ at: new Date().toISOString(), rounds, load_average: load, rows }, null, 2)}\n`,
+  );
+  console.log(`\nmin and median over ${rounds} rounds; wrote ${RESULTS}`);
+  return rows.every((row) => row.met !== false) ? 0 : 1;
+}
+
+function fmt(ratio: MinMedian): string {
+  return `${ratio.min.toFixed(2)}/${ratio.median.toFixed(2)}`;
+}
+
+/** Milliseconds from spawning node until the command is ready (healthz) or done (exit 0). */
+async function measure(command: Command): Promise<number> {
+  const dir = mkdtempSync(join(tmpdir(), 'opsbot-startup-'));
+  const port = await freePort();
+  const env = {
+    PATH: process.env.PATH,
+    HOME: process.env.HOME,
+    PORT: String(port),
+    OPSBOT_DATA_DIR: dir,
+    OPSBOT_STORE_URL: `sqlite://${join(dir, 'opsbot.sqlite')}`,
+    LOG_LEVEL: 'warn',
+    ...command.env,
+  };
+  const started = performance.now();
+  const child = spawn(process.execPath, command.argv, { cwd: ROOT, env, stdio: 'ignore' });
+  try {
+    if (command.until === 'exit') {
+      const [code] = await once(child, 'exit');
+      if (code !== 0) throw new Error(`${command.name} exited ${code}`);
+      return performance.now() - started;
+    }
+    for (;;) {
+      if (child.exitCode !== null)
+        throw new Error(`${command.name} exited ${child.exitCode} before /healthz`);
+      const ok = await fetch(`http://127.0.0.1:${port}/healthz`).then(
+        (response) => response.ok,
+        () => false,
+      );
+      if (ok) return performance.now() - started;
+      await new Promise((resolve) => setTimeout(resolve, 2));
+    }
+  } finally {
+    if (child.exitCode === null) {
+      child.kill('SIGKILL');
+      await once(child, 'exit');
+    }
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}

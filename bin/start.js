@@ -1,0 +1,5 @@
+#!/usr/bin/env node
+// `npm start`: the server, from the bundle when it is fresh, otherwise from the TypeScript sources through tsx.
+import { loadProgram } from './program.js';
+
+await loadProgram('main');
