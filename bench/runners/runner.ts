@@ -1,7 +1,8 @@
 // What the bench asks of every runner it compares: one whole scripted run at a time, and a count of tool runs.
 import type { ToolCounter } from '../bench-tool.js';
 
-export const RUNNER_NAMES = ['bare', 'kernel-memory', 'kernel-sqlite'] as const;
+/** `agents-sdk` is the peer: the OpenAI Agents SDK's Runner on the same task. */
+export const RUNNER_NAMES = ['bare', 'kernel-memory', 'kernel-sqlite', 'agents-sdk'] as const;
 export type RunnerName = (typeof RUNNER_NAMES)[number];
 
 /** The runner every ratio is taken against. */

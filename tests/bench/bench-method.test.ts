@@ -62,7 +62,7 @@ describe('minMedian', () => {
 });
 
 describe('buildReport', () => {
-  const cpuPerTurn: Record<RunnerName, number[]> = {
+  const cpuPerTurn: Partial<Record<RunnerName, number[]>> = {
     bare: [1.0, 1.2, 1.1],
     'kernel-memory': [1.5, 1.6, 1.8],
     'kernel-sqlite': [1.8, 1.6, 2.2],
@@ -74,7 +74,7 @@ describe('buildReport', () => {
       position: positionIndex + 1,
       runner,
       loadAverage1m: 2,
-      measurement: measurement(cpuPerTurn[runner][roundIndex]!),
+      measurement: measurement(cpuPerTurn[runner]![roundIndex]!),
     })),
   );
   const settings = {
