@@ -1,5 +1,6 @@
 // Reads a V8 .cpuprofile (node --cpu-prof) and prints where the CPU went: by package, by function, and the
 // kernel's own functions inclusive of what they call. Usage: npx tsx bench/profile-summary.ts FILE [--top N]
+// [--under agent/,bot/] (the folders whose functions are reported inclusively; agent/ by default)
 import { readFileSync } from 'node:fs';
 import { relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -19,14 +20,16 @@ interface CpuProfile {
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
-  options: { top: { type: 'string', default: '25' } },
+  options: { top: { type: 'string', default: '25' }, under: { type: 'string', default: 'agent/' } },
 });
 const file = positionals[0];
 if (!file) {
-  console.error('usage: npx tsx bench/profile-summary.ts PROFILE.cpuprofile [--top N]');
+  console.error('usage: npx tsx bench/profile-summary.ts PROFILE.cpuprofile [--top N] [--under agent/,bot/]');
   process.exit(2);
 }
 const top = Number(values.top);
+const under = values.under.split(',').filter(Boolean);
+const ours = (where: string) => under.some((prefix) => where.startsWith(prefix));
 const repoRoot = fileURLToPath(new URL('..', import.meta.url));
 const profile = JSON.parse(readFileSync(file, 'utf8')) as CpuProfile;
 
@@ -68,7 +71,7 @@ for (const id of busySamples) {
   const seen = new Set<string>();
   for (let current: number | undefined = id; current !== undefined; current = parentOf.get(current)) {
     const node = byId.get(current)!;
-    if (place(node.callFrame.url, node.callFrame.functionName).startsWith('agent/')) seen.add(frameKey(node));
+    if (ours(place(node.callFrame.url, node.callFrame.functionName))) seen.add(frameKey(node));
   }
   if (seen.size > 0) underAgent += 1;
   for (const key of seen) bump(inclusiveAgent, key);
@@ -85,7 +88,9 @@ function print(title: string, map: Map<string, number>, limit: number): void {
 }
 
 console.log(`${file}: ${total} busy samples (idle excluded)`);
-console.log(`samples with an agent/ frame on the stack: ${((100 * underAgent) / total).toFixed(1)}%`);
+console.log(
+  `samples with a ${under.join(' or ')} frame on the stack: ${((100 * underAgent) / total).toFixed(1)}%`,
+);
 print('Self time by place (file in the repo, package, or V8 bucket)', selfByPlace, top);
 print('Self time by function', selfByFrame, top);
-print('agent/ functions, inclusive (self plus everything they call)', inclusiveAgent, top);
+print(`${under.join(', ')} functions, inclusive (self plus everything they call)`, inclusiveAgent, top);

@@ -1,6 +1,7 @@
 // npm run bench: kernel CPU per model turn against a bare openai-SDK loop, each runner in fresh processes.
 // npm run bench -- scale: the scale-out bench (bench/scale/run-scale.ts).
 // npm run bench -- startup: start-up time against plain node (bench/startup/run-startup.ts).
+// npm run bench -- ack: Slack ack latency under load against plain Bolt (bench/ack/run-ack.ts).
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { dirname } from 'node:path';
@@ -16,6 +17,12 @@ if (process.argv[2] === 'scale') {
   // npm run bench -- scale: gateway and workers on Redis against one process on SQLite (bench/scale/).
   const { runScaleBench } = await import('./scale/run-scale.js');
   process.exit(await runScaleBench(process.argv.slice(3)));
+}
+
+if (process.argv[2] === 'ack') {
+  // npm run bench -- ack: Slack ack latency at 200 events/s, opsbot against a plain Bolt app (bench/ack/).
+  const { runAckBench } = await import('./ack/run-ack.js');
+  process.exit(await runAckBench(process.argv.slice(3)));
 }
 
 if (process.argv[2] === 'startup') {

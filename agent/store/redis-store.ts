@@ -45,8 +45,16 @@ if redis.call('GET', KEYS[1]) == ARGV[1] then
 end
 return 0`;
 
+/** The SHA1 of each Lua script, worked out once: EVALSHA names a script by it on every call. */
+const scriptShas = new Map<string, string>();
+
 function sha1(text: string): string {
-  return createHash('sha1').update(text).digest('hex');
+  let sha = scriptShas.get(text);
+  if (sha === undefined) {
+    sha = createHash('sha1').update(text).digest('hex');
+    scriptShas.set(text, sha);
+  }
+  return sha;
 }
 
 function createRedisClient(url: string, settings: typeof redisStoreDefaults) {

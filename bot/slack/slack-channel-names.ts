@@ -9,6 +9,9 @@ import type { WebClient } from './slack-web-client.js';
 
 const ConversationInfoSchema = z.object({ channel: z.object({ name: z.string().optional() }) });
 
+/** After a failed lookup, how long the channel goes without a name before Slack is asked again. */
+const FAILURE_TTL_MS = 30_000;
+
 export class SlackChannelNames {
   private readonly cache: TtlCache<string | undefined>;
 
@@ -33,6 +36,8 @@ export class SlackChannelNames {
       });
     } catch (error) {
       this.logger.warn({ channelId, err: errorMessage(error) }, 'could not read a Slack channel name');
+      // Not asked again for a while: a missing `channels:read` scope must not cost a Web API call per message.
+      this.cache.set(channelId, undefined, FAILURE_TTL_MS);
       return undefined;
     }
   }
