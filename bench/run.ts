@@ -1,6 +1,7 @@
 // npm run bench: kernel CPU per model turn against a bare openai-SDK loop, each runner in fresh processes.
 // npm run bench -- scale: the scale-out bench (bench/scale/run-scale.ts).
 // npm run bench -- startup: start-up time against plain node (bench/startup/run-startup.ts).
+// npm run bench -- prompts: prompt tokens and uncached prompt tokens of a 20-step run (bench/prompts/).
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { dirname } from 'node:path';
@@ -22,6 +23,12 @@ if (process.argv[2] === 'startup') {
   // npm run bench -- startup: start-up to /healthz and one CLI command, against plain node (bench/startup/).
   const { runStartupBench } = await import('./startup/run-startup.js');
   process.exit(await runStartupBench(process.argv.slice(3)));
+}
+
+if (process.argv[2] === 'prompts') {
+  // npm run bench -- prompts: uncached prompt tokens against a naive resend-everything loop (bench/prompts/).
+  const { runPromptsBench } = await import('./prompts/run-prompts.js');
+  process.exit(await runPromptsBench(process.argv.slice(3)));
 }
 
 const defaultResultsPath = fileURLToPath(new URL('./results/kernel.json', import.meta.url));
