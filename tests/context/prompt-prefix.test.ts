@@ -7,7 +7,8 @@ import { tallyPrompts } from '../../bench/prompts/prefix-tokens.js';
 import { runOpsbot } from '../../bench/prompts/prompt-run.js';
 import { parseSettings } from '../../bot/config/load-settings.js';
 import { InvalidSettingsError } from '../../bot/config/settings-problem.js';
-import type { FakeRequestBody } from '../fakes/openai-answers.js';
+import { type FakeRequestBody, text, toolCalls } from '../fakes/openai-answers.js';
+import { alice, answerRun, conversation, createHarness, runTask } from '../kernel/harness.js';
 
 const serialized = (body: FakeRequestBody) => (body.messages ?? []).map((message) => JSON.stringify(message));
 const toolContents = (body: FakeRequestBody) =>
@@ -76,6 +77,32 @@ describe('prompt prefixes', () => {
     const shipped = tallyPrompts((await runOpsbot({ steps: 20, outputBytes: 5_000 })).bodies);
     expect(shipped.uncached).toBeLessThanOrEqual(full.total * 0.5);
     expect(shipped.total).toBeLessThan(full.total * 0.7);
+  });
+
+  it('repeat the run so far byte for byte in a new process that takes the run over, clock moved on', async () => {
+    const harness = await createHarness({ store: 'sqlite' });
+    try {
+      harness.fake.reply(
+        toolCalls([{ name: 'read_logs', arguments: { service: 'api' } }]),
+        toolCalls([{ name: 'ask_user', arguments: { question: 'Which environment?' } }]),
+      );
+      const waiting = await runTask(harness.kernel, {
+        text: 'check the api',
+        principal: alice,
+        conversation,
+      });
+      expect(waiting.status).toBe('waiting_for_user');
+      harness.clock.advance(3_600_000);
+      harness.fake.reply(text('the api is fine'));
+      const finished = await answerRun(harness.newKernel(), waiting.id, 'staging', alice);
+      expect(finished.status).toBe('finished');
+      const [, beforeQuestion, afterAnswer] = harness.fake.requests.map((request) => request.body);
+      const before = serialized(beforeQuestion!);
+      expect(serialized(afterAnswer!).slice(0, before.length)).toEqual(before);
+      expect(JSON.stringify(afterAnswer!.tools)).toBe(JSON.stringify(beforeQuestion!.tools));
+    } finally {
+      await harness.close();
+    }
   });
 });
 
