@@ -34,6 +34,7 @@ function toOpenAIMessage(message: ModelMessage): ChatMessageParam {
 /**
  * By tool list: the react engine passes a run the same list object on every turn, so its tools are mapped once
  * per run, in the list's order, and every request carries the very same objects (the same bytes on the wire).
+ * A list must not be changed once it has been sent.
  */
 const mappedTools = new WeakMap<readonly ModelToolSpec[], ChatTool[]>();
 
