@@ -39,6 +39,8 @@ export interface KernelOptions {
   limits?: Partial<KernelLimits>;
   contextWindow?: number;
   compressAt?: number;
+  /** Tool-result turns that keep their full outputs; older ones are cut to summaries (`model.keep_tool_outputs`). */
+  keepToolOutputs?: number;
   /** The team's notes about its systems, added to the model's system prompt (settings `model.instructions`). */
   instructions?: string;
   aliases?: Readonly<Record<string, string>>;

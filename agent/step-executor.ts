@@ -115,7 +115,7 @@ export class StepExecutor {
         outcome: {
           content: JSON.stringify({
             repeat_of: earlier.callId,
-            note: 'Same tool and arguments as an earlier call in this run; here is its result again. Do not repeat calls.',
+            note: 'Same tool and arguments as an earlier call in this run; here is its result again, without running the tool a second time.',
             result: safeParseJson(earlier.content),
           }),
           ok: true,

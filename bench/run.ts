@@ -1,7 +1,5 @@
 // npm run bench: kernel CPU per model turn against a bare openai-SDK loop, each runner in fresh processes.
-// npm run bench -- scale: the scale-out bench (bench/scale/run-scale.ts).
-// npm run bench -- startup: start-up time against plain node (bench/startup/run-startup.ts).
-// npm run bench -- ack: Slack ack latency under load against plain Bolt (bench/ack/run-ack.ts).
+// npm run bench -- <mode>: the other benches, each in its own folder (MODES below).
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { dirname } from 'node:path';
@@ -13,23 +11,20 @@ import { TOOL_STEPS, TURNS_PER_RUN } from './scripted-run.js';
 import { runSession, type SessionResult } from './session.js';
 import { readSettings, USAGE } from './settings.js';
 
-if (process.argv[2] === 'scale') {
-  // npm run bench -- scale: gateway and workers on Redis against one process on SQLite (bench/scale/).
-  const { runScaleBench } = await import('./scale/run-scale.js');
-  process.exit(await runScaleBench(process.argv.slice(3)));
-}
+/** The other benches: `npm run bench -- <mode> [its flags]`. Each returns the exit code. */
+const MODES: Record<string, () => Promise<(argv: string[]) => Promise<number>>> = {
+  // Gateway and workers on Redis against one process on SQLite.
+  scale: async () => (await import('./scale/run-scale.js')).runScaleBench,
+  // Slack ack latency at 200 events/s, opsbot against a plain Bolt app.
+  ack: async () => (await import('./ack/run-ack.js')).runAckBench,
+  // Start-up to /healthz and one CLI command, against plain node.
+  startup: async () => (await import('./startup/run-startup.js')).runStartupBench,
+  // Uncached prompt tokens against a naive resend-everything loop.
+  prompts: async () => (await import('./prompts/run-prompts.js')).runPromptsBench,
+};
 
-if (process.argv[2] === 'ack') {
-  // npm run bench -- ack: Slack ack latency at 200 events/s, opsbot against a plain Bolt app (bench/ack/).
-  const { runAckBench } = await import('./ack/run-ack.js');
-  process.exit(await runAckBench(process.argv.slice(3)));
-}
-
-if (process.argv[2] === 'startup') {
-  // npm run bench -- startup: start-up to /healthz and one CLI command, against plain node (bench/startup/).
-  const { runStartupBench } = await import('./startup/run-startup.js');
-  process.exit(await runStartupBench(process.argv.slice(3)));
-}
+const mode = process.argv[2] ? MODES[process.argv[2]] : undefined;
+if (mode) process.exit(await (await mode())(process.argv.slice(3)));
 
 const defaultResultsPath = fileURLToPath(new URL('./results/kernel.json', import.meta.url));
 

@@ -160,6 +160,7 @@ export async function createOpsbot(options: ComposeOptions): Promise<Opsbot> {
     limits: kernelLimitsFromSettings(limits),
     contextWindow: settings.model.context_window,
     compressAt: settings.model.compress_at,
+    keepToolOutputs: settings.model.keep_tool_outputs,
     instructions: settings.model.instructions,
     aliases: settings.aliases,
     botName: settings.bot_name,

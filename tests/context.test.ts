@@ -185,7 +185,7 @@ describe('compressContext', () => {
     expectPaired(result.messages);
   });
 
-  it('stage (a) stops at the budget, so newer old outputs stay whole when the oldest suffice', async () => {
+  it('stage (a) truncates every older output at once, so the prompt changes once rather than on every turn', async () => {
     const messages = [
       system,
       task,
@@ -194,10 +194,14 @@ describe('compressContext', () => {
       ...turn([{ name: 'check_service', output: 'up' }]),
       ...turn([], 'Done.'),
     ];
+    // The oldest output alone would be enough to fit; the newer old one is truncated as well.
     const budgetTokens = estimatePromptTokens(messages) - 1_000;
     const result = await compressContext(options({ messages, budgetTokens }));
+    expect(result.stages).toEqual(['truncate_tool_outputs']);
     expect(result.messages[3]).not.toBe(messages[3]);
-    expect(result.messages[5]).toBe(messages[5]);
+    expect(result.messages[5]).not.toBe(messages[5]);
+    expect(result.messages[5]!.content).toContain('lines truncated');
+    expect(result.afterTokens).toBeLessThan(budgetTokens - 1_000);
   });
 
   it('stage (b): collapses an older call repeated with the same arguments', async () => {

@@ -160,9 +160,11 @@ export async function compressContext(options: CompressContextOptions): Promise<
   };
   const turns = older.map((turn) => turn.slice());
 
-  // (a) Old tool output is the bulk of most transcripts and the least needed verbatim; oldest first.
+  // (a) Old tool output is the bulk of most transcripts and the least needed verbatim. Every older output is
+  // truncated at once, not just enough of them to fit: the prompt then changes once and drops well under the
+  // budget, instead of changing on every later turn (each change is a miss for provider prefix caches).
   for (const turn of turns) {
-    for (let index = 0; index < turn.length && !fits(); index++) {
+    for (let index = 0; index < turn.length; index++) {
       const message = turn[index]!;
       if (message.role !== 'tool') continue;
       const content = truncateToolOutput(message.content);

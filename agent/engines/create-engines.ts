@@ -14,7 +14,7 @@ import { ReactEngine } from './react-engine.js';
 export interface EngineDeps
   extends Pick<
     KernelOptions,
-    'model' | 'aliases' | 'botName' | 'contextWindow' | 'compressAt' | 'instructions'
+    'model' | 'aliases' | 'botName' | 'contextWindow' | 'compressAt' | 'keepToolOutputs' | 'instructions'
   > {
   registry: ToolRegistry;
   policy: ToolPolicy;
@@ -49,6 +49,7 @@ export function createEngines(deps: EngineDeps): Partial<Record<EngineKind, Engi
       instructions: deps.instructions ?? '',
       contextWindow: deps.contextWindow ?? DEFAULT_CONTEXT.context_window,
       compressAt: deps.compressAt ?? DEFAULT_CONTEXT.compress_at,
+      keepToolOutputs: deps.keepToolOutputs ?? DEFAULT_CONTEXT.keep_tool_outputs,
       onCompressed: (run, beforeTokens, afterTokens) => {
         run.events.push({
           type: 'context_compressed',

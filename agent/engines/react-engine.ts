@@ -2,6 +2,7 @@
 import { BUILTIN_TOOLS } from '../builtin-tools.js';
 import type { Clock } from '../clock.js';
 import { compressContext } from '../context/compress-context.js';
+import { cutToolOutputs } from '../context/cut-tool-outputs.js';
 import { estimateMessageTokens, estimatePromptTokens, estimateTokens } from '../context/token-estimate.js';
 import type { ModelClient, ModelToolSpec } from '../model/model-client.js';
 import type { ModelRetry } from '../model/model-retry.js';
@@ -26,6 +27,8 @@ export interface ReactEngineOptions {
   instructions: string;
   contextWindow: number;
   compressAt: number;
+  /** Tool-result turns that keep their full outputs; older outputs are cut to their summaries, in batches. */
+  keepToolOutputs: number;
   /** Called with each compression, so the kernel can record it. */
   onCompressed?(run: Run, beforeTokens: number, afterTokens: number): void;
 }
@@ -65,6 +68,7 @@ export class ReactEngine implements Engine {
     const basis = this.basis(run);
     const { tools } = basis;
     const onRetry = progress ? (retry: ModelRetry) => progress.modelRetrying(retry) : undefined;
+    this.cutOldToolOutputs(run);
     let messages: ModelMessage[] = [{ role: 'system', content: basis.prompt }, ...run.messages];
     messages = await this.fitContext(run, messages, basis, signal, onRetry);
 
@@ -165,6 +169,21 @@ export class ReactEngine implements Engine {
     if (notes) parts.push(renderPrompt('teamNotes', { notes }));
     if (run.threadSummary) parts.push(renderPrompt('threadSummary', { runs: run.threadSummary }));
     return parts.join('\n\n');
+  }
+
+  /**
+   * Cuts old outputs in the run's own transcript, so every later request repeats the cut version byte for byte.
+   * The batch is as large as what is kept: a cut every `keep` turns, which the prompt bench found to cost few
+   * uncached tokens while keeping the prompt small (bench/prompts, docs/performance.md).
+   */
+  private cutOldToolOutputs(run: Run): void {
+    const keep = this.options.keepToolOutputs;
+    const summaries = new Map<string, string>();
+    for (const event of run.events) {
+      if (event.type === 'tool_result') summaries.set(event.callId, event.summary);
+    }
+    const cut = cutToolOutputs({ messages: run.messages, summaries, keep, batch: keep });
+    if (cut) run.messages = cut;
   }
 
   /** Compresses older context when the prompt would pass the threshold, and keeps the result in the run. */

@@ -31,11 +31,23 @@ function toOpenAIMessage(message: ModelMessage): ChatMessageParam {
   };
 }
 
+/**
+ * By tool list: the react engine passes a run the same list object on every turn, so its tools are mapped once
+ * per run, in the list's order, and every request carries the very same objects (the same bytes on the wire).
+ * A list must not be changed once it has been sent.
+ */
+const mappedTools = new WeakMap<readonly ModelToolSpec[], ChatTool[]>();
+
 export function toOpenAITools(tools: readonly ModelToolSpec[]): ChatTool[] {
-  return tools.map((tool) => ({
-    type: 'function',
-    function: { name: tool.name, description: tool.description, parameters: tool.parameters },
-  }));
+  let mapped = mappedTools.get(tools);
+  if (mapped === undefined) {
+    mapped = tools.map((tool) => ({
+      type: 'function',
+      function: { name: tool.name, description: tool.description, parameters: tool.parameters },
+    }));
+    mappedTools.set(tools, mapped);
+  }
+  return mapped;
 }
 
 // Lenient on purpose: OpenAI-compatible servers (Ollama, vLLM, proxies) differ in the optional fields.

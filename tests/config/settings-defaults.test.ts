@@ -32,8 +32,8 @@ describe('settings defaults', () => {
     for (const value of Object.values(mapped)) expect(value).toEqual(expect.any(Number));
   });
 
-  it('are the context window and compression point the engines use when given none', () => {
-    const { context_window, compress_at } = defaults.model;
-    expect(DEFAULT_CONTEXT).toEqual({ context_window, compress_at });
+  it('are the context window, compression point and kept tool outputs the engines use when given none', () => {
+    const { context_window, compress_at, keep_tool_outputs } = defaults.model;
+    expect(DEFAULT_CONTEXT).toEqual({ context_window, compress_at, keep_tool_outputs });
   });
 });

@@ -109,7 +109,8 @@ describe('the patrol judge', () => {
 describe('long work', () => {
   it('fails context_compressed when nothing was compressed, and the finding reached the model raw', async () => {
     const scenario = byName('checkout-flaky-since-deploy');
-    scenario.settings.model = { context_window: 128_000 };
+    // Every output kept in full, as the scenario keeps them: the first finding then reaches the model raw.
+    scenario.settings.model = { context_window: 128_000, keep_tool_outputs: 100 };
     // A window this large asks for no summaries: keep the tool turns and the answer, drop the scripted summaries.
     const answer = scenario.model.length - 1;
     scenario.model = scenario.model.filter((turn, index) => !('text' in turn) || index === answer);
