@@ -19,6 +19,8 @@ const MODES: Record<string, () => Promise<(argv: string[]) => Promise<number>>> 
   ack: async () => (await import('./ack/run-ack.js')).runAckBench,
   // Start-up to /healthz and one CLI command, against plain node.
   startup: async () => (await import('./startup/run-startup.js')).runStartupBench,
+  // 1,000 runs at once against a 200 ms model: wall time against the bare loop.
+  concurrent: async () => (await import('./concurrent/run-concurrent.js')).runConcurrentBench,
   // Uncached prompt tokens against a naive resend-everything loop.
   prompts: async () => (await import('./prompts/run-prompts.js')).runPromptsBench,
 };

@@ -8,7 +8,7 @@ import { BrokenRunError } from './runners/runner.js';
 import { TOOL_STEPS, TURNS_PER_RUN } from './scripted-run.js';
 
 const job = RunnerJob.parse(JSON.parse(process.argv[2] ?? 'null'));
-const runner = createRunner(job.runner, job.baseURL);
+const runner = createRunner(job.runner, job.baseURL, job.concurrency);
 let reply: RunnerReply;
 try {
   await warmUp(runner, job);

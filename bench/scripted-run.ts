@@ -14,9 +14,10 @@ export const SERVICES = ['api', 'worker', 'database'] as const;
  * Answers from the request alone (how many assistant turns it already holds), so the fake keeps no per-run
  * state and any number of runs can interleave.
  */
-export function scriptedAnswer(request: RecordedRequest, index: number): FakeAnswer {
+export function scriptedAnswer(request: RecordedRequest, index: number, delayMs = 0): FakeAnswer {
   const turnsSoFar = (request.body.messages ?? []).filter((message) => message.role === 'assistant').length;
   const service = SERVICES[turnsSoFar];
-  if (service === undefined) return text(FINAL_ANSWER);
-  return toolCalls([{ id: `call_${index}`, name: TOOL_NAME, arguments: { service } }]);
+  const late = delayMs > 0 ? { delayMs } : {};
+  if (service === undefined) return text(FINAL_ANSWER, late);
+  return toolCalls([{ id: `call_${index}`, name: TOOL_NAME, arguments: { service } }], late);
 }

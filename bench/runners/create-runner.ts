@@ -4,13 +4,14 @@ import { bareRunner } from './bare-runner.js';
 import { kernelRunner } from './kernel-runner.js';
 import type { Runner, RunnerName } from './runner.js';
 
-export function createRunner(name: RunnerName, baseURL: string): Runner {
+/** `concurrency` is how many runs the bench keeps in flight: the kernel's worker steps as many at once. */
+export function createRunner(name: RunnerName, baseURL: string, concurrency: number): Runner {
   switch (name) {
     case 'bare':
       return bareRunner(baseURL);
     case 'agents-sdk':
       return agentsRunner(baseURL);
     default:
-      return kernelRunner(name, baseURL);
+      return kernelRunner(name, baseURL, concurrency);
   }
 }

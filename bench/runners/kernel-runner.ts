@@ -22,7 +22,7 @@ const operator: Principal = {
   groups: [],
 };
 
-export function kernelRunner(name: KernelRunnerName, baseURL: string): Runner {
+export function kernelRunner(name: KernelRunnerName, baseURL: string, concurrency: number): Runner {
   const { store, removeFiles } = openStore(name);
   const counter = new ToolCounter();
   const model = createOpenAIModelClient({
@@ -32,7 +32,8 @@ export function kernelRunner(name: KernelRunnerName, baseURL: string): Runner {
     timeoutMs: 30_000,
     maxRetries: 2,
   });
-  const kernel = new Kernel({ store, tools: [readStatusTool(counter)], model });
+  // As an operator sets limits.worker_concurrency for the load it expects: every run in flight is stepped.
+  const kernel = new Kernel({ store, tools: [readStatusTool(counter)], model, concurrency });
   return {
     name,
     tools: counter,
