@@ -1,7 +1,8 @@
 // Redis restarted under load (issue 15): one gateway and two workers on a Redis of the test's own that keeps an
 // append-only file. Redis stops while runs are in flight and starts again on the same port with the same data:
 // no process dies, /readyz says the store is down and then up again, events sent meanwhile are refused with 503
-// so that Slack sends them again, and every task, before and during the outage, is answered once in its thread.
+// so that Slack sends them again, a task acked just before the stop but not saved is reported to its requester
+// (who sends it again), and every task ends with exactly one answer in its thread.
 import { afterEach, describe, expect, it } from 'vitest';
 import { FINISHED_WORDS } from '../../agent/run-state-words.js';
 import { SEND_AGAIN_ADVICE } from '../../bot/chat/event-intake.js';
@@ -73,6 +74,8 @@ const alive = (running: OpsbotProcess) =>
   running.child.exitCode === null && running.child.signalCode === null;
 const TASKS = 40;
 const DURING_OUTAGE = 3;
+/** How long the person told to send a task again waits for an answer first: two recovery sweeps and more. */
+const SEND_AGAIN_AFTER_MS = 25_000;
 
 describe('Redis restarted under load', () => {
   it('refuses events while Redis is down, and answers every task exactly once after it returns', async () => {
@@ -90,7 +93,7 @@ describe('Redis restarted under load', () => {
       threads.push(await rig.mention(`check the box, task ${task}`, { channel: channelOf(task) }));
     const answered = () => threads.filter((ts, task) => answers(current, task, ts).length > 0).length;
     await waitFor(
-      () => answered() >= 3,
+      () => answered() >= 1,
       60_000,
       () => `${answered()} answered`,
     );
@@ -145,11 +148,16 @@ describe('Redis restarted under load', () => {
       120_000,
       () => `${threads.length - settled()} of ${threads.length} threads unsettled:${tails()}`,
     );
-    const resent = threads.filter((ts, task) => !ended(task, ts));
+    // "If no answer comes, send it again in a minute": a run saved just before its write's reply was lost is
+    // found by the recovery sweep (every 10 s) and answered meanwhile; the person resends only the others.
+    const unanswered = () => threads.filter((ts, task) => !ended(task, ts));
+    const patience = Date.now() + SEND_AGAIN_AFTER_MS;
+    if (unanswered().length > 0)
+      await waitFor(() => unanswered().length === 0 || Date.now() > patience, 60_000);
+    const resent = unanswered();
     for (const ts of resent) {
       const task = threads.indexOf(ts);
       expect(reported(ts)).toHaveLength(1);
-      expect(reported(ts)[0]!.text).toContain(SEND_AGAIN_ADVICE);
       expect(botMessages(current, task, ts)).toEqual([]);
       await rig.mention(`check the box, task ${task}`, { channel: channelOf(task), threadTs: ts });
     }
@@ -164,7 +172,10 @@ describe('Redis restarted under load', () => {
       // The run's status line, edited in place, and its answer: no second status line from a run stepped again.
       expect(botMessages(current, task, ts)).toHaveLength(2);
     }
-    expect(rig.slack.ephemerals).toHaveLength(resent.length);
+    // Told once per task at most, and always to send it again: never a bare "something went wrong".
+    for (const ts of threads) expect(reported(ts).length).toBeLessThanOrEqual(1);
+    for (const told of rig.slack.ephemerals) expect(told.text).toContain(SEND_AGAIN_ADVICE);
+    expect(rig.slack.ephemerals.length).toBeGreaterThanOrEqual(resent.length);
     expect(processes.filter((running) => !alive(running)).map((running) => running.name)).toEqual([]);
     for (const running of processes) expect(running.output()).not.toMatch(/Unhandled|uncaught/i);
   }, 180_000);
