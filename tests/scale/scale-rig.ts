@@ -177,22 +177,28 @@ export async function startScaleRig(
     };
     return { eventId, ts, body: JSON.stringify(eventCallback(event, eventId, Date.now())) };
   }
-  async function deliver(delivery: SlackDelivery, retryNum?: number): Promise<SignedPostResult> {
+
+  function send(delivery: SlackDelivery, retryNum?: number, signal?: AbortSignal) {
     const headers: Record<string, string> = retryNum
       ? { 'x-slack-retry-num': String(retryNum), 'x-slack-retry-reason': 'http_error' }
       : {};
+    return postSigned(`http://127.0.0.1:${gatewayPort}/slack/events`, delivery.body, {
+      secret: SIGNING_SECRET,
+      headers,
+      ...(signal ? { signal } : {}),
+    });
+  }
+
+  async function deliver(delivery: SlackDelivery, retryNum?: number): Promise<SignedPostResult> {
     try {
-      return await postSigned(`http://127.0.0.1:${gatewayPort}/slack/events`, delivery.body, {
-        secret: SIGNING_SECRET,
-        headers,
-        signal: AbortSignal.timeout(3_000),
-      });
+      return await send(delivery, retryNum, AbortSignal.timeout(3_000));
     } catch (error) {
       if (error instanceof DOMException && error.name === 'TimeoutError')
         return { status: 0, body: '', ms: 3_000 };
       throw error;
     }
   }
+
   return {
     dir,
     redisUrl,
@@ -204,7 +210,7 @@ export async function startScaleRig(
     deliver,
     async mention(text, options = {}) {
       const delivery = mentionDelivery(text, options);
-      const answer = await deliver(delivery);
+      const answer = await send(delivery);
       if (answer.status !== 200) throw new Error(`the gateway answered ${answer.status} to ${text}`);
       return delivery.ts;
     },
