@@ -1,11 +1,12 @@
 // Post keys: each message a run posts is named by the run and the transition that caused it, and kept in the
 // Store with the message it became, so that a run stepped again after its worker died reuses that message
 // instead of posting it twice. A rare duplicate is accepted (a crash between the post and its record); a lost
-// message is not: when the Store cannot say, the message is posted anyway.
+// message is not: when the Store cannot say, the message is posted anyway, and while the Store is unreachable
+// its record is tried again until it returns, since the run's next save waits for it anyway.
 import { createHash } from 'node:crypto';
 import type { ChatPort, MessageRef, OutboundMessage } from './chat-port.js';
 import type { Conversation } from './conversation.js';
-import { errorMessage } from './errors.js';
+import { ErrorCode, errorMessage, OpsbotError } from './errors.js';
 import type { Logger } from './logger.js';
 import { isTerminal, type Run } from './run.js';
 import { stableJson } from './stable-json.js';
@@ -17,6 +18,13 @@ import { storeKeys } from './store/store-keys.js';
  * so a few days cover a run stepped again after a long outage.
  */
 export const POST_RECORD_TTL_MS = 3 * 24 * 3_600_000;
+
+/**
+ * How long a post's record is tried again while the Store is unreachable (a Redis restart). Given up sooner, the
+ * run, stepped again from its last save once the Store is back, would post the same message a second time.
+ */
+export const POST_RECORD_PATIENCE_MS = 30_000;
+const RECORD_RETRY_MAX_MS = 1_000;
 
 /** The key of the run's one status line: whatever step posts it first, a run has one. */
 export const STATUS_POST = 'status';
@@ -45,6 +53,7 @@ export class PostLedger {
     private readonly store: Store,
     private readonly logger: Logger,
     private readonly ttlMs = POST_RECORD_TTL_MS,
+    private readonly patienceMs = POST_RECORD_PATIENCE_MS,
   ) {}
 
   /**
@@ -95,15 +104,38 @@ export class PostLedger {
     }
   }
 
-  /** A record that cannot be written is logged: the message is out, and only a crash now could repeat it. */
+  /**
+   * A record that cannot be written is logged: the message is out, and only a crash now could repeat it. While
+   * the Store is unreachable the write is tried again, for up to `patienceMs`.
+   */
   private async record(runId: string, key: string, record: PostRecord): Promise<void> {
-    try {
-      await this.store.set(storeKeys.runPost(runId, key), record, this.ttlMs);
-    } catch (error) {
-      this.logger.warn(
-        { runId, key, err: errorMessage(error) },
-        'could not record a posted message; a run stepped again after a crash may post it twice',
-      );
+    const started = Date.now();
+    for (let attempt = 0; ; attempt++) {
+      try {
+        await this.store.set(storeKeys.runPost(runId, key), record, this.ttlMs);
+        if (attempt > 0)
+          this.logger.info({ runId, key }, 'recorded a posted message once the store was back');
+        return;
+      } catch (error) {
+        if (!storeUnavailable(error) || Date.now() - started >= this.patienceMs) {
+          this.logger.warn(
+            { runId, key, err: errorMessage(error) },
+            'could not record a posted message; a run stepped again after a crash may post it twice',
+          );
+          return;
+        }
+        if (attempt === 0)
+          this.logger.warn(
+            { runId, key, err: errorMessage(error) },
+            'the store is unreachable; waiting for it to record a posted message, so that it is not posted twice',
+          );
+        const delayMs = Math.min(100 * 2 ** attempt, RECORD_RETRY_MAX_MS);
+        await new Promise((resolve) => setTimeout(resolve, delayMs));
+      }
     }
   }
+}
+
+function storeUnavailable(error: unknown): boolean {
+  return error instanceof OpsbotError && error.code === ErrorCode.StoreUnavailable;
 }

@@ -133,14 +133,18 @@ export class RunEffects {
   /** Starts the audit write; the next save waits for it, so none is lost. */
   private audit(run: Run, { actor, ...entry }: RunAuditEntry): void {
     if (!this.deps.audit) return;
-    this.auditWrites.push(
-      this.deps.audit.record({
-        ...entry,
-        actor: actor ?? auditActor(run.principal),
-        runId: run.id,
-        conversation: run.conversation,
-      }),
+    const write = this.deps.audit.record({
+      ...entry,
+      actor: actor ?? auditActor(run.principal),
+      runId: run.id,
+      conversation: run.conversation,
+    });
+    // The next save awaits it and fails with its error; until then (and if no save follows, because the store
+    // went away) a failed write must not be an unhandled rejection, which would end the whole process.
+    write.catch((error) =>
+      this.deps.logger.warn({ runId: run.id, err: errorMessage(error) }, 'could not write an audit entry'),
     );
+    this.auditWrites.push(write);
   }
 
   /** Saves a run that was just made, with its place in its thread, and tells the listeners. */

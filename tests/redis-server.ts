@@ -20,12 +20,21 @@ export function redisServerInstalled(): boolean {
   return spawnSync('redis-server', ['--version'], { stdio: 'ignore' }).status === 0;
 }
 
-/** Starts redis-server on 127.0.0.1:<port>, in memory only, and resolves once it accepts connections. */
-export async function startRedisServer(port: number): Promise<ChildProcess> {
+/**
+ * Starts redis-server on 127.0.0.1:<port>, and resolves once it accepts connections: in memory only, or, given
+ * `dataDir`, with an append-only file there written on every command, so that a restart on the same folder
+ * finds every write acknowledged before it stopped.
+ */
+export async function startRedisServer(port: number, dataDir?: string): Promise<ChildProcess> {
+  const persistence = dataDir
+    ? ['--dir', dataDir, '--appendonly', 'yes', '--appendfsync', 'always']
+    : ['--appendonly', 'no'];
   const child = spawn(
     'redis-server',
-    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
-    { stdio: ['ignore', 'pipe', 'inherit'] },
+    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', ...persistence],
+    {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
   );
   for await (const line of createInterface({ input: child.stdout! })) {
     if (line.includes('Ready to accept connections')) {
@@ -37,7 +46,17 @@ export async function startRedisServer(port: number): Promise<ChildProcess> {
 }
 
 export async function stopRedisServer(child: ChildProcess): Promise<void> {
+  await signalRedisServer(child, 'SIGKILL');
+}
+
+/** Stops it as a shutdown does: with SIGTERM, it flushes its append-only file before it exits. */
+export async function shutDownRedisServer(child: ChildProcess): Promise<void> {
+  await signalRedisServer(child, 'SIGTERM');
+}
+
+async function signalRedisServer(child: ChildProcess, signal: NodeJS.Signals): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return;
-  child.kill('SIGKILL');
-  await once(child, 'exit');
+  const exited = once(child, 'exit');
+  child.kill(signal);
+  await exited;
 }

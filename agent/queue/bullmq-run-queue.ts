@@ -127,7 +127,8 @@ export class BullmqRunQueue implements RunQueue, QueueStatsSource {
       this.stalledSeen += 1;
       this.logger.warn(
         { jobId },
-        'a run job stalled (its worker stopped answering); it goes to another worker',
+        // After a Redis restart every job that was active has lost its lock too, though its worker is alive.
+        'a run job stalled (its lock ran out: its worker stopped answering, or Redis was away); it goes back to the queue',
       );
     });
     this.worker.on('error', (error) =>

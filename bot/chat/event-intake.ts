@@ -1,7 +1,7 @@
 // The platform-neutral half of receiving an event: ack first, then build, validate, dedupe, handle and reply.
 import { randomBytes } from 'node:crypto';
 import type { z } from 'zod';
-import { errorMessage } from '../../agent/errors.js';
+import { ErrorCode, errorMessage, OpsbotError } from '../../agent/errors.js';
 import type { Logger } from '../../agent/logger.js';
 import type { Store } from '../../agent/store/store.js';
 import { storeKeys } from '../../agent/store/store-keys.js';
@@ -39,6 +39,17 @@ export interface IncomingDelivery {
 
 export const DEDUPE_MS = 3_600_000;
 export const SOMETHING_WENT_WRONG = 'Something went wrong on my side; the details are in the bot log.';
+/**
+ * Told to the person whose request was acked but could not be taken because the store failed: the platform will
+ * not send it again, so only they can. It may have been saved just before the failure, hence "may not".
+ */
+export const SEND_AGAIN_ADVICE =
+  'Your request may not have started; if no answer comes, send it again in a minute.';
+export const STORE_UNREACHABLE_REPLY = `I could not take this request: my store is unreachable right now. ${SEND_AGAIN_ADVICE}`;
+
+export function isStoreUnreachable(error: unknown): error is OpsbotError {
+  return error instanceof OpsbotError && error.code === ErrorCode.StoreUnavailable;
+}
 
 export class EventIntake {
   private readonly work: BackgroundWork;
@@ -84,7 +95,16 @@ export class EventIntake {
     const event = checked.data;
     const key = storeKeys.chatEvent(event.conversation.platform, event.eventId);
     const delivered = `${this.owner}:${randomBytes(6).toString('hex')}`;
-    if (!(await this.options.store.claim(key, delivered, this.options.dedupeMs ?? DEDUPE_MS))) {
+    let first: boolean;
+    try {
+      first = await this.options.store.claim(key, delivered, this.options.dedupeMs ?? DEDUPE_MS);
+    } catch (error) {
+      if (!isStoreUnreachable(error)) throw error;
+      logger.error({ err: errorMessage(error), eventId: event.eventId }, 'could not take a chat event');
+      await delivery.reply(STORE_UNREACHABLE_REPLY);
+      return;
+    }
+    if (!first) {
       logger.info({ eventId: event.eventId }, 'dropped a repeated delivery');
       return;
     }

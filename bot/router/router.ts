@@ -11,6 +11,7 @@ import type { Run } from '../../agent/run.js';
 import type { PatrolControl } from '../../scheduled/patrol-control.js';
 import { resolveAnswerChoice } from '../chat/answer-choice.js';
 import type { ChatEvent, RouterReply } from '../chat/chat-event.js';
+import { isStoreUnreachable, SEND_AGAIN_ADVICE, SOMETHING_WENT_WRONG } from '../chat/event-intake.js';
 import type { Settings } from '../config/settings-schema.js';
 import { parseRouterCommand, runRouterCommand } from './router-commands.js';
 
@@ -63,10 +64,11 @@ export class Router {
           return await this.onMessage(event);
       }
     } catch (error) {
-      const message =
-        error instanceof OpsbotError
+      const message = isStoreUnreachable(error)
+        ? `${error.message} ${SEND_AGAIN_ADVICE}`
+        : error instanceof OpsbotError
           ? error.message
-          : 'Something went wrong on my side; the details are in the bot log.';
+          : SOMETHING_WENT_WRONG;
       this.options.logger.error(
         { err: errorMessage(error), eventId: event.eventId },
         'could not handle a chat event',

@@ -26,8 +26,11 @@ export type SlackEnvironment = Pick<
 >;
 
 export interface StartSlackOptions {
-  /** The Store whose atomic claim drops Slack's retries, across replicas too. */
-  opsbot: { store: Pick<Store, 'claim'> };
+  /**
+   * The Store whose atomic claim drops Slack's retries, across replicas too; while it cannot be reached, events
+   * over HTTP are refused with 503, so that Slack sends them again.
+   */
+  opsbot: { store: Pick<Store, 'claim' | 'ping'> };
   router: ChatEventHandler;
   environment: SlackEnvironment;
   settings: Pick<Settings, 'permissions'>;
@@ -117,7 +120,7 @@ export async function startSlack(options: StartSlackOptions): Promise<SlackAdapt
   if (http) {
     // The wall clock, not the kernel's: Bolt checks the past side of the window against Date.now(), and both
     // sides of the window must agree.
-    handleHttp = slackHttpHandler(http, { logger });
+    handleHttp = slackHttpHandler(http, { logger, storeReachable: () => options.opsbot.store.ping() });
     if (options.httpServer) detach = attachToServer(options.httpServer, handleHttp);
   } else {
     await app.start();

@@ -2,6 +2,7 @@
 import type { IncomingMessage, RequestListener, Server, ServerResponse } from 'node:http';
 import type { HTTPReceiver } from '@slack/bolt';
 import { type Clock, systemClock } from '../../agent/clock.js';
+import { errorMessage } from '../../agent/errors.js';
 import type { Logger } from '../../agent/logger.js';
 import { SLACK_EVENTS_PATH } from './slack-app.js';
 
@@ -14,7 +15,17 @@ export interface SlackHttpHandlerOptions {
   path?: string;
   clock?: Clock;
   logger?: Logger;
+  /**
+   * Rejects while the store cannot be reached. Bolt acks an event before any listener runs, so an event acked
+   * then could be neither deduped nor saved, and Slack would not send it again: it is refused with 503 instead.
+   */
+  storeReachable?: () => Promise<void>;
 }
+
+/** The body of a 503 while the store is down; Slack shows nothing of it, it is for people reading logs. */
+export const STORE_UNREACHABLE_BODY = JSON.stringify({
+  error: 'The store cannot be reached, so this request was not taken; Slack sends events again later.',
+});
 
 /**
  * Why a request's x-slack-request-timestamp is unacceptable, or undefined. Bolt refuses only timestamps too far
@@ -56,7 +67,21 @@ export function slackHttpHandler(
       response.writeHead(401).end();
       return true;
     }
-    receiver.requestListener(request, response);
+    if (!options.storeReachable) {
+      receiver.requestListener(request, response);
+      return true;
+    }
+    options.storeReachable().then(
+      () => receiver.requestListener(request, response),
+      (error: unknown) => {
+        options.logger?.warn(
+          { err: errorMessage(error) },
+          'Slack request refused with 503 while the store is unreachable; Slack retries events',
+        );
+        request.resume();
+        response.writeHead(503, { 'content-type': 'application/json' }).end(STORE_UNREACHABLE_BODY);
+      },
+    );
     return true;
   };
 }

@@ -2,10 +2,16 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../agent/clock.js';
 import type { Conversation } from '../../agent/conversation.js';
+import { ErrorCode, SystemError } from '../../agent/errors.js';
 import { silentLogger } from '../../agent/logger.js';
 import { MemoryStore } from '../../agent/store/memory-store.js';
 import type { ChatEvent, RouterReply } from '../../bot/chat/chat-event.js';
-import { EventIntake, type IncomingDelivery, SOMETHING_WENT_WRONG } from '../../bot/chat/event-intake.js';
+import {
+  EventIntake,
+  type IncomingDelivery,
+  SOMETHING_WENT_WRONG,
+  STORE_UNREACHABLE_REPLY,
+} from '../../bot/chat/event-intake.js';
 import { SettingsSchema } from '../../bot/config/settings-schema.js';
 import { Router } from '../../bot/router/router.js';
 import { type ApprovalHarness, createApprovalHarness, permissions } from '../approvals/approval-harness.js';
@@ -194,6 +200,19 @@ describe('event intake', () => {
     await intake.receive(delivery(mention('Ev1'), log));
     await intake.idle();
     expect(log).toEqual(['ack', `reply: ${SOMETHING_WENT_WRONG}`]);
+  });
+  it('tells the person to send it again when the store fails at the dedupe claim, and never calls the handler', async () => {
+    const store = new MemoryStore();
+    store.claim = async () => {
+      throw new SystemError(ErrorCode.StoreUnavailable, 'Redis store could not claim: the client is offline');
+    };
+    const handler = new ManualHandler();
+    const intake = new EventIntake({ store, handler, logger: silentLogger });
+    const log: string[] = [];
+    await intake.receive(delivery(mention('Ev1'), log));
+    await intake.idle();
+    expect(log).toEqual(['ack', `reply: ${STORE_UNREACHABLE_REPLY}`]);
+    expect(handler.events).toEqual([]);
   });
 });
 

@@ -1,9 +1,12 @@
 // The post ledger (issue 15): what it costs in Store calls per run, that a Store which cannot read or write
 // post records never stops a post, and that post keys come out the same when a run is stepped again.
 import { afterEach, describe, expect, it } from 'vitest';
+import type { ChatPort } from '../../agent/chat-port.js';
+import { ErrorCode, SystemError } from '../../agent/errors.js';
 import type { Logger } from '../../agent/logger.js';
-import { messageHash, postKey } from '../../agent/post-ledger.js';
+import { messageHash, PostLedger, postKey } from '../../agent/post-ledger.js';
 import type { Run } from '../../agent/run.js';
+import { MemoryStore } from '../../agent/store/memory-store.js';
 import type { Store } from '../../agent/store/store.js';
 import { text, toolCalls } from '../fakes/openai-server.js';
 import { alice, conversation, createHarness, type Harness, runTask } from './harness.js';
@@ -95,6 +98,37 @@ describe('the post ledger', () => {
       expect(messages.filter((message) => message.startsWith('error'))).toEqual([]);
     },
   );
+
+  it('waits for an unreachable store to record a post, so that the run stepped again does not post twice', async () => {
+    const store = new MemoryStore();
+    const set = store.set.bind(store);
+    let outages = 3;
+    store.set = async (key, value, ttlMs) => {
+      if (key.startsWith('post:') && outages-- > 0)
+        throw new SystemError(
+          ErrorCode.StoreUnavailable,
+          'Redis store could not write: the client is offline',
+        );
+      return set(key, value, ttlMs);
+    };
+    const { logger, messages } = warnings();
+    const ledger = new PostLedger(store, logger);
+    const posted: string[] = [];
+    const chat: ChatPort = {
+      async post(target, message) {
+        posted.push(message.kind);
+        return { conversation: target, messageId: `m${posted.length}` };
+      },
+      async update() {},
+    };
+    const answer = { kind: 'result', runId: 'run_1', text: 'up', ok: true } as const;
+    await ledger.post(chat, 'run_1', conversation, 'end:0', answer);
+    await ledger.post(chat, 'run_1', conversation, 'end:0', answer);
+    expect(posted).toEqual(['result']);
+    expect(messages).toEqual([
+      'the store is unreachable; waiting for it to record a posted message, so that it is not posted twice',
+    ]);
+  });
 
   it('keys a post by the run as its transition left it, and the end of a run by the end alone', () => {
     const run = {

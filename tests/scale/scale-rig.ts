@@ -2,15 +2,15 @@
 // worker roles, on a Redis of the test's own, with the fake Slack and a fake model in this process.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type FakeOpenAIServer, startFakeOpenAIServer } from '../fakes/openai-server.js';
 import { FAKE_BOT, type FakeSlackApi, startFakeSlackApi } from '../fakes/slack/fake-slack-api.js';
 import { eventCallback } from '../fakes/slack/slack-payload-builders.js';
-import { postSigned } from '../fakes/slack/slack-signing.js';
-import { freePort, startRedisServer, stopRedisServer } from '../redis-server.js';
+import { postSigned, type SignedPostResult } from '../fakes/slack/slack-signing.js';
+import { freePort, shutDownRedisServer, startRedisServer, stopRedisServer } from '../redis-server.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 export const SIGNING_SECRET = 'scale-signing-secret';
@@ -26,6 +26,28 @@ export interface OpsbotProcess {
   tracedRuns(): string[];
 }
 
+/** One signed app_mention as Slack would deliver it, kept so that it can be delivered again. */
+export interface SlackDelivery {
+  eventId: string;
+  /** The message's ts: the thread of a top-level mention. */
+  ts: string;
+  body: string;
+}
+
+export interface MentionOptions {
+  user?: string;
+  channel?: string;
+  threadTs?: string;
+}
+
+export interface ScaleRigOptions {
+  /**
+   * Redis keeps an append-only file (fsync on every write) in the rig's folder, so that stopRedis() and
+   * startRedis() lose nothing that was acknowledged.
+   */
+  persistentRedis?: boolean;
+}
+
 export interface ScaleRig {
   dir: string;
   redisUrl: string;
@@ -37,7 +59,21 @@ export interface ScaleRig {
    * `@opsbot <text>` from a user in a channel (or in a thread of it), signed, to the gateway; returns the
    * message's ts, which is the thread of a top-level mention.
    */
-  mention(text: string, options?: { user?: string; channel?: string; threadTs?: string }): Promise<string>;
+  mention(text: string, options?: MentionOptions): Promise<string>;
+  /** Builds a mention without sending it. */
+  mentionDelivery(
+    text: string,
+    options?: { user?: string; channel?: string; threadTs?: string },
+  ): SlackDelivery;
+  /**
+   * Sends it, signed now, as a redelivery when `retryNum` is set; a gateway that does not answer within 3 s gets
+   * status 0, as Slack gives up on it then.
+   */
+  deliver(delivery: SlackDelivery, retryNum?: number): Promise<SignedPostResult>;
+  /** Stops Redis with SIGTERM (it flushes its file) and resolves once it has exited. */
+  stopRedis(): Promise<void>;
+  /** Starts Redis again on the same port and data; resolves once it accepts connections. */
+  startRedis(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -57,11 +93,16 @@ const EVERYONE_READS = ['permissions:', '  default_role: viewer', '  tasks_per_m
  * `settings` is YAML put after the rig's own `limits:` (so it has no `limits:` of its own), in place of the
  * default "everyone may read"; `{dir}` in it becomes the rig's folder.
  */
-export async function startScaleRig(settings = EVERYONE_READS): Promise<ScaleRig> {
+export async function startScaleRig(
+  settings = EVERYONE_READS,
+  rigOptions: ScaleRigOptions = {},
+): Promise<ScaleRig> {
   const dir = mkdtempSync(join(tmpdir(), 'opsbot-scale-'));
   writeFileSync(join(dir, 'opsbot.yaml'), SETTINGS + settings.replaceAll('{dir}', dir));
   const redisPort = await freePort();
-  const redis = await startRedisServer(redisPort);
+  const redisDir = rigOptions.persistentRedis ? join(dir, 'redis') : undefined;
+  if (redisDir) mkdirSync(redisDir);
+  let redis = await startRedisServer(redisPort, redisDir);
   const redisUrl = `redis://127.0.0.1:${redisPort}`;
   const fake = await startFakeOpenAIServer({ record: false });
   const slack = await startFakeSlackApi();
@@ -121,6 +162,43 @@ export async function startScaleRig(settings = EVERYONE_READS): Promise<ScaleRig
     return running;
   }
 
+  function mentionDelivery(text: string, options: MentionOptions = {}): SlackDelivery {
+    const { user = 'UALICE', channel = CHANNEL, threadTs } = options;
+    events += 1;
+    const ts = slack.nextTs();
+    const eventId = `EvScale${String(events).padStart(6, '0')}`;
+    const event = {
+      type: 'app_mention',
+      user,
+      text: `<@${FAKE_BOT.userId}> ${text}`,
+      ts,
+      channel,
+      ...(threadTs ? { thread_ts: threadTs } : {}),
+    };
+    return { eventId, ts, body: JSON.stringify(eventCallback(event, eventId, Date.now())) };
+  }
+
+  function send(delivery: SlackDelivery, retryNum?: number, signal?: AbortSignal) {
+    const headers: Record<string, string> = retryNum
+      ? { 'x-slack-retry-num': String(retryNum), 'x-slack-retry-reason': 'http_error' }
+      : {};
+    return postSigned(`http://127.0.0.1:${gatewayPort}/slack/events`, delivery.body, {
+      secret: SIGNING_SECRET,
+      headers,
+      ...(signal ? { signal } : {}),
+    });
+  }
+
+  async function deliver(delivery: SlackDelivery, retryNum?: number): Promise<SignedPostResult> {
+    try {
+      return await send(delivery, retryNum, AbortSignal.timeout(3_000));
+    } catch (error) {
+      if (error instanceof DOMException && error.name === 'TimeoutError')
+        return { status: 0, body: '', ms: 3_000 };
+      throw error;
+    }
+  }
+
   return {
     dir,
     redisUrl,
@@ -128,31 +206,19 @@ export async function startScaleRig(settings = EVERYONE_READS): Promise<ScaleRig
     slack,
     gatewayUrl: `http://127.0.0.1:${gatewayPort}`,
     start,
+    mentionDelivery,
+    deliver,
     async mention(text, options = {}) {
-      const { user = 'UALICE', channel = CHANNEL, threadTs } = options;
-      events += 1;
-      const ts = slack.nextTs();
-      const body = eventCallback(
-        {
-          type: 'app_mention',
-          user,
-          text: `<@${FAKE_BOT.userId}> ${text}`,
-          ts,
-          channel,
-          ...(threadTs ? { thread_ts: threadTs } : {}),
-        },
-        `EvScale${String(events).padStart(6, '0')}`,
-        Date.now(),
-      );
-      const delivery = await postSigned(
-        `http://127.0.0.1:${gatewayPort}/slack/events`,
-        JSON.stringify(body),
-        {
-          secret: SIGNING_SECRET,
-        },
-      );
-      if (delivery.status !== 200) throw new Error(`the gateway answered ${delivery.status} to ${text}`);
-      return ts;
+      const delivery = mentionDelivery(text, options);
+      const answer = await send(delivery);
+      if (answer.status !== 200) throw new Error(`the gateway answered ${answer.status} to ${text}`);
+      return delivery.ts;
+    },
+    async stopRedis() {
+      await shutDownRedisServer(redis);
+    },
+    async startRedis() {
+      redis = await startRedisServer(redisPort, redisDir);
     },
     async close() {
       for (const running of processes) {

@@ -1,5 +1,6 @@
 // HTTP mode at the edge: signatures and timestamps checked before any handler, retries never run twice.
 import { afterEach, describe, expect, it } from 'vitest';
+import { ErrorCode, SystemError } from '../../agent/errors.js';
 import { silentLogger } from '../../agent/logger.js';
 import { HttpServer } from '../../bot/http/http-server.js';
 import { text } from '../fakes/openai-server.js';
@@ -115,5 +116,40 @@ describe.each<SlackMode>(['http', 'socket'])('Slack retries over %s', (mode) => 
     await h.settled();
     expect(h.openai.requests).toHaveLength(1);
     expect(h.threadText(first.ts).match(/done once/g)).toHaveLength(1);
+  });
+});
+
+describe('Slack events over HTTP while the store is unreachable', () => {
+  let h: SlackHarness;
+  afterEach(async () => h?.close());
+
+  it('answers 503 before Bolt acks, so that Slack sends the event again, and runs the retry once', async () => {
+    h = await SlackHarness.start({ mode: 'http' });
+    h.openai.respond(() => text('answered after the outage'));
+    const store = h.kernel.store;
+    const ping = store.ping.bind(store);
+    store.ping = async () => {
+      throw new SystemError(ErrorCode.StoreUnavailable, 'Redis store could not answer a ping');
+    };
+    const refused = await h.mention(USERS.alice, 'check the disk', { eventId: 'EvOUTAGE' });
+    expect(refused.status).toBe(503);
+    expect(refused.body).toContain('The store cannot be reached');
+    await h.settled();
+    expect(h.openai.requests).toHaveLength(0);
+
+    store.ping = ping;
+    const retry = await h.event(
+      {
+        type: 'app_mention',
+        user: USERS.alice,
+        text: `<@${FAKE_BOT.userId}> check the disk`,
+        ts: refused.ts,
+        channel: CHANNEL,
+      },
+      { eventId: 'EvOUTAGE', retryNum: 1 },
+    );
+    expect(retry.status).toBe(200);
+    await h.settled();
+    expect(h.threadText(refused.ts).match(/answered after the outage/g)).toHaveLength(1);
   });
 });
