@@ -45,7 +45,7 @@ export const SOMETHING_WENT_WRONG = 'Something went wrong on my side; the detail
  */
 export const SEND_AGAIN_ADVICE =
   'Your request may not have started; if no answer comes, send it again in a minute.';
-export const STORE_UNREACHABLE_REPLY = `I could not take this request: my store is unreachable right now. ${SEND_AGAIN_ADVICE}`;
+export const STORE_UNREACHABLE_REPLY = `I could not take this request: my store is not working right now (the details are in the bot log). ${SEND_AGAIN_ADVICE}`;
 
 export function isStoreUnreachable(error: unknown): error is OpsbotError {
   return error instanceof OpsbotError && error.code === ErrorCode.StoreUnavailable;

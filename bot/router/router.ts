@@ -11,7 +11,7 @@ import type { Run } from '../../agent/run.js';
 import type { PatrolControl } from '../../scheduled/patrol-control.js';
 import { resolveAnswerChoice } from '../chat/answer-choice.js';
 import type { ChatEvent, RouterReply } from '../chat/chat-event.js';
-import { isStoreUnreachable, SEND_AGAIN_ADVICE, SOMETHING_WENT_WRONG } from '../chat/event-intake.js';
+import { isStoreUnreachable, SOMETHING_WENT_WRONG, STORE_UNREACHABLE_REPLY } from '../chat/event-intake.js';
 import type { Settings } from '../config/settings-schema.js';
 import { parseRouterCommand, runRouterCommand } from './router-commands.js';
 
@@ -64,8 +64,9 @@ export class Router {
           return await this.onMessage(event);
       }
     } catch (error) {
+      // The store's own message names keys and its address: for the log, not for chat.
       const message = isStoreUnreachable(error)
-        ? `${error.message} ${SEND_AGAIN_ADVICE}`
+        ? STORE_UNREACHABLE_REPLY
         : error instanceof OpsbotError
           ? error.message
           : SOMETHING_WENT_WRONG;

@@ -7,6 +7,7 @@ import { errorMessage } from '../../agent/errors.js';
 import type { Logger } from '../../agent/logger.js';
 import type { Store } from '../../agent/store/store.js';
 import { type ChatEventHandler, EventIntake } from '../chat/event-intake.js';
+import { recentlyReachable } from '../chat/store-reachability.js';
 import type { Environment } from '../config/environment.js';
 import type { Settings } from '../config/settings-schema.js';
 import { ChannelPacer } from './channel-pacer.js';
@@ -120,7 +121,11 @@ export async function startSlack(options: StartSlackOptions): Promise<SlackAdapt
   if (http) {
     // The wall clock, not the kernel's: Bolt checks the past side of the window against Date.now(), and both
     // sides of the window must agree.
-    handleHttp = slackHttpHandler(http, { logger, storeReachable: () => options.opsbot.store.ping() });
+    handleHttp = slackHttpHandler(http, {
+      logger,
+      // At most one ping a second while the store answers, so the ack path pays no round trip per event.
+      storeReachable: recentlyReachable(() => options.opsbot.store.ping(), clock),
+    });
     if (options.httpServer) detach = attachToServer(options.httpServer, handleHttp);
   } else {
     await app.start();

@@ -16,10 +16,11 @@ export interface SlackHttpHandlerOptions {
   clock?: Clock;
   logger?: Logger;
   /**
-   * Rejects while the store cannot be reached. Bolt acks an event before any listener runs, so an event acked
-   * then could be neither deduped nor saved, and Slack would not send it again: it is refused with 503 instead.
+   * Undefined when the store answered lately; otherwise a ping, which rejects while the store cannot be reached.
+   * Bolt acks an event before any listener runs, so an event acked then could be neither deduped nor saved, and
+   * Slack would not send it again: it is refused with 503 instead.
    */
-  storeReachable?: () => Promise<void>;
+  storeReachable?: () => Promise<void> | undefined;
 }
 
 /** The body of a 503 while the store is down; Slack shows nothing of it, it is for people reading logs. */
@@ -67,11 +68,13 @@ export function slackHttpHandler(
       response.writeHead(401).end();
       return true;
     }
-    if (!options.storeReachable) {
+    // Undefined: the store answered a moment ago, so the request goes to Bolt at once, with no round trip.
+    const reachable = options.storeReachable?.();
+    if (!reachable) {
       receiver.requestListener(request, response);
       return true;
     }
-    options.storeReachable().then(
+    reachable.then(
       () => receiver.requestListener(request, response),
       (error: unknown) => {
         options.logger?.warn(
