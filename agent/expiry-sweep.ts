@@ -30,11 +30,14 @@ export interface ExpirySweepDeps {
   intervalMs: number;
   /** How many due waits one read of the index returns. */
   batchSize?: number;
+  /** How many runs it expires at once: each is a dozen Store round trips, and they do not depend on each other. */
+  concurrency?: number;
 }
 
 /** Orphaned approvals are looked for on the first pass and then once in this many (about a minute at 10 s). */
 const ORPHAN_PASSES = 6;
 const DEFAULT_BATCH_SIZE = 100;
+const DEFAULT_CONCURRENCY = 8;
 
 export class ExpirySweep {
   /** When the earliest wait this pass could not settle ends; the sweep wakes then, or after its interval. */
@@ -105,26 +108,34 @@ export class ExpirySweep {
 
   /** Reads due waits a batch at a time until none is left that this pass has not tried. */
   private async expireDue(tried: Set<string>): Promise<number> {
-    const { clock, logger } = this.deps;
     const batchSize = this.deps.batchSize ?? DEFAULT_BATCH_SIZE;
+    const concurrency = Math.max(1, this.deps.concurrency ?? DEFAULT_CONCURRENCY);
     let expired = 0;
     for (;;) {
       // Expired runs leave the index; ones tried and left behind are read again, so read past them.
-      const page = (await this.deps.dueWaits(clock.now(), batchSize + tried.size)).filter(
-        (wait) => !tried.has(wait.member),
-      );
+      const page = (await this.deps.dueWaits(this.deps.clock.now(), batchSize + tried.size))
+        .map((wait) => wait.member)
+        .filter((runId) => !tried.has(runId));
       if (page.length === 0) return expired;
-      for (const { member: runId } of page) {
-        tried.add(runId);
-        try {
-          if (await this.deps.expire(runId)) expired += 1;
-          // Nothing to expire: the entry is stale (the run moved on, or another process expired it first).
-          else await this.deps.reindex(runId);
-        } catch (error) {
-          logger.warn({ runId, err: errorMessage(error) }, 'could not expire a run');
-        }
+      for (const runId of page) tried.add(runId);
+      for (let start = 0; start < page.length; start += concurrency) {
+        const outcomes = await Promise.all(
+          page.slice(start, start + concurrency).map((id) => this.expireOne(id)),
+        );
+        expired += outcomes.filter(Boolean).length;
       }
     }
+  }
+
+  private async expireOne(runId: string): Promise<boolean> {
+    try {
+      if (await this.deps.expire(runId)) return true;
+      // Nothing to expire: the entry is stale (the run moved on, or another process expired it first).
+      await this.deps.reindex(runId);
+    } catch (error) {
+      this.deps.logger.warn({ runId, err: errorMessage(error) }, 'could not expire a run');
+    }
+    return false;
   }
 
   private async backfillOnce(): Promise<void> {
