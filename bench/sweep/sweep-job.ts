@@ -5,10 +5,10 @@ export type Backend = (typeof BACKENDS)[number];
 
 /**
  * `index`: a pass of today's ExpirySweep, which asks the wait-expiry index what is due.
- * `old-first`: the sweep before the index, on its first pass: read every waiting id and load each run.
  * `old-later`: the sweep before the index, on a later pass: read the waiting set, load only runs it has not seen.
+ * `old-first`: the sweep before the index, on its first pass: read every waiting id and load each run.
  */
-export const METHODS = ['index', 'old-first', 'old-later'] as const;
+export const METHODS = ['index', 'old-later', 'old-first'] as const;
 export type Method = (typeof METHODS)[number];
 
 export type Configuration = `${Backend}/${Method}`;
