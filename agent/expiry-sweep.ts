@@ -37,7 +37,7 @@ export interface ExpirySweepDeps {
 /** Orphaned approvals are looked for on the first pass and then once in this many (about a minute at 10 s). */
 const ORPHAN_PASSES = 6;
 const DEFAULT_BATCH_SIZE = 100;
-const DEFAULT_CONCURRENCY = 8;
+const DEFAULT_CONCURRENCY = 16;
 
 export class ExpirySweep {
   /** When the earliest wait this pass could not settle ends; the sweep wakes then, or after its interval. */
