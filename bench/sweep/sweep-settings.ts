@@ -51,7 +51,7 @@ export function readSweepSettings(args: string[]): SweepSettings | { problem: st
     if (value === undefined) return { problem: `${flag} needs a value` };
     if (Object.hasOwn(NUMBERS, flag)) {
       const number = Number(value);
-      const minimum = flag === '--waiting' || flag === '--warmup' ? 0 : 1;
+      const minimum = flag === '--waiting' || flag === '--warmup' || flag === '--due' ? 0 : 1;
       if (!Number.isInteger(number) || number < minimum) {
         return { problem: `${flag} must be a whole number of at least ${minimum}, not "${value}"` };
       }
