@@ -2,7 +2,7 @@
 import type Database from 'better-sqlite3';
 import { ErrorCode, SystemError } from '../errors.js';
 
-export const schemaVersion = 3;
+const schemaVersion = 3;
 
 /**
  * Each step takes a database from version n to n + 1; a new file runs them all. Version 1 made the tables.
