@@ -1,17 +1,26 @@
-// Expires questions and approvals nobody answered, at their expiresAt: it wakes at least every interval, or
-// sooner for the next expiry it knows of. A click still checks expiry itself and never relies on this sweep.
+// Expires questions and approvals nobody answered, at their expiresAt: it asks the wait-expiry index for what
+// is due, so a pass costs what expires, not what waits. It wakes at least every interval, or sooner for the
+// next expiry in the index. A click still checks expiry itself and never relies on this sweep.
 import type { Clock } from './clock.js';
 import { errorMessage } from './errors.js';
 import type { Logger } from './logger.js';
-import type { Run } from './run.js';
-import { waitingUntil } from './run.js';
 import type { Timers } from './timers.js';
 
+/** A waiting run and when its question or approval expires. */
+export interface DueWait {
+  member: string;
+  at: number;
+}
+
 export interface ExpirySweepDeps {
-  waitingRunIds(): Promise<string[]>;
-  find(runId: string): Promise<Run | undefined>;
+  /** Up to `limit` waiting runs whose wait ends at or before `upTo`, earliest first. */
+  dueWaits(upTo: number, limit: number): Promise<DueWait[]>;
   /** Expires the run's question or approval if it is due; false when there was nothing to expire. */
   expire(runId: string): Promise<boolean>;
+  /** Puts a stale index entry right (moved or removed); when the run's wait ends now, if it still waits. */
+  reindex(runId: string): Promise<number | undefined>;
+  /** Indexes runs that waited before the index existed; once per deployment. How many it indexed. */
+  backfill?(): Promise<number>;
   /** Closes expired approvals no run waits for (left by a crash); how many it closed. */
   expireOrphans?(): Promise<number>;
   clock: Clock;
@@ -19,14 +28,21 @@ export interface ExpirySweepDeps {
   logger: Logger;
   /** The longest the sweep sleeps (limits.expiry_sweep). */
   intervalMs: number;
+  /** How many due waits one read of the index returns. */
+  batchSize?: number;
+  /** How many runs it expires at once: each is a dozen Store round trips, and they do not depend on each other. */
+  concurrency?: number;
 }
 
 /** Orphaned approvals are looked for on the first pass and then once in this many (about a minute at 10 s). */
 const ORPHAN_PASSES = 6;
+const DEFAULT_BATCH_SIZE = 100;
+const DEFAULT_CONCURRENCY = 16;
 
 export class ExpirySweep {
-  /** When each waiting run's wait ends, as last read: a run is loaded once, not at every pass. */
-  private readonly dueAt = new Map<string, number>();
+  /** When the earliest wait this pass could not settle ends; the sweep wakes then, or after its interval. */
+  private nextDue: number | undefined;
+  private backfilled = false;
   private timer: unknown;
   private running: Promise<number> | undefined;
   private stopped = true;
@@ -67,37 +83,70 @@ export class ExpirySweep {
 
   private nextWakeMs(): number {
     const now = this.deps.clock.now();
-    let next = now + this.deps.intervalMs;
-    for (const due of this.dueAt.values()) next = Math.min(next, due);
+    const next = Math.min(now + this.deps.intervalMs, this.nextDue ?? Number.POSITIVE_INFINITY);
     return Math.max(0, next - now);
   }
 
   private async pass(): Promise<number> {
-    const { clock, logger } = this.deps;
-    const waiting = new Set(await this.deps.waitingRunIds());
-    for (const runId of this.dueAt.keys()) if (!waiting.has(runId)) this.dueAt.delete(runId);
-    for (const runId of waiting) {
-      if (this.dueAt.has(runId)) continue;
-      const run = await this.deps.find(runId).catch(() => undefined);
-      const due = run ? waitingUntil(run) : undefined;
-      if (due !== undefined) this.dueAt.set(runId, due);
-    }
+    this.nextDue = undefined;
+    await this.backfillOnce();
     const orphanPass = this.passes % ORPHAN_PASSES === 0;
     this.passes += 1;
-    let expired =
+    const orphans =
       (await (orphanPass ? this.deps.expireOrphans?.() : undefined)?.catch((error) => {
-        logger.warn({ err: errorMessage(error) }, 'could not close orphaned approvals');
+        this.deps.logger.warn({ err: errorMessage(error) }, 'could not close orphaned approvals');
         return 0;
       })) ?? 0;
-    for (const [runId, due] of this.dueAt) {
-      if (clock.now() < due) continue;
-      this.dueAt.delete(runId);
-      try {
-        if (await this.deps.expire(runId)) expired += 1;
-      } catch (error) {
-        logger.warn({ runId, err: errorMessage(error) }, 'could not expire a run');
+    const tried = new Set<string>();
+    const expired = await this.expireDue(tried);
+    // The earliest entry still to come: ones this pass tried and left due are retried after the interval.
+    const now = this.deps.clock.now();
+    const upcoming = await this.deps.dueWaits(Number.POSITIVE_INFINITY, tried.size + 1);
+    this.nextDue = upcoming.find((wait) => wait.at > now || !tried.has(wait.member))?.at;
+    return orphans + expired;
+  }
+
+  /** Reads due waits a batch at a time until none is left that this pass has not tried. */
+  private async expireDue(tried: Set<string>): Promise<number> {
+    const batchSize = this.deps.batchSize ?? DEFAULT_BATCH_SIZE;
+    const concurrency = Math.max(1, this.deps.concurrency ?? DEFAULT_CONCURRENCY);
+    let expired = 0;
+    for (;;) {
+      // Expired runs leave the index; ones tried and left behind are read again, so read past them.
+      const page = (await this.deps.dueWaits(this.deps.clock.now(), batchSize + tried.size))
+        .map((wait) => wait.member)
+        .filter((runId) => !tried.has(runId));
+      if (page.length === 0) return expired;
+      for (const runId of page) tried.add(runId);
+      for (let start = 0; start < page.length; start += concurrency) {
+        const outcomes = await Promise.all(
+          page.slice(start, start + concurrency).map((id) => this.expireOne(id)),
+        );
+        expired += outcomes.filter(Boolean).length;
       }
     }
-    return expired;
+  }
+
+  private async expireOne(runId: string): Promise<boolean> {
+    try {
+      if (await this.deps.expire(runId)) return true;
+      // Nothing to expire: the entry is stale (the run moved on, or another process expired it first).
+      await this.deps.reindex(runId);
+    } catch (error) {
+      this.deps.logger.warn({ runId, err: errorMessage(error) }, 'could not expire a run');
+    }
+    return false;
+  }
+
+  private async backfillOnce(): Promise<void> {
+    if (this.backfilled || !this.deps.backfill) return;
+    try {
+      const indexed = await this.deps.backfill();
+      if (indexed > 0) this.deps.logger.info({ indexed }, 'indexed waiting runs by expiry');
+      this.backfilled = true;
+    } catch (error) {
+      // Waits saved from now on are indexed anyway; the older ones wait for the next pass's attempt.
+      this.deps.logger.warn({ err: errorMessage(error) }, 'could not index older waiting runs');
+    }
   }
 }

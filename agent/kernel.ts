@@ -51,6 +51,7 @@ import { systemTimers, type Timers } from './timers.js';
 import { allowAllPolicy, type ToolPolicy } from './tool-policy.js';
 import { ToolRegistry } from './tool-registry.js';
 import { nullTraceSink } from './trace.js';
+import { backfillWaitExpiry } from './wait-expiry-backfill.js';
 
 export type { ApprovalClickResult, CancelResult } from './kernel-results.js';
 
@@ -281,9 +282,10 @@ export class Kernel {
   /** The sweep that expires questions and approvals nobody answered; `serve` starts it as a service. */
   expirySweep(timers: Timers = systemTimers): ExpirySweep {
     return new ExpirySweep({
-      waitingRunIds: () => this.runs.waitingRunIds(),
-      find: (runId) => this.runs.find(runId),
+      dueWaits: (upTo, limit) => this.runs.dueWaits(upTo, limit),
       expire: (runId) => this.expire(runId),
+      reindex: (runId) => this.runs.reindexWaitExpiry(runId),
+      backfill: () => backfillWaitExpiry(this.store, this.runs),
       expireOrphans: () => expireOrphanApprovals(this.core),
       clock: this.clock,
       timers,

@@ -26,12 +26,12 @@ const runs = Number(values.runs);
  */
 function counting(store: Store, counts: Map<string, number>): Store {
   const kind = (method: string, key: string) =>
-    // Set names are whole keys; other keys end in an id.
-    `${method} ${method.endsWith('Set') || method === 'members' ? key : key.split(':')[0]}`;
+    // Set and index names are whole keys; other keys end in an id.
+    `${method} ${/(Set|Index)$/.test(method) || method === 'members' || method === 'due' ? key : key.split(':')[0]}`;
   const nameOf = (method: string, first: unknown) => {
     if (method !== 'writeAll') return kind(method, String(first ?? ''));
     const writes = first as StoreWrite[];
-    return `writeAll [${writes.map((write) => kind(write.kind, 'key' in write ? write.key : 'log' in write ? write.log : write.set)).join(', ')}]`;
+    return `writeAll [${writes.map((write) => kind(write.kind, writeTarget(write))).join(', ')}]`;
   };
   const count = (method: string, first: unknown) => {
     const name = nameOf(method, first);
@@ -47,6 +47,12 @@ function counting(store: Store, counts: Map<string, number>): Store {
       };
     },
   });
+}
+
+function writeTarget(write: StoreWrite): string {
+  if ('key' in write) return write.key;
+  if ('log' in write) return write.log;
+  return 'set' in write ? write.set : write.index;
 }
 
 const fake = await startFakeOpenAIServer({ record: false });

@@ -1,7 +1,7 @@
 // An in-process Store for tests, benchmarks and throwaway runs: same contract, nothing survives the process.
 import type { Clock } from '../clock.js';
 import { systemClock } from '../clock.js';
-import type { Store, StoreWrite } from './store.js';
+import type { IndexEntry, Store, StoreWrite } from './store.js';
 
 interface Entry {
   json: string;
@@ -14,6 +14,7 @@ export class MemoryStore implements Store {
   private readonly claims = new Map<string, { owner: string; expiresAt: number }>();
   private readonly logs = new Map<string, string[]>();
   private readonly sets = new Map<string, Set<string>>();
+  private readonly indexes = new Map<string, Map<string, number>>();
 
   constructor(private readonly clock: Clock = systemClock) {}
 
@@ -90,6 +91,27 @@ export class MemoryStore implements Store {
     return [...(this.sets.get(set) ?? [])];
   }
 
+  async addToIndex(index: string, member: string, at: number): Promise<void> {
+    let times = this.indexes.get(index);
+    if (!times) {
+      times = new Map();
+      this.indexes.set(index, times);
+    }
+    times.set(member, at);
+  }
+
+  async removeFromIndex(index: string, member: string): Promise<void> {
+    this.indexes.get(index)?.delete(member);
+  }
+
+  /** A scan: fine for tests and throwaway runs; the durable stores keep the index sorted. */
+  async due(index: string, upTo: number, limit: number): Promise<IndexEntry[]> {
+    const entries: IndexEntry[] = [];
+    for (const [member, at] of this.indexes.get(index) ?? []) if (at <= upTo) entries.push({ member, at });
+    entries.sort((a, b) => a.at - b.at || (a.member < b.member ? -1 : a.member > b.member ? 1 : 0));
+    return entries.slice(0, Math.max(0, limit));
+  }
+
   /** Each method here does its work before its first await, so starting them in order writes all at once. */
   async writeAll(writes: readonly StoreWrite[]): Promise<void> {
     const done: Promise<unknown>[] = [];
@@ -109,6 +131,10 @@ export class MemoryStore implements Store {
         return this.addToSet(write.set, write.member);
       case 'removeFromSet':
         return this.removeFromSet(write.set, write.member);
+      case 'addToIndex':
+        return this.addToIndex(write.index, write.member, write.at);
+      case 'removeFromIndex':
+        return this.removeFromIndex(write.index, write.member);
       case 'release':
         return this.release(write.key, write.owner);
     }

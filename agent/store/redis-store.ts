@@ -1,13 +1,13 @@
 // The Redis Store, shared by every replica: keyv (@keyv/redis) for values, Lua and plain commands for the rest.
-import { createHash } from 'node:crypto';
-import KeyvRedis, { createClient } from '@keyv/redis';
+import KeyvRedis from '@keyv/redis';
 import type { KeyvStoreAdapter, StoredData } from 'keyv';
 import { CallerError, ErrorCode, errorMessage, SystemError } from '../errors.js';
 import type { Logger } from '../logger.js';
 import { silentLogger } from '../logger.js';
 import { KeyvValues } from './keyv-values.js';
 import { maskUrlPassword } from './mask-url-password.js';
-import type { Store, StoreWrite } from './store.js';
+import { createRedisClient, type RedisClient, sha1 } from './redis-client.js';
+import type { IndexEntry, Store, StoreWrite } from './store.js';
 
 export interface RedisStoreOptions {
   /** Every key this store touches starts with it, so tests and tenants can share one Redis. */
@@ -44,35 +44,6 @@ if redis.call('GET', KEYS[1]) == ARGV[1] then
   return redis.call('DEL', KEYS[1])
 end
 return 0`;
-
-/** The SHA1 of each Lua script, worked out once: EVALSHA names a script by it on every call. */
-const scriptShas = new Map<string, string>();
-
-function sha1(text: string): string {
-  let sha = scriptShas.get(text);
-  if (sha === undefined) {
-    sha = createHash('sha1').update(text).digest('hex');
-    scriptShas.set(text, sha);
-  }
-  return sha;
-}
-
-function createRedisClient(url: string, settings: typeof redisStoreDefaults) {
-  return createClient({
-    url,
-    // Without this, commands issued while Redis is down wait in memory until it returns: callers would hang.
-    disableOfflineQueue: true,
-    commandOptions: { timeout: settings.commandTimeoutMs },
-    socket: {
-      connectTimeout: settings.connectTimeoutMs,
-      // Never give up: the store must come back by itself when Redis does.
-      reconnectStrategy: (retries: number) =>
-        Math.min(50 * 2 ** Math.min(retries, 10), settings.reconnectMaxDelayMs) +
-        Math.floor(Math.random() * 50),
-    },
-  });
-}
-type RedisClient = ReturnType<typeof createRedisClient>;
 
 export class RedisStore implements Store {
   readonly description: string;
@@ -195,6 +166,28 @@ export class RedisStore implements Store {
     return this.run(`read set "${set}"`, () => this.client.sMembers(this.setKey(set)));
   }
 
+  async addToIndex(index: string, member: string, at: number): Promise<void> {
+    await this.run(`add to index "${index}"`, () =>
+      this.client.zAdd(this.indexKey(index), { score: at, value: member }),
+    );
+  }
+
+  async removeFromIndex(index: string, member: string): Promise<void> {
+    await this.run(`remove from index "${index}"`, () => this.client.zRem(this.indexKey(index), member));
+  }
+
+  /** ZRANGEBYSCORE with LIMIT: O(log n + limit), however many members the index holds. */
+  async due(index: string, upTo: number, limit: number): Promise<IndexEntry[]> {
+    if (limit <= 0) return [];
+    const max = Number.isFinite(upTo) ? upTo : upTo > 0 ? '+inf' : '-inf';
+    const entries = await this.run(`read index "${index}"`, () =>
+      this.client.zRangeByScoreWithScores(this.indexKey(index), '-inf', max, {
+        LIMIT: { offset: 0, count: Math.floor(limit) },
+      }),
+    );
+    return entries.map((entry) => ({ member: entry.value, at: entry.score }));
+  }
+
   /** One by one: values go through keyv, so the writes cannot share one MULTI. */
   async writeAll(writes: readonly StoreWrite[]): Promise<void> {
     for (const write of writes) {
@@ -213,6 +206,12 @@ export class RedisStore implements Store {
           break;
         case 'removeFromSet':
           await this.removeFromSet(write.set, write.member);
+          break;
+        case 'addToIndex':
+          await this.addToIndex(write.index, write.member, write.at);
+          break;
+        case 'removeFromIndex':
+          await this.removeFromIndex(write.index, write.member);
           break;
         case 'release':
           await this.release(write.key, write.owner);
@@ -309,5 +308,9 @@ export class RedisStore implements Store {
 
   private setKey(set: string): string {
     return `${this.prefix}set:${set}`;
+  }
+
+  private indexKey(index: string): string {
+    return `${this.prefix}index:${index}`;
   }
 }

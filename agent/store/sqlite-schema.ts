@@ -2,12 +2,13 @@
 import type Database from 'better-sqlite3';
 import { ErrorCode, SystemError } from '../errors.js';
 
-const schemaVersion = 2;
+const schemaVersion = 3;
 
 /**
  * Each step takes a database from version n to n + 1; a new file runs them all. Version 1 made the tables.
  * Version 2 keeps each claim in one B-tree (WITHOUT ROWID) and drops the expiry index only the sweep used,
- * so a claim or a release changes one page instead of three.
+ * so a claim or a release changes one page instead of three. Version 3 adds time indexes: one row per member
+ * and an index on (index_name, at), so "what is due by now" reads only what is due.
  */
 const migrations: Record<number, string> = {
   0: `
@@ -26,6 +27,12 @@ const migrations: Record<number, string> = {
     INSERT INTO claims_by_key (key, owner, expires) SELECT key, owner, expires FROM claims;
     DROP TABLE claims;
     ALTER TABLE claims_by_key RENAME TO claims;
+  `,
+  2: `
+    CREATE TABLE index_members (
+      index_name TEXT NOT NULL, member TEXT NOT NULL, at INTEGER NOT NULL,
+      PRIMARY KEY (index_name, member)) WITHOUT ROWID;
+    CREATE INDEX index_members_by_time ON index_members (index_name, at, member);
   `,
 };
 

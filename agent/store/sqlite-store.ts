@@ -8,7 +8,8 @@ import { systemClock } from '../clock.js';
 import { ErrorCode, errorMessage, OpsbotError, SystemError } from '../errors.js';
 import { KeyvValues, keyvText } from './keyv-values.js';
 import { migrate } from './sqlite-schema.js';
-import type { Store, StoreWrite } from './store.js';
+import { prepareStatements, type Statements } from './sqlite-statements.js';
+import type { IndexEntry, Store, StoreWrite } from './store.js';
 
 export const defaultSqlitePath = './data/opsbot.sqlite';
 
@@ -24,47 +25,6 @@ const defaultBusyTimeoutMs = 2000;
 
 // Expired rows are invisible to reads but would pile up (dedupe keys, one-off approval claims); sweep now and then.
 const writesBetweenSweeps = 1000;
-
-function prepareStatements(db: Database.Database) {
-  return {
-    valueGet: db.prepare<[string, number], { value: string }>(
-      'SELECT value FROM keyv WHERE key = ? AND (expires IS NULL OR expires > ?)',
-    ),
-    valueSet: db.prepare<[string, string, number | null], void>(
-      `INSERT INTO keyv (key, value, expires) VALUES (?, ?, ?)
-       ON CONFLICT (key) DO UPDATE SET value = excluded.value, expires = excluded.expires`,
-    ),
-    valueDelete: db.prepare<[string], { expires: number | null }>(
-      'DELETE FROM keyv WHERE key = ? RETURNING expires',
-    ),
-    valueClear: db.prepare<[], void>('DELETE FROM keyv'),
-    // One statement, so SQLite's write lock makes it atomic across connections and processes.
-    claim: db.prepare<[{ key: string; owner: string; expires: number; now: number }], void>(
-      `INSERT INTO claims (key, owner, expires) VALUES (@key, @owner, @expires)
-       ON CONFLICT (key) DO UPDATE SET owner = excluded.owner, expires = excluded.expires
-       WHERE claims.expires <= @now OR claims.owner = excluded.owner`,
-    ),
-    release: db.prepare<[string, string], void>('DELETE FROM claims WHERE key = ? AND owner = ?'),
-    holder: db.prepare<[string, number], { owner: string }>(
-      'SELECT owner FROM claims WHERE key = ? AND expires > ?',
-    ),
-    append: db.prepare<[string, string], void>('INSERT INTO log_records (log, record) VALUES (?, ?)'),
-    readLog: db.prepare<[string, number, number], { record: string }>(
-      'SELECT record FROM log_records WHERE log = ? ORDER BY id LIMIT ? OFFSET ?',
-    ),
-    addToSet: db.prepare<[string, string], void>(
-      'INSERT OR IGNORE INTO set_members (set_name, member) VALUES (?, ?)',
-    ),
-    removeFromSet: db.prepare<[string, string], void>(
-      'DELETE FROM set_members WHERE set_name = ? AND member = ?',
-    ),
-    members: db.prepare<[string], { member: string }>('SELECT member FROM set_members WHERE set_name = ?'),
-    sweepValues: db.prepare<[number], void>('DELETE FROM keyv WHERE expires <= ?'),
-    sweepClaims: db.prepare<[number], void>('DELETE FROM claims WHERE expires <= ?'),
-    ping: db.prepare<[], { ok: number }>('SELECT 1 AS ok'),
-  };
-}
-type Statements = ReturnType<typeof prepareStatements>;
 
 export class SqliteStore implements Store {
   readonly description: string;
@@ -167,6 +127,21 @@ export class SqliteStore implements Store {
     return this.run(`read set "${set}"`, () => this.statements.members.all(set)).map((row) => row.member);
   }
 
+  async addToIndex(index: string, member: string, at: number): Promise<void> {
+    this.run(`add to index "${index}"`, () => this.statements.addToIndex.run(index, member, at));
+  }
+
+  async removeFromIndex(index: string, member: string): Promise<void> {
+    this.run(`remove from index "${index}"`, () => this.statements.removeFromIndex.run(index, member));
+  }
+
+  async due(index: string, upTo: number, limit: number): Promise<IndexEntry[]> {
+    if (limit <= 0) return [];
+    // SQLite has no infinity for an INTEGER column to compare with; the largest double stands in for it.
+    const bound = Number.isFinite(upTo) ? upTo : upTo > 0 ? Number.MAX_VALUE : -Number.MAX_VALUE;
+    return this.run(`read index "${index}"`, () => this.statements.due.all(index, bound, Math.floor(limit)));
+  }
+
   /** One transaction: one lock and one commit for all of them, which is most of what a small write costs. */
   async writeAll(writes: readonly StoreWrite[]): Promise<void> {
     if (writes.length === 0) return;
@@ -206,6 +181,10 @@ export class SqliteStore implements Store {
         return () => statements.addToSet.run(write.set, write.member);
       case 'removeFromSet':
         return () => statements.removeFromSet.run(write.set, write.member);
+      case 'addToIndex':
+        return () => statements.addToIndex.run(write.index, write.member, write.at);
+      case 'removeFromIndex':
+        return () => statements.removeFromIndex.run(write.index, write.member);
       case 'release':
         return () => statements.release.run(write.key, write.owner);
     }
@@ -269,6 +248,9 @@ function describeWrite(write: StoreWrite): string {
     case 'addToSet':
     case 'removeFromSet':
       return `${write.kind} "${write.set}"`;
+    case 'addToIndex':
+    case 'removeFromIndex':
+      return `${write.kind} "${write.index}"`;
   }
 }
 

@@ -8,6 +8,10 @@ export const storeKeys = {
   activeRuns: 'runs:active',
   /** Set of runs waiting for a person's answer or an approval. */
   waitingRuns: 'runs:waiting',
+  /** Time index of waiting runs by when their question or approval expires, for the expiry sweep. */
+  waitExpiry: 'runs:wait-expiry',
+  /** Set once the runs that were waiting before the wait-expiry index existed have been put in it. */
+  waitExpiryBackfilled: 'runs:wait-expiry:backfilled',
   /** Which process may change a run right now. */
   runLease: (runId: string) => `run-lease:${runId}`,
   /** A cancel asked for while a worker was stepping the run; the worker acts on it. */

@@ -1,4 +1,4 @@
-// The Store: keyv for values, plus the atomic primitives keyv lacks (claim, append-only logs, sets).
+// The Store: keyv for values, plus the atomic primitives keyv lacks (claim, append-only logs, sets, time indexes).
 
 /** One write of `Store.writeAll`: the same write as the method of that name. */
 export type StoreWrite =
@@ -7,8 +7,16 @@ export type StoreWrite =
   | { kind: 'append'; log: string; record: unknown }
   | { kind: 'addToSet'; set: string; member: string }
   | { kind: 'removeFromSet'; set: string; member: string }
+  | { kind: 'addToIndex'; index: string; member: string; at: number }
+  | { kind: 'removeFromIndex'; index: string; member: string }
   /** Releases a claim if `owner` holds it, as `release` does; whether it did is not reported. */
   | { kind: 'release'; key: string; owner: string };
+
+/** A member of a time index and its time. */
+export interface IndexEntry {
+  member: string;
+  at: number;
+}
 
 export interface Store {
   /** Human-readable backend name for logs and health checks, e.g. "sqlite ./data/opsbot.sqlite". */
@@ -39,6 +47,15 @@ export interface Store {
   addToSet(set: string, member: string): Promise<void>;
   removeFromSet(set: string, member: string): Promise<void>;
   members(set: string): Promise<string[]>;
+
+  /**
+   * Time indexes, for "what is due by now" without reading every member: each member has one time (epoch ms),
+   * and adding it again moves it.
+   */
+  addToIndex(index: string, member: string, at: number): Promise<void>;
+  removeFromIndex(index: string, member: string): Promise<void>;
+  /** Up to `limit` members whose time is at or before `upTo`, earliest first (ties by member). */
+  due(index: string, upTo: number, limit: number): Promise<IndexEntry[]>;
 
   /**
    * Makes the writes in order, as the single methods would. SQLite makes them in one transaction (one commit

@@ -68,13 +68,21 @@ describe('Redis store keys and TTLs', () => {
     await store.claim('approval:1', 'alice', 60_000);
     await store.append('run:1:events', 'started');
     await store.addToSet('runs:waiting', 'run:1');
+    await store.addToIndex('runs:expiry', 'run:1', 1000);
     expect((await keysUnder(prefix)).sort()).toEqual([
       `${prefix}claim:approval:1`,
+      `${prefix}index:runs:expiry`,
       `${prefix}kv:run:1`,
       `${prefix}log:run:1:events`,
       `${prefix}set:runs:waiting`,
     ]);
     expect(store.description).toBe(`redis ${redisUrl} (keys under "${prefix}")`);
+  });
+
+  it('keeps a time index as a sorted set scored by time', async () => {
+    await store.addToIndex('runs:expiry', 'run:1', 1000);
+    expect(await admin.type(`${prefix}index:runs:expiry`)).toBe('zset');
+    expect(await admin.zScore(`${prefix}index:runs:expiry`, 'run:1')).toBe(1000);
   });
 
   it('hands value TTLs to Redis', async () => {

@@ -99,12 +99,14 @@ describe('SQLite store outages', () => {
     const batch = store.writeAll([
       { kind: 'set', key: 'run:1', value: { version: 2 } },
       { kind: 'append', log: 'thread:1', record: 'run:1' },
+      { kind: 'addToIndex', index: 'runs:expiry', member: 'run:1', at: 1000 },
       { kind: 'addToSet', set: 'runs:active', member: 'poison' },
     ]);
     expectStoreUnavailable(await failure(batch), 'refused by the test');
     expect(await store.get('run:1')).toEqual({ version: 1 });
     expect(await store.readLog('thread:1')).toEqual([]);
     expect(await store.members('runs:active')).toEqual([]);
+    expect(await store.due('runs:expiry', Number.POSITIVE_INFINITY, 10)).toEqual([]);
     await store.close();
   });
 
@@ -139,7 +141,7 @@ describe('SQLite store outages', () => {
     expectStoreUnavailable(thrown, impossible);
   });
 
-  it('upgrades a version 1 database in place, keeping its values, claims, logs and sets', async () => {
+  it('upgrades a version 1 database in place, keeping its values, claims, logs and sets, and adds time indexes', async () => {
     const v1 = new Database(path);
     v1.exec(`
       CREATE TABLE keyv (key TEXT PRIMARY KEY, value TEXT NOT NULL, expires INTEGER);
@@ -164,10 +166,14 @@ describe('SQLite store outages', () => {
     expect(await store.claim('run-lease:1', 'kernel_b', 1000)).toBe(false);
     expect(await store.readLog('thread:1')).toEqual(['run:1']);
     expect(await store.members('runs:active')).toEqual(['run:1']);
+    // Version 3's time index is there, empty, on the upgraded file.
+    expect(await store.due('runs:expiry', Number.POSITIVE_INFINITY, 10)).toEqual([]);
+    await store.addToIndex('runs:expiry', 'run:1', 1000);
+    expect(await store.due('runs:expiry', 1000, 10)).toEqual([{ member: 'run:1', at: 1000 }]);
     await store.close();
 
     const upgraded = new Database(path, { readonly: true });
-    expect(upgraded.pragma('user_version', { simple: true })).toBe(2);
+    expect(upgraded.pragma('user_version', { simple: true })).toBe(3);
     const claims = upgraded
       .prepare<[], { sql: string }>("SELECT sql FROM sqlite_master WHERE name = 'claims'")
       .get();

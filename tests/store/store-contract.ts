@@ -170,6 +170,40 @@ export function runStoreContract(name: string, makeStore: () => Promise<StoreFix
       expect(await store.members('empty')).toEqual([]);
     });
 
+    it('keeps a time index earliest first, moves a member added again, and reads what is due up to a limit', async () => {
+      await store.addToIndex('expiry', 'run-late', 5000);
+      await store.addToIndex('expiry', 'run-b', 1000);
+      await store.addToIndex('expiry', 'run-a', 1000);
+      await store.addToIndex('expiry', 'run-moved', 100);
+      await store.addToIndex('elsewhere', 'run-9', 0);
+      await store.addToIndex('expiry', 'run-moved', 3000);
+      expect(await store.due('expiry', 2999, 10)).toEqual([
+        { member: 'run-a', at: 1000 },
+        { member: 'run-b', at: 1000 },
+      ]);
+      expect(await store.due('expiry', 3000, 10)).toEqual([
+        { member: 'run-a', at: 1000 },
+        { member: 'run-b', at: 1000 },
+        { member: 'run-moved', at: 3000 },
+      ]);
+      expect(await store.due('expiry', Number.POSITIVE_INFINITY, 1)).toEqual([{ member: 'run-a', at: 1000 }]);
+      expect(await store.due('expiry', Number.POSITIVE_INFINITY, 0)).toEqual([]);
+      expect(await store.due('expiry', 999, 10)).toEqual([]);
+      await store.removeFromIndex('expiry', 'run-a');
+      await store.removeFromIndex('expiry', 'not-a-member');
+      expect((await store.due('expiry', Number.POSITIVE_INFINITY, 10)).map((entry) => entry.member)).toEqual([
+        'run-b',
+        'run-moved',
+        'run-late',
+      ]);
+      expect(await store.due('never-written', Number.POSITIVE_INFINITY, 10)).toEqual([]);
+      // Epoch milliseconds come back exact.
+      await store.addToIndex('epoch', 'run-1', Date.UTC(2026, 10, 30, 17, 52, 42, 123));
+      expect(await store.due('epoch', Date.UTC(2027, 0, 1), 1)).toEqual([
+        { member: 'run-1', at: Date.UTC(2026, 10, 30, 17, 52, 42, 123) },
+      ]);
+    });
+
     it('makes a batch of writes in order, readable by the single methods', async () => {
       await store.set('stale', 'old');
       await store.addToSet('runs:waiting', 'run-1');
@@ -187,6 +221,10 @@ export function runStoreContract(name: string, makeStore: () => Promise<StoreFix
         { kind: 'append', log: 'thread:1', record: { run: 2 } },
         { kind: 'release', key: 'thread-lock:1', owner: 'run-2' },
         { kind: 'release', key: 'thread-lock:2', owner: 'run-2' },
+        { kind: 'addToIndex', index: 'runs:expiry', member: 'run-1', at: 2000 },
+        { kind: 'addToIndex', index: 'runs:expiry', member: 'run-2', at: 1000 },
+        { kind: 'addToIndex', index: 'runs:expiry', member: 'run-1', at: 500 },
+        { kind: 'removeFromIndex', index: 'runs:expiry', member: 'run-2' },
       ]);
       await store.writeAll([]);
       expect(await store.get('run:1')).toEqual({ status: 'running' });
@@ -198,6 +236,7 @@ export function runStoreContract(name: string, makeStore: () => Promise<StoreFix
       // A release frees a claim only for its owner, as release does.
       expect(await store.holder('thread-lock:1')).toBe('run-1');
       expect(await store.holder('thread-lock:2')).toBeUndefined();
+      expect(await store.due('runs:expiry', 10_000, 10)).toEqual([{ member: 'run-1', at: 500 }]);
       await lapse(shortTtl() + 10);
       expect(await store.get('short')).toBeUndefined();
       expect(await store.get('run:1')).toEqual({ status: 'running' });
@@ -215,6 +254,7 @@ export function runStoreContract(name: string, makeStore: () => Promise<StoreFix
       await store.claim('approval:1', 'alice', longTtlMs);
       await store.append('run:1:events', 'started');
       await store.addToSet('runs:waiting', 'run:1');
+      await store.addToIndex('runs:expiry', 'run:1', 1234);
       await store.close();
 
       const reopened = await another();
@@ -223,6 +263,7 @@ export function runStoreContract(name: string, makeStore: () => Promise<StoreFix
       expect(await reopened.claim('approval:1', 'bob', longTtlMs)).toBe(false);
       expect(await reopened.readLog('run:1:events')).toEqual(['started']);
       expect(await reopened.members('runs:waiting')).toEqual(['run:1']);
+      expect(await reopened.due('runs:expiry', 1234, 10)).toEqual([{ member: 'run:1', at: 1234 }]);
     });
 
     it('gives exactly one of 50 concurrent claims from two instances', async () => {

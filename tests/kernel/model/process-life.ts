@@ -110,6 +110,9 @@ export function storeOf(life: ProcessLife, store: Store): Store {
     addToSet: call(store.addToSet),
     removeFromSet: call(store.removeFromSet),
     members: call(store.members),
+    addToIndex: call(store.addToIndex),
+    removeFromIndex: call(store.removeFromIndex),
+    due: call(store.due),
     // One write at a time, each a store call that a crash can fall between: the strictest case (Redis makes
     // them one by one; SQLite in one transaction, where no crash can fall between them).
     async writeAll(writes) {
@@ -129,6 +132,12 @@ export function storeOf(life: ProcessLife, store: Store): Store {
             break;
           case 'removeFromSet':
             await call(store.removeFromSet)(write.set, write.member);
+            break;
+          case 'addToIndex':
+            await call(store.addToIndex)(write.index, write.member, write.at);
+            break;
+          case 'removeFromIndex':
+            await call(store.removeFromIndex)(write.index, write.member);
             break;
           case 'release':
             await call(store.release)(write.key, write.owner);
