@@ -18,6 +18,12 @@ export interface TaskRateLimiterOptions {
 export class TaskRateLimiter {
   private readonly clock: Clock;
   private readonly windowMs: number;
+  /**
+   * By person and window: the first slot this process has not seen taken. Slots are never given back within a
+   * window, so a search starts there instead of at 0: one claim per task, not one per task already started.
+   */
+  private readonly firstFree = new Map<string, number>();
+  private firstFreeWindow = -1;
 
   constructor(
     private readonly store: Store,
@@ -39,10 +45,15 @@ export class TaskRateLimiter {
     const windowEnd = (window + 1) * this.windowMs;
     // A unique owner per task: the same owner re-claiming a slot would refresh it and count twice.
     const owner = randomBytes(9).toString('base64url');
-    for (let slot = 0; slot < limit; slot++) {
-      if (
-        await this.store.claim(storeKeys.rateSlot(personKey(person), window, slot), owner, windowEnd - now)
-      ) {
+    if (window !== this.firstFreeWindow) {
+      this.firstFree.clear();
+      this.firstFreeWindow = window;
+    }
+    const who = personKey(person);
+    for (let slot = this.firstFree.get(who) ?? 0; slot < limit; slot++) {
+      // Taken by this task, or by another (here or on another replica): either way, not free any more.
+      this.firstFree.set(who, slot + 1);
+      if (await this.store.claim(storeKeys.rateSlot(who, window, slot), owner, windowEnd - now)) {
         return { allowed: true };
       }
     }

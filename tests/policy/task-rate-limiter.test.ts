@@ -64,4 +64,24 @@ describe('TaskRateLimiter', () => {
     limit = 2;
     expect((await limiter.take(U1)).allowed).toBe(true);
   });
+
+  it('makes one claim per task, not one per task already started in the window', async () => {
+    const { store, clock } = setup();
+    let claims = 0;
+    const claim = store.claim.bind(store);
+    store.claim = (...args) => {
+      claims += 1;
+      return claim(...args);
+    };
+    const here = new TaskRateLimiter(store, { limit: 1_000, clock });
+    for (let index = 0; index < 200; index++) expect((await here.take(U1)).allowed).toBe(true);
+    expect(claims).toBe(200);
+    // Another replica took slots meanwhile: this one skips each of them once, then is back to one claim a task.
+    const other = new TaskRateLimiter(store, { limit: 1_000, clock });
+    for (let index = 0; index < 50; index++) await other.take(U1);
+    claims = 0;
+    await here.take(U1);
+    await here.take(U1);
+    expect(claims).toBe(52);
+  });
 });
