@@ -25,7 +25,8 @@ export function createRedisClient(url: string, settings: RedisClientSettings) {
     url,
     // Without this, commands issued while Redis is down wait in memory until it returns: callers would hang.
     disableOfflineQueue: true,
-    commandOptions: { timeout: settings.commandTimeoutMs },
+    // No per-command timeout here: node-redis would make a timer and an AbortSignal for every command. The store
+    // gives every command its deadline with one timer (CommandDeadlines).
     socket: {
       connectTimeout: settings.connectTimeoutMs,
       // Never give up: the store must come back by itself when Redis does.

@@ -4,6 +4,7 @@ import type { KeyvStoreAdapter, StoredData } from 'keyv';
 import { CallerError, ErrorCode, errorMessage, SystemError } from '../errors.js';
 import type { Logger } from '../logger.js';
 import { silentLogger } from '../logger.js';
+import { CommandDeadlines } from './command-deadlines.js';
 import { KeyvValues } from './keyv-values.js';
 import { maskUrlPassword } from './mask-url-password.js';
 import { createRedisClient, type RedisClient, sha1 } from './redis-client.js';
@@ -56,6 +57,9 @@ export class RedisStore implements Store {
   private reachable = false;
   private lastError: unknown;
   private closed = false;
+  /** Each command's deadline (commandTimeoutMs), one timer for all of them. */
+  private readonly deadlines: CommandDeadlines;
+  private readonly noAnswer: () => Error;
 
   /** Connects, or fails with StoreUnavailable if Redis cannot be reached within connectTimeoutMs. */
   static async connect(url: string, options: RedisStoreOptions = {}): Promise<RedisStore> {
@@ -75,6 +79,9 @@ export class RedisStore implements Store {
       reconnectMaxDelayMs: options.reconnectMaxDelayMs ?? redisStoreDefaults.reconnectMaxDelayMs,
     };
     this.logger = (options.logger ?? silentLogger).child({ store: this.description });
+    this.deadlines = new CommandDeadlines(this.settings.commandTimeoutMs);
+    const waited = this.settings.commandTimeoutMs;
+    this.noAnswer = () => new Error(`Redis gave no answer within ${waited} ms`);
     try {
       this.client = createRedisClient(url, this.settings);
     } catch (error) {
@@ -267,7 +274,7 @@ export class RedisStore implements Store {
   private async run<T>(operation: string, action: () => Promise<T>): Promise<T> {
     if (this.closed) throw this.unavailable(operation, new Error('the store is closed'));
     try {
-      return await action();
+      return await this.deadlines.watch(action(), this.noAnswer);
     } catch (error) {
       throw this.unavailable(operation, error);
     }

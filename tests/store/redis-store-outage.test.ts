@@ -85,4 +85,27 @@ describe('Redis store outage', () => {
       await stopRedisServer(server);
     }
   });
+
+  it('gives up on a command Redis does not answer (a hung server) after commandTimeoutMs, then recovers', async () => {
+    const port = await freePort();
+    const server = await startRedisServer(port);
+    const store = await RedisStore.connect(`redis://127.0.0.1:${port}`, {
+      prefix: 'hung:',
+      commandTimeoutMs: 300,
+    });
+    try {
+      await store.set('k', 1);
+      server.kill('SIGSTOP');
+      const { error, elapsedMs } = await timedFailure(() => store.get('k'));
+      expect(elapsedMs).toBeGreaterThanOrEqual(250);
+      expect(elapsedMs).toBeLessThan(2_000);
+      expect((error as OpsbotError).code).toBe(ErrorCode.StoreUnavailable);
+      expect((error as Error).message).toContain('gave no answer within 300 ms');
+      server.kill('SIGCONT');
+      expect(await store.get('k')).toBe(1);
+    } finally {
+      server.kill('SIGCONT');
+      await store.close();
+    }
+  });
 });
