@@ -58,5 +58,5 @@ export function formatTable(report: BenchReport): string {
 export function formatTargetLine(report: BenchReport): string {
   const { runner, ratio_min: min, ratio_median: median, max_ratio: max, met_at_median: met } = report.target;
   if (min === null || median === null) return `${runner}: no ratio (run both bare and ${runner} to get one)`;
-  return `${runner} CPU per turn: ${min}× (min) and ${median}× (median) the bare loop; issue 9 aims for ≤ ${max}×: ${met ? 'met' : 'NOT met'}`;
+  return `${runner} CPU per turn: ${min}× (min) and ${median}× (median) the bare loop; issue 16 aims for ≤ ${max}×: ${met ? 'met' : 'NOT met'}`;
 }

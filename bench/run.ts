@@ -23,6 +23,8 @@ const MODES: Record<string, () => Promise<(argv: string[]) => Promise<number>>> 
   concurrent: async () => (await import('./concurrent/run-concurrent.js')).runConcurrentBench,
   // Uncached prompt tokens against a naive resend-everything loop.
   prompts: async () => (await import('./prompts/run-prompts.js')).runPromptsBench,
+  // Every issue 16 bench in turn, then one table of their goals.
+  all: async () => (await import('./all.js')).runAllBenches,
   // One expiry-sweep pass with 10,000 waiting runs: the wait-expiry index against the old method.
   sweep: async () => (await import('./sweep/run-sweep.js')).runSweepBench,
 };
