@@ -6,6 +6,7 @@ import { RunnerJob, type RunnerReply } from './runner-job.js';
 import { createRunner } from './runners/create-runner.js';
 import { BrokenRunError } from './runners/runner.js';
 import { TOOL_STEPS, TURNS_PER_RUN } from './scripted-run.js';
+import { sendToBench } from './send-to-bench.js';
 
 const job = RunnerJob.parse(JSON.parse(process.argv[2] ?? 'null'));
 const runner = createRunner(job.runner, job.baseURL, job.concurrency);
@@ -28,18 +29,3 @@ try {
 }
 if (!reply.ok) process.exitCode = 1;
 await sendToBench(reply);
-
-function sendToBench(message: RunnerReply): Promise<void> {
-  if (!process.send) {
-    process.stdout.write(`${JSON.stringify(message)}\n`);
-    return Promise.resolve();
-  }
-  return new Promise((resolve, reject) => {
-    process.send!(message, undefined, {}, (error) => {
-      if (error) return reject(error);
-      // The open IPC channel would keep this process alive.
-      process.disconnect();
-      resolve();
-    });
-  });
-}

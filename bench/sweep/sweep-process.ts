@@ -5,6 +5,7 @@ import { Kernel } from '../../agent/kernel.js';
 import { RedisStore } from '../../agent/store/redis-store.js';
 import { SqliteStore } from '../../agent/store/sqlite-store.js';
 import type { Store } from '../../agent/store/store.js';
+import { sendToBench } from '../send-to-bench.js';
 import { OldSweepPass } from './old-sweep-pass.js';
 import type { SweepJob, SweepReply } from './sweep-job.js';
 import { createWaiting, makeDueAgain } from './waiting-runs.js';
@@ -58,18 +59,4 @@ async function measure(store: Store) {
     if (index >= job.warmup) passMs.push(elapsed);
   }
   return { configuration: `${job.backend}/${job.method}` as const, passMs, seedMs };
-}
-
-function sendToBench(message: SweepReply): Promise<void> {
-  if (!process.send) {
-    process.stdout.write(`${JSON.stringify(message)}\n`);
-    return Promise.resolve();
-  }
-  return new Promise((resolve, reject) => {
-    process.send!(message, undefined, {}, (error) => {
-      if (error) return reject(error);
-      process.disconnect();
-      resolve();
-    });
-  });
 }
