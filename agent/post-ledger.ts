@@ -54,6 +54,8 @@ export class PostLedger {
     private readonly logger: Logger,
     private readonly ttlMs = POST_RECORD_TTL_MS,
     private readonly patienceMs = POST_RECORD_PATIENCE_MS,
+    /** How a retry waits (tests wait no real time). */
+    private readonly sleep: (ms: number) => Promise<void> = realSleep,
   ) {}
 
   /**
@@ -109,7 +111,8 @@ export class PostLedger {
    * the Store is unreachable the write is tried again, for up to `patienceMs`.
    */
   private async record(runId: string, key: string, record: PostRecord): Promise<void> {
-    const started = Date.now();
+    // Patience is counted in the time waited between attempts, so no clock is read.
+    let waitedMs = 0;
     for (let attempt = 0; ; attempt++) {
       try {
         await this.store.set(storeKeys.runPost(runId, key), record, this.ttlMs);
@@ -117,7 +120,7 @@ export class PostLedger {
           this.logger.info({ runId, key }, 'recorded a posted message once the store was back');
         return;
       } catch (error) {
-        if (!storeUnavailable(error) || Date.now() - started >= this.patienceMs) {
+        if (!storeUnavailable(error) || waitedMs >= this.patienceMs) {
           this.logger.warn(
             { runId, key, err: errorMessage(error) },
             'could not record a posted message; a run stepped again after a crash may post it twice',
@@ -130,10 +133,15 @@ export class PostLedger {
             'the store is unreachable; waiting for it to record a posted message, so that it is not posted twice',
           );
         const delayMs = Math.min(100 * 2 ** attempt, RECORD_RETRY_MAX_MS);
-        await new Promise((resolve) => setTimeout(resolve, delayMs));
+        waitedMs += delayMs;
+        await this.sleep(delayMs);
       }
     }
   }
+}
+
+function realSleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
 function storeUnavailable(error: unknown): boolean {

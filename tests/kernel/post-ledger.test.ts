@@ -112,7 +112,10 @@ describe('the post ledger', () => {
       return set(key, value, ttlMs);
     };
     const { logger, messages } = warnings();
-    const ledger = new PostLedger(store, logger);
+    const waits: number[] = [];
+    const ledger = new PostLedger(store, logger, undefined, undefined, async (ms) => {
+      waits.push(ms);
+    });
     const posted: string[] = [];
     const chat: ChatPort = {
       async post(target, message) {
@@ -125,9 +128,39 @@ describe('the post ledger', () => {
     await ledger.post(chat, 'run_1', conversation, 'end:0', answer);
     await ledger.post(chat, 'run_1', conversation, 'end:0', answer);
     expect(posted).toEqual(['result']);
+    expect(waits).toEqual([100, 200, 400]);
     expect(messages).toEqual([
       'the store is unreachable; waiting for it to record a posted message, so that it is not posted twice',
     ]);
+  });
+
+  it('gives up recording after 30 s of waiting for the store, saying a repeat is possible', async () => {
+    const store = new MemoryStore();
+    store.set = async () => {
+      throw new SystemError(ErrorCode.StoreUnavailable, 'Redis store could not write: the client is offline');
+    };
+    const { logger, messages } = warnings();
+    let waited = 0;
+    const ledger = new PostLedger(store, logger, undefined, undefined, async (ms) => {
+      waited += ms;
+    });
+    const chat: ChatPort = {
+      async post(target) {
+        return { conversation: target, messageId: 'm1' };
+      },
+      async update() {},
+    };
+    await ledger.post(chat, 'run_1', conversation, 'end:0', {
+      kind: 'result',
+      runId: 'run_1',
+      text: 'up',
+      ok: true,
+    });
+    expect(waited).toBeGreaterThanOrEqual(30_000);
+    expect(waited).toBeLessThan(31_000);
+    expect(messages.at(-1)).toBe(
+      'could not record a posted message; a run stepped again after a crash may post it twice',
+    );
   });
 
   it('keys a post by the run as its transition left it, and the end of a run by the end alone', () => {
