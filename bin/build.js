@@ -58,5 +58,13 @@ try {
 } catch (error) {
   rmSync(next, { recursive: true, force: true });
   process.stderr.write(`opsbot build failed: ${error instanceof Error ? error.message : error}\n`);
+  // At `npm install` (prepare passes --if-possible) a failed build must not fail the install: without a bundle,
+  // npm start and opsbot run the sources through tsx, only slower to start.
+  if (process.argv.includes('--if-possible')) {
+    process.stderr.write(
+      'opsbot will run from its TypeScript sources (slower start-up) until `npm run build` works.\n',
+    );
+    process.exit(0);
+  }
   process.exit(1);
 }
