@@ -6,6 +6,7 @@ import type { KeyvStoreAdapter, StoredData } from 'keyv';
 import type { Clock } from '../clock.js';
 import { systemClock } from '../clock.js';
 import { ErrorCode, errorMessage, OpsbotError, SystemError } from '../errors.js';
+import { type Batch, GroupCommit } from './group-commit.js';
 import { KeyvValues, keyvText } from './keyv-values.js';
 import { migrate } from './sqlite-schema.js';
 import { prepareStatements, type Statements } from './sqlite-statements.js';
@@ -32,6 +33,7 @@ export class SqliteStore implements Store {
   private readonly statements: Statements;
   private readonly values: KeyvValues;
   private readonly writeBatch: (writes: readonly (() => void)[]) => void;
+  private readonly group: GroupCommit;
   private readonly clock: Clock;
   private writesSinceSweep = 0;
 
@@ -72,6 +74,12 @@ export class SqliteStore implements Store {
     this.writeBatch = this.db.transaction((writes: readonly (() => void)[]) => {
       for (const write of writes) write();
     });
+    const commitAll = this.db.transaction((batches: readonly Batch[]) => {
+      for (const batch of batches) for (const write of batch) write();
+    });
+    this.group = new GroupCommit((batches) =>
+      this.write(`write ${batches.length} batches at once`, () => commitAll(batches)),
+    );
   }
 
   get<T>(key: string): Promise<T | undefined> {
@@ -142,12 +150,17 @@ export class SqliteStore implements Store {
     return this.run(`read index "${index}"`, () => this.statements.due.all(index, bound, Math.floor(limit)));
   }
 
-  /** One transaction: one lock and one commit for all of them, which is most of what a small write costs. */
+  /**
+   * One transaction: one lock and one commit for all of them, which is most of what a small write costs; and the
+   * batches of concurrent callers share one (GroupCommit), committed at the end of this turn of the event loop.
+   */
   async writeAll(writes: readonly StoreWrite[]): Promise<void> {
     if (writes.length === 0) return;
     // Serialized first, as the single methods do: a value that is not JSON fails before anything is written.
     const statements = writes.map((write) => this.statementFor(write));
-    this.write(`write ${writes.map(describeWrite).join(', ')}`, () => this.writeBatch(statements));
+    return this.group.add(statements, () =>
+      this.write(`write ${writes.map(describeWrite).join(', ')}`, () => this.writeBatch(statements)),
+    );
   }
 
   async ping(): Promise<void> {
@@ -155,7 +168,10 @@ export class SqliteStore implements Store {
   }
 
   async close(): Promise<void> {
-    if (this.db.open) this.db.close();
+    if (!this.db.open) return;
+    // Batches asked for before the close are written, as they would have been before group commit.
+    this.group.flush();
+    this.db.close();
   }
 
   /** One write of a batch, serialized now and run inside the batch's transaction. */
