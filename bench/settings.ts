@@ -14,7 +14,7 @@ export interface Workload {
   concurrency: number;
 }
 
-export const FULL_WORKLOAD = { rounds: 3, warmup: 500, runs: 1000, concurrency: 50 } satisfies Workload;
+export const FULL_WORKLOAD = { rounds: 5, warmup: 500, runs: 1000, concurrency: 50 } satisfies Workload;
 /** For development and smoke checks: the same method, small enough to finish in well under a minute. */
 export const QUICK_WORKLOAD = { rounds: 3, warmup: 50, runs: 100, concurrency: 50 } satisfies Workload;
 
