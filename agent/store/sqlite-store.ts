@@ -158,9 +158,11 @@ export class SqliteStore implements Store {
     if (writes.length === 0) return;
     // Serialized first, as the single methods do: a value that is not JSON fails before anything is written.
     const statements = writes.map((write) => this.statementFor(write));
-    return this.group.add(statements, () =>
-      this.write(`write ${writes.map(describeWrite).join(', ')}`, () => this.writeBatch(statements)),
-    );
+    const alone = () =>
+      this.write(`write ${writes.map(describeWrite).join(', ')}`, () => this.writeBatch(statements));
+    // A closed store fails at once, as every other call does, rather than at the end of the turn.
+    if (!this.db.open) return alone();
+    return this.group.add(statements, alone);
   }
 
   async ping(): Promise<void> {
