@@ -47,6 +47,11 @@ export class SystemError extends OpsbotError {
   }
 }
 
+/** The Store could not be reached or refused the operation (Redis away, SQLite closed or full). */
+export function isStoreUnavailable(error: unknown): error is OpsbotError {
+  return error instanceof OpsbotError && error.code === ErrorCode.StoreUnavailable;
+}
+
 export function errorMessage(error: unknown): string {
   if (error instanceof Error) return error.message;
   return String(error);

@@ -6,7 +6,7 @@
 import { createHash } from 'node:crypto';
 import type { ChatPort, MessageRef, OutboundMessage } from './chat-port.js';
 import type { Conversation } from './conversation.js';
-import { ErrorCode, errorMessage, OpsbotError } from './errors.js';
+import { errorMessage, isStoreUnavailable } from './errors.js';
 import type { Logger } from './logger.js';
 import { isTerminal, type Run } from './run.js';
 import { stableJson } from './stable-json.js';
@@ -120,7 +120,7 @@ export class PostLedger {
           this.logger.info({ runId, key }, 'recorded a posted message once the store was back');
         return;
       } catch (error) {
-        if (!storeUnavailable(error) || waitedMs >= this.patienceMs) {
+        if (!isStoreUnavailable(error) || waitedMs >= this.patienceMs) {
           this.logger.warn(
             { runId, key, err: errorMessage(error) },
             'could not record a posted message; a run stepped again after a crash may post it twice',
@@ -142,8 +142,4 @@ export class PostLedger {
 
 function realSleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
-}
-
-function storeUnavailable(error: unknown): boolean {
-  return error instanceof OpsbotError && error.code === ErrorCode.StoreUnavailable;
 }

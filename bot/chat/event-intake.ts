@@ -1,7 +1,7 @@
 // The platform-neutral half of receiving an event: ack first, then build, validate, dedupe, handle and reply.
 import { randomBytes } from 'node:crypto';
 import type { z } from 'zod';
-import { ErrorCode, errorMessage, OpsbotError } from '../../agent/errors.js';
+import { errorMessage, isStoreUnavailable } from '../../agent/errors.js';
 import type { Logger } from '../../agent/logger.js';
 import type { Store } from '../../agent/store/store.js';
 import { storeKeys } from '../../agent/store/store-keys.js';
@@ -46,10 +46,6 @@ export const SOMETHING_WENT_WRONG = 'Something went wrong on my side; the detail
 export const SEND_AGAIN_ADVICE =
   'Your request may not have started; if no answer comes, send it again in a minute.';
 export const STORE_UNREACHABLE_REPLY = `I could not take this request: my store is not working right now (the details are in the bot log). ${SEND_AGAIN_ADVICE}`;
-
-export function isStoreUnreachable(error: unknown): error is OpsbotError {
-  return error instanceof OpsbotError && error.code === ErrorCode.StoreUnavailable;
-}
 
 export class EventIntake {
   private readonly work: BackgroundWork;
@@ -99,7 +95,7 @@ export class EventIntake {
     try {
       first = await this.options.store.claim(key, delivered, this.options.dedupeMs ?? DEDUPE_MS);
     } catch (error) {
-      if (!isStoreUnreachable(error)) throw error;
+      if (!isStoreUnavailable(error)) throw error;
       logger.error({ err: errorMessage(error), eventId: event.eventId }, 'could not take a chat event');
       await delivery.reply(STORE_UNREACHABLE_REPLY);
       return;

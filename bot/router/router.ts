@@ -1,7 +1,7 @@
 // Routes each ChatEvent: a new task, an answer to a waiting run, an approval click, or a router command.
 import { type Clock, systemClock } from '../../agent/clock.js';
 import type { Conversation } from '../../agent/conversation.js';
-import { errorMessage, OpsbotError } from '../../agent/errors.js';
+import { errorMessage, isStoreUnavailable, OpsbotError } from '../../agent/errors.js';
 import type { Kernel } from '../../agent/kernel.js';
 import type { Logger } from '../../agent/logger.js';
 import { AuditLog, auditActor } from '../../agent/policy/audit-log.js';
@@ -11,7 +11,7 @@ import type { Run } from '../../agent/run.js';
 import type { PatrolControl } from '../../scheduled/patrol-control.js';
 import { resolveAnswerChoice } from '../chat/answer-choice.js';
 import type { ChatEvent, RouterReply } from '../chat/chat-event.js';
-import { isStoreUnreachable, SOMETHING_WENT_WRONG, STORE_UNREACHABLE_REPLY } from '../chat/event-intake.js';
+import { SOMETHING_WENT_WRONG, STORE_UNREACHABLE_REPLY } from '../chat/event-intake.js';
 import type { Settings } from '../config/settings-schema.js';
 import { parseRouterCommand, runRouterCommand } from './router-commands.js';
 
@@ -65,7 +65,7 @@ export class Router {
       }
     } catch (error) {
       // The store's own message names keys and its address: for the log, not for chat.
-      const message = isStoreUnreachable(error)
+      const message = isStoreUnavailable(error)
         ? STORE_UNREACHABLE_REPLY
         : error instanceof OpsbotError
           ? error.message
