@@ -2,34 +2,14 @@
 // answered once, in its thread; both workers work; a worker killed mid-run loses nothing.
 import { once } from 'node:events';
 import { afterEach, describe, expect, it } from 'vitest';
-import { type RecordedRequest, text, toolCalls } from '../fakes/openai-server.js';
-import { CHANNEL, type ScaleRig, startScaleRig, waitFor } from './scale-rig.js';
+import { allAnswered, answeringModel, answers, channelOf, sendTasks, taskText } from './numbered-tasks.js';
+import { type ScaleRig, startScaleRig, waitFor } from './scale-rig.js';
 
 let rig: ScaleRig | undefined;
 afterEach(async () => {
   await rig?.close();
   rig = undefined;
 });
-
-/** A model that checks the machine once, then answers with the task's own words, so answers can be matched. */
-function answeringModel(request: RecordedRequest) {
-  const messages = request.body.messages ?? [];
-  const task = String(messages.find((message) => message.role === 'user')?.content ?? '');
-  const number = /task (\d+)/.exec(task)?.[1] ?? '?';
-  if (!messages.some((message) => message.role === 'tool'))
-    return toolCalls([{ name: 'system_stats', arguments: {} }]);
-  return text(`Answer for task ${number}.`);
-}
-
-/** Slack lets a bot post about once a second per channel, so the tasks are spread over channels, as teams are. */
-const channelOf = (task: number) => `${CHANNEL}${task % 25}`;
-
-function answers(currentRig: ScaleRig, task: number, threadTs: string): string[] {
-  return currentRig.slack
-    .thread(channelOf(task), threadTs)
-    .map((message) => message.text)
-    .filter((line) => /Answer for task \d+\./.test(line));
-}
 
 describe('gateway and workers on Redis', () => {
   it('answers 200 Slack tasks once each, in their threads, with both workers working', async () => {
@@ -40,16 +20,9 @@ describe('gateway and workers on Redis', () => {
     expect(gateway.output()).toContain('running as a gateway');
     expect(workers[0]!.output()).toContain('running as a worker');
 
-    const threads: string[] = [];
-    for (let task = 0; task < 200; task++)
-      threads.push(await rig.mention(`check the box, task ${task}`, { channel: channelOf(task) }));
+    const threads = await sendTasks(rig, 200);
     const current = rig;
-    const unanswered = () => threads.filter((ts, task) => answers(current, task, ts).length === 0).length;
-    await waitFor(
-      () => unanswered() === 0,
-      120_000,
-      () => `${unanswered()} threads unanswered`,
-    );
+    await allAnswered(current, threads, 120_000);
     for (const [task, ts] of threads.entries())
       expect(answers(current, task, ts)).toEqual([`Answer for task ${task}.`]);
     const stepped = workers.map((worker) => worker.tracedRuns().length);
@@ -64,9 +37,7 @@ describe('gateway and workers on Redis', () => {
     await rig.start('gateway', 'gateway');
     const doomed = await rig.start('worker-1', 'worker');
     const survivor = await rig.start('worker-2', 'worker');
-    const threads: string[] = [];
-    for (let task = 0; task < 30; task++)
-      threads.push(await rig.mention(`check the box, task ${task}`, { channel: channelOf(task) }));
+    const threads = await sendTasks(rig, 30);
     const current = rig;
     await waitFor(
       () => doomed.tracedRuns().length >= 3,
@@ -74,12 +45,7 @@ describe('gateway and workers on Redis', () => {
       () => doomed.output(),
     );
     doomed.child.kill('SIGKILL');
-    const unanswered = () => threads.filter((ts, task) => answers(current, task, ts).length === 0).length;
-    await waitFor(
-      () => unanswered() === 0,
-      90_000,
-      () => `${unanswered()} threads unanswered`,
-    );
+    await allAnswered(current, threads, 90_000);
     for (const [task, ts] of threads.entries())
       expect(answers(current, task, ts)[0]).toBe(`Answer for task ${task}.`);
     // The survivor took over at least one run the killed worker had started.
@@ -93,9 +59,7 @@ describe('gateway and workers on Redis', () => {
     await rig.start('gateway', 'gateway');
     const leaving = await rig.start('worker-1', 'worker');
     await rig.start('worker-2', 'worker');
-    const threads: string[] = [];
-    for (let task = 0; task < 30; task++)
-      threads.push(await rig.mention(`check the box, task ${task}`, { channel: channelOf(task) }));
+    const threads = await sendTasks(rig, 30);
     const current = rig;
     await waitFor(
       () => leaving.tracedRuns().length >= 3,
@@ -108,12 +72,7 @@ describe('gateway and workers on Redis', () => {
     expect(code).toBe(0);
     // Generous, as for the platforms' deadlines: an orchestrator kills a process that takes longer.
     expect(Date.now() - asked).toBeLessThan(10_000);
-    const unanswered = () => threads.filter((ts, task) => answers(current, task, ts).length === 0).length;
-    await waitFor(
-      () => unanswered() === 0,
-      90_000,
-      () => `${unanswered()} threads unanswered`,
-    );
+    await allAnswered(current, threads, 90_000);
     for (const [task, ts] of threads.entries())
       expect(answers(current, task, ts)[0]).toBe(`Answer for task ${task}.`);
   }, 150_000);
@@ -135,9 +94,9 @@ describe('gateway and workers on Redis', () => {
     await rig.start('gateway', 'gateway');
     await rig.start('worker-1', 'worker');
     await rig.start('worker-2', 'worker');
-    const thread = await rig.mention('check the box, task 0', { channel: channelOf(0) });
+    const thread = await rig.mention(taskText(0), { channel: channelOf(0) });
     for (const task of [1, 2]) {
-      await rig.mention(`check the box, task ${task}`, { channel: channelOf(0), threadTs: thread });
+      await rig.mention(taskText(task), { channel: channelOf(0), threadTs: thread });
     }
     const current = rig;
     const shown = () => answers(current, 0, thread);

@@ -6,9 +6,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { FINISHED_WORDS } from '../../agent/run-state-words.js';
 import { SEND_AGAIN_ADVICE } from '../../bot/chat/event-intake.js';
-import { type RecordedRequest, text, toolCalls } from '../fakes/openai-server.js';
+import { answeringModel, answers, botMessages, channelOf, sendTasks, taskText } from './numbered-tasks.js';
 import {
-  CHANNEL,
   type OpsbotProcess,
   type ScaleRig,
   type SlackDelivery,
@@ -21,27 +20,6 @@ afterEach(async () => {
   await rig?.close();
   rig = undefined;
 });
-
-/** A model that checks the machine once, then answers with the task's own words, so answers can be matched. */
-function answeringModel(request: RecordedRequest) {
-  const messages = request.body.messages ?? [];
-  const task = String(messages.find((message) => message.role === 'user')?.content ?? '');
-  const number = /task (\d+)/.exec(task)?.[1] ?? '?';
-  if (!messages.some((message) => message.role === 'tool'))
-    return toolCalls([{ name: 'system_stats', arguments: {} }]);
-  return text(`Answer for task ${number}.`);
-}
-
-/** Slack lets a bot post about once a second per channel, so the tasks are spread over channels. */
-const channelOf = (task: number) => `${CHANNEL}${task % 25}`;
-
-function botMessages(currentRig: ScaleRig, task: number, threadTs: string): string[] {
-  return currentRig.slack.thread(channelOf(task), threadTs).map((message) => message.text);
-}
-
-function answers(currentRig: ScaleRig, task: number, threadTs: string): string[] {
-  return botMessages(currentRig, task, threadTs).filter((line) => /Answer for task \d+\./.test(line));
-}
 
 /** Each process's /readyz: its status code and what it says of the store. */
 async function readiness(processes: OpsbotProcess[]): Promise<Array<{ status: number; store: unknown }>> {
@@ -88,9 +66,7 @@ describe('Redis restarted under load', () => {
       await rig.start('worker-1', 'worker'),
       await rig.start('worker-2', 'worker'),
     ];
-    const threads: string[] = [];
-    for (let task = 0; task < TASKS; task++)
-      threads.push(await rig.mention(`check the box, task ${task}`, { channel: channelOf(task) }));
+    const threads = await sendTasks(rig, TASKS);
     const answered = () => threads.filter((ts, task) => answers(current, task, ts).length > 0).length;
     await waitFor(
       () => answered() >= 1,
@@ -110,7 +86,7 @@ describe('Redis restarted under load', () => {
     // Sent while Redis is down: refused before Bolt acks them, so Slack keeps them and sends them again.
     const refused: SlackDelivery[] = [];
     for (let task = TASKS; task < TASKS + DURING_OUTAGE; task++) {
-      const delivery = rig.mentionDelivery(`check the box, task ${task}`, { channel: channelOf(task) });
+      const delivery = rig.mentionDelivery(taskText(task), { channel: channelOf(task) });
       const answer = await rig.deliver(delivery);
       expect(answer.status).toBe(503);
       expect(answer.body).toContain('The store cannot be reached');
@@ -159,7 +135,7 @@ describe('Redis restarted under load', () => {
       const task = threads.indexOf(ts);
       expect(reported(ts)).toHaveLength(1);
       expect(botMessages(current, task, ts)).toEqual([]);
-      await rig.mention(`check the box, task ${task}`, { channel: channelOf(task), threadTs: ts });
+      await rig.mention(taskText(task), { channel: channelOf(task), threadTs: ts });
     }
     const unfinished = () => threads.filter((ts, task) => !ended(task, ts)).length;
     await waitFor(
