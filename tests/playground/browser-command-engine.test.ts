@@ -2,31 +2,17 @@
 import { copyFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { ARTIFACTS, launchBrowser, type TestBrowser } from './helpers/browser.js';
+import { describe, expect, it } from 'vitest';
+import { ARTIFACTS, type TestBrowser } from './helpers/browser.js';
+import { useBrowserPlayground } from './helpers/browser-playground.js';
 import { channelMessages, message, openPlayground, say, thread, youAre } from './helpers/playground-page.js';
-import { startTestPlayground, type TestPlayground } from './helpers/test-playground.js';
+import type { TestPlayground } from './helpers/test-playground.js';
 
 let playground: TestPlayground;
 let browser: TestBrowser;
 let page: Page;
 
-beforeAll(async () => {
-  playground = await startTestPlayground();
-  browser = await launchBrowser();
-  page = await browser.newPage();
-  await openPlayground(page, playground.url);
-}, 60_000);
-
-// A script error on the page fails the step that caused it.
-afterEach(() => {
-  expect(browser.pageErrors.splice(0)).toEqual([]);
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await playground?.stop();
-});
+useBrowserPlayground({}, (it) => ({ playground, browser, page } = it));
 
 describe('playground in the browser, command engine', () => {
   it('explains how to set a model when none is configured', async () => {

@@ -1,28 +1,13 @@
 // Denying on the page: Deny asks why (optional), and the reason reaches the kernel and shows on the card.
 import type { Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, type TestBrowser } from './helpers/browser.js';
-import { openPlayground, say, thread, youAre } from './helpers/playground-page.js';
-import { startTestPlayground, type TestPlayground } from './helpers/test-playground.js';
+import { describe, expect, it } from 'vitest';
+import { useBrowserPlayground } from './helpers/browser-playground.js';
+import { say, thread, youAre } from './helpers/playground-page.js';
 
-let playground: TestPlayground;
-let browser: TestBrowser;
 let page: Page;
 
-beforeAll(async () => {
-  playground = await startTestPlayground();
-  browser = await launchBrowser();
-  page = await browser.newPage();
-  await openPlayground(page, playground.url);
-}, 60_000);
-
-afterEach(() => {
-  expect(browser.pageErrors.splice(0)).toEqual([]);
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await playground?.stop();
+useBrowserPlayground({}, (it) => {
+  page = it.page;
 });
 
 async function waitingCard(service: string) {

@@ -2,35 +2,18 @@
 import { copyFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Locator, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { type FakeOpenAIServer, startFakeOpenAIServer, text, toolCalls } from '../fakes/openai-server.js';
-import { ARTIFACTS, launchBrowser, type TestBrowser } from './helpers/browser.js';
-import { channelMessages, message, openPlayground, say, thread, youAre } from './helpers/playground-page.js';
-import { startTestPlayground, type TestPlayground } from './helpers/test-playground.js';
+import { describe, expect, it } from 'vitest';
+import { type FakeOpenAIServer, text, toolCalls } from '../fakes/openai-server.js';
+import { ARTIFACTS } from './helpers/browser.js';
+import { useBrowserPlayground } from './helpers/browser-playground.js';
+import { channelMessages, message, say, thread, youAre } from './helpers/playground-page.js';
 
 let fake: FakeOpenAIServer;
-let playground: TestPlayground;
-let browser: TestBrowser;
 let page: Page;
 
-beforeAll(async () => {
-  fake = await startFakeOpenAIServer();
-  playground = await startTestPlayground({ model: fake });
-  browser = await launchBrowser();
-  page = await browser.newPage();
-  await openPlayground(page, playground.url);
-  await youAre(page, 'alice');
-}, 60_000);
-
-// A script error on the page fails the step that caused it.
-afterEach(() => {
-  expect(browser.pageErrors.splice(0)).toEqual([]);
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await playground?.stop();
-  await fake?.close();
+useBrowserPlayground({ model: true, as: 'alice' }, (it) => {
+  page = it.page;
+  fake = it.fake!;
 });
 
 /** The last message the model was sent, as the kernel wrote it. */

@@ -1,29 +1,15 @@
 // Result facts on the page: labels for people, units on values, and colour by what each field means.
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { ARTIFACTS, launchBrowser, type TestBrowser } from './helpers/browser.js';
-import { message, openPlayground, say, thread, youAre } from './helpers/playground-page.js';
-import { startTestPlayground, type TestPlayground } from './helpers/test-playground.js';
+import { describe, expect, it } from 'vitest';
+import { ARTIFACTS } from './helpers/browser.js';
+import { useBrowserPlayground } from './helpers/browser-playground.js';
+import { message, say, thread, youAre } from './helpers/playground-page.js';
 
-let playground: TestPlayground;
-let browser: TestBrowser;
 let page: Page;
 
-beforeAll(async () => {
-  playground = await startTestPlayground();
-  browser = await launchBrowser();
-  page = await browser.newPage();
-  await openPlayground(page, playground.url);
-}, 60_000);
-
-afterEach(() => {
-  expect(browser.pageErrors.splice(0)).toEqual([]);
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await playground?.stop();
+useBrowserPlayground({}, (it) => {
+  page = it.page;
 });
 
 /** Each fact of a result in the thread, as label → [text, colour class]. */

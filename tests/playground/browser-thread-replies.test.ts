@@ -1,42 +1,17 @@
 // A thread on the page: reply counts count answers, not the bot's status line, and a message queued behind a run
 // leaves each run's messages in order, under the message that started them.
 import type { Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { type FakeOpenAIServer, startFakeOpenAIServer, text } from '../fakes/openai-server.js';
-import { launchBrowser, type TestBrowser } from './helpers/browser.js';
-import {
-  channelMessages,
-  message,
-  openPlayground,
-  replyInThread,
-  say,
-  thread,
-  youAre,
-} from './helpers/playground-page.js';
-import { startTestPlayground, type TestPlayground } from './helpers/test-playground.js';
+import { describe, expect, it } from 'vitest';
+import { type FakeOpenAIServer, text } from '../fakes/openai-server.js';
+import { useBrowserPlayground } from './helpers/browser-playground.js';
+import { channelMessages, message, replyInThread, say, thread } from './helpers/playground-page.js';
 
 let fake: FakeOpenAIServer;
-let playground: TestPlayground;
-let browser: TestBrowser;
 let page: Page;
 
-beforeAll(async () => {
-  fake = await startFakeOpenAIServer();
-  playground = await startTestPlayground({ model: fake });
-  browser = await launchBrowser();
-  page = await browser.newPage();
-  await openPlayground(page, playground.url);
-  await youAre(page, 'alice');
-}, 60_000);
-
-afterEach(() => {
-  expect(browser.pageErrors.splice(0)).toEqual([]);
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await playground?.stop();
-  await fake?.close();
+useBrowserPlayground({ model: true, as: 'alice' }, (it) => {
+  page = it.page;
+  fake = it.fake!;
 });
 
 /** The thread panel's replies, top to bottom, each as its text. */
