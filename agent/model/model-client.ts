@@ -4,6 +4,7 @@ import { CircuitBreaker, type CircuitBreakerOptionsInput } from '../circuit-brea
 import { type Clock, systemClock } from '../clock.js';
 import { CallerError, ErrorCode, errorMessage, SystemError } from '../errors.js';
 import { type Logger, silentLogger } from '../logger.js';
+import { createHttpTransport } from './http-transport.js';
 import { classifyModelFailure, formatDuration } from './model-errors.js';
 import type { ModelClient, ModelReply, ModelRequest } from './model-port.js';
 import { answeredProblem, type ModelRetry, sdkRetriesResponse, unansweredProblem } from './model-retry.js';
@@ -30,6 +31,7 @@ export interface OpenAIModelClientOptions {
   breaker?: CircuitBreakerOptionsInput | CircuitBreaker;
   logger?: Logger;
   temperature?: number;
+  /** The HTTP client under the SDK; opsbot's keep-alive transport (http-transport.ts) by default. */
   fetch?: typeof fetch;
 }
 
@@ -56,7 +58,7 @@ export function createOpenAIModelClient(options: OpenAIModelClientOptions): Open
     options.breaker instanceof CircuitBreaker ? options.breaker : new CircuitBreaker(options.breaker, clock);
   // Counts the SDK's HTTP attempts per call, retries included. The counter rides along in fetch's init under
   // a symbol: the SDK spreads per-request fetchOptions into init, and a symbol never reaches the wire.
-  const baseFetch = options.fetch ?? globalThis.fetch;
+  const baseFetch = options.fetch ?? createHttpTransport();
   // Set from the SDK's own once it is built; the fetch below runs only after that.
   let baseURL = options.baseURL ?? '';
   const countingFetch: typeof fetch = (input, init) => {

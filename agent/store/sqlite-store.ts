@@ -87,23 +87,28 @@ export class SqliteStore implements Store {
   }
 
   set(key: string, value: unknown, ttlMs?: number): Promise<void> {
-    return this.values.set(key, value, ttlMs);
+    // Written as keyv writes a value (keyvText), and read back through keyv, but committed with the group.
+    return this.writeAll([{ kind: 'set', key, value, ...(ttlMs === undefined ? {} : { ttlMs }) }]);
   }
 
+  /** Reports whether a live value was removed, as Redis would. */
   delete(key: string): Promise<boolean> {
-    return this.values.delete(key);
+    return this.grouped(`delete "${key}"`, () => {
+      const row = this.statements.valueDelete.get(key);
+      return row !== undefined && (row.expires === null || row.expires > this.clock.now());
+    });
   }
 
-  async claim(key: string, owner: string, ttlMs: number): Promise<boolean> {
-    const now = this.clock.now();
-    const result = this.write(`claim "${key}"`, () =>
-      this.statements.claim.run({ key, owner, expires: now + ttlMs, now }),
-    );
-    return result.changes === 1;
+  claim(key: string, owner: string, ttlMs: number): Promise<boolean> {
+    return this.grouped(`claim "${key}"`, () => {
+      // Read when the claim is made, inside the group's transaction, not when it was asked for.
+      const now = this.clock.now();
+      return this.statements.claim.run({ key, owner, expires: now + ttlMs, now }).changes === 1;
+    });
   }
 
-  async release(key: string, owner: string): Promise<boolean> {
-    return this.run(`release "${key}"`, () => this.statements.release.run(key, owner)).changes === 1;
+  release(key: string, owner: string): Promise<boolean> {
+    return this.grouped(`release "${key}"`, () => this.statements.release.run(key, owner).changes === 1);
   }
 
   async holder(key: string): Promise<string | undefined> {
@@ -111,9 +116,8 @@ export class SqliteStore implements Store {
       ?.owner;
   }
 
-  async append(log: string, record: unknown): Promise<void> {
-    const json = JSON.stringify(record) ?? 'null';
-    this.run(`append to log "${log}"`, () => this.statements.append.run(log, json));
+  append(log: string, record: unknown): Promise<void> {
+    return this.writeAll([{ kind: 'append', log, record }]);
   }
 
   async readLog<T>(log: string, options: { fromIndex?: number; limit?: number } = {}): Promise<T[]> {
@@ -123,24 +127,24 @@ export class SqliteStore implements Store {
     return rows.map((row) => JSON.parse(row.record) as T);
   }
 
-  async addToSet(set: string, member: string): Promise<void> {
-    this.run(`add to set "${set}"`, () => this.statements.addToSet.run(set, member));
+  addToSet(set: string, member: string): Promise<void> {
+    return this.writeAll([{ kind: 'addToSet', set, member }]);
   }
 
-  async removeFromSet(set: string, member: string): Promise<void> {
-    this.run(`remove from set "${set}"`, () => this.statements.removeFromSet.run(set, member));
+  removeFromSet(set: string, member: string): Promise<void> {
+    return this.writeAll([{ kind: 'removeFromSet', set, member }]);
   }
 
   async members(set: string): Promise<string[]> {
     return this.run(`read set "${set}"`, () => this.statements.members.all(set)).map((row) => row.member);
   }
 
-  async addToIndex(index: string, member: string, at: number): Promise<void> {
-    this.run(`add to index "${index}"`, () => this.statements.addToIndex.run(index, member, at));
+  addToIndex(index: string, member: string, at: number): Promise<void> {
+    return this.writeAll([{ kind: 'addToIndex', index, member, at }]);
   }
 
-  async removeFromIndex(index: string, member: string): Promise<void> {
-    this.run(`remove from index "${index}"`, () => this.statements.removeFromIndex.run(index, member));
+  removeFromIndex(index: string, member: string): Promise<void> {
+    return this.writeAll([{ kind: 'removeFromIndex', index, member }]);
   }
 
   async due(index: string, upTo: number, limit: number): Promise<IndexEntry[]> {
@@ -156,13 +160,9 @@ export class SqliteStore implements Store {
    */
   async writeAll(writes: readonly StoreWrite[]): Promise<void> {
     if (writes.length === 0) return;
-    // Serialized first, as the single methods do: a value that is not JSON fails before anything is written.
+    // Serialized first: a value that is not JSON fails before anything is written.
     const statements = writes.map((write) => this.statementFor(write));
-    const alone = () =>
-      this.write(`write ${writes.map(describeWrite).join(', ')}`, () => this.writeBatch(statements));
-    // A closed store fails at once, as every other call does, rather than at the end of the turn.
-    if (!this.db.open) return alone();
-    return this.group.add(statements, alone);
+    return this.commit(statements, () => `write ${writes.map(describeWrite).join(', ')}`);
   }
 
   async ping(): Promise<void> {
@@ -206,6 +206,23 @@ export class SqliteStore implements Store {
       case 'release':
         return () => statements.release.run(write.key, write.owner);
     }
+  }
+
+  /** One write whose result the caller needs (a claim won, a value removed), committed with the group. */
+  private async grouped<T>(operation: string, action: () => T): Promise<T> {
+    let result: T | undefined;
+    await this.commit([() => (result = action())], () => operation);
+    return result as T;
+  }
+
+  /**
+   * Commits a batch with the others asked for in this turn of the event loop (GroupCommit). A closed store fails
+   * at once, as every read does, rather than at the end of the turn.
+   */
+  private commit(batch: Batch, operation: () => string): Promise<void> {
+    const alone = () => this.write(operation(), () => this.writeBatch(batch));
+    if (!this.db.open) return Promise.resolve().then(alone);
+    return this.group.add(batch, alone);
   }
 
   private readValue(key: string): string | undefined {

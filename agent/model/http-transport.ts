@@ -1,0 +1,148 @@
+// The model client's HTTP: a fetch for the openai SDK over node:http and node:https with keep-alive agents.
+// Node 20's built-in fetch (undici, WHATWG streams, an AbortSignal and transferable objects per request) cost
+// more CPU than the rest of a model turn; this one sends a request and reads its whole answer, and nothing else.
+// A body it cannot send as is (a stream, form data) goes to the built-in fetch.
+import {
+  Agent as HttpAgent,
+  request as httpRequest,
+  type IncomingMessage,
+  type OutgoingHttpHeaders,
+} from 'node:http';
+import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
+import { promisify } from 'node:util';
+import { brotliDecompress, gunzip, inflate } from 'node:zlib';
+
+export interface HttpTransportOptions {
+  /** Extra certificate authorities to trust for https (tests); NODE_EXTRA_CA_CERTS works as for any client. */
+  ca?: string | Buffer;
+}
+
+/** Statuses whose response has no body, which the Response constructor refuses one for. */
+const NULL_BODY_STATUSES = new Set([101, 103, 204, 205, 304]);
+
+const decoders: Record<string, (body: Buffer) => Promise<Buffer>> = {
+  gzip: promisify(gunzip),
+  'x-gzip': promisify(gunzip),
+  deflate: promisify(inflate),
+  br: promisify(brotliDecompress),
+};
+
+export function createHttpTransport(options: HttpTransportOptions = {}): typeof fetch {
+  // Keep-alive: a model call reuses the connection of the one before it. Idle sockets do not keep the process up.
+  const agents = {
+    http: new HttpAgent({ keepAlive: true }),
+    https: new HttpsAgent({ keepAlive: true, ...(options.ca ? { ca: options.ca } : {}) }),
+  };
+
+  return (input, init) => {
+    const body = init?.body ?? undefined;
+    if (body !== undefined && body !== null && typeof body !== 'string' && !(body instanceof Uint8Array)) {
+      return globalThis.fetch(input, init);
+    }
+    const url = new URL(input instanceof Request ? input.url : String(input));
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') return globalThis.fetch(input, init);
+    return send(url, init ?? {}, body ?? undefined, url.protocol === 'https:' ? agents.https : agents.http);
+  };
+}
+
+function send(
+  url: URL,
+  init: RequestInit,
+  body: string | Uint8Array | undefined,
+  agent: HttpAgent,
+): Promise<Response> {
+  return new Promise((resolve, reject) => {
+    const signal = init.signal ?? undefined;
+    if (signal?.aborted) {
+      reject(abortError(signal));
+      return;
+    }
+    const request = (url.protocol === 'https:' ? httpsRequest : httpRequest)(url, {
+      method: init.method ?? 'GET',
+      headers: plainHeaders(init.headers),
+      agent,
+    });
+    let settled = false;
+    const fail = (error: unknown) => {
+      if (settled) return;
+      settled = true;
+      signal?.removeEventListener('abort', onAbort);
+      request.destroy();
+      reject(error);
+    };
+    const onAbort = () => fail(abortError(signal));
+    signal?.addEventListener('abort', onAbort, { once: true });
+    request.on('error', fail);
+    request.on('response', (response) => {
+      const chunks: Buffer[] = [];
+      response.on('data', (chunk: Buffer) => chunks.push(chunk));
+      response.on('error', fail);
+      response.on('close', () => {
+        if (!response.complete) fail(cutShort(url));
+      });
+      response.on('end', () => {
+        if (settled) return;
+        toResponse(response, Buffer.concat(chunks)).then((answer) => {
+          if (settled) return;
+          settled = true;
+          signal?.removeEventListener('abort', onAbort);
+          resolve(answer);
+        }, fail);
+      });
+    });
+    request.end(body);
+  });
+}
+
+async function toResponse(response: IncomingMessage, raw: Buffer): Promise<Response> {
+  const status = response.statusCode ?? 0;
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(response.headers)) {
+    if (value === undefined) continue;
+    for (const one of Array.isArray(value) ? value : [value]) headers.append(name, one);
+  }
+  const encoding = headers.get('content-encoding')?.trim().toLowerCase();
+  const decode = encoding ? decoders[encoding] : undefined;
+  let body: Buffer = raw;
+  if (decode && raw.length > 0) {
+    body = await decode(raw);
+    // The body handed on is decoded, as fetch hands it on.
+    headers.delete('content-encoding');
+    headers.delete('content-length');
+  }
+  try {
+    return new Response(NULL_BODY_STATUSES.has(status) ? null : body, {
+      status,
+      statusText: response.statusMessage ?? '',
+      headers,
+    });
+  } catch (error) {
+    throw new Error(`the server answered with HTTP status ${status}, which is not a valid response`, {
+      cause: error,
+    });
+  }
+}
+
+function plainHeaders(headers: RequestInit['headers']): OutgoingHttpHeaders {
+  if (headers === undefined) return {};
+  if (headers instanceof Headers) return Object.fromEntries(headers.entries());
+  if (Array.isArray(headers)) return Object.fromEntries(headers);
+  const plain: OutgoingHttpHeaders = {};
+  for (const [name, value] of Object.entries(headers))
+    plain[name] = typeof value === 'string' ? value : [...value];
+  return plain;
+}
+
+/** As fetch rejects: a DOMException named AbortError, which the SDK tells from a connection failure. */
+function abortError(signal: AbortSignal | undefined): unknown {
+  const reason = signal?.reason;
+  return reason instanceof Error && reason.name === 'AbortError'
+    ? reason
+    : new DOMException('This operation was aborted', 'AbortError');
+}
+
+function cutShort(url: URL): Error {
+  return Object.assign(new Error(`the connection to ${url.host} closed before the whole answer arrived`), {
+    code: 'ECONNRESET',
+  });
+}
