@@ -76,7 +76,7 @@ function send(
     request.on('response', (response) => {
       const chunks: Buffer[] = [];
       response.on('data', (chunk: Buffer) => chunks.push(chunk));
-      response.on('error', fail);
+      response.on('error', (error) => fail(cutShort(url, error)));
       response.on('close', () => {
         if (!response.complete) fail(cutShort(url));
       });
@@ -141,8 +141,7 @@ function abortError(signal: AbortSignal | undefined): unknown {
     : new DOMException('This operation was aborted', 'AbortError');
 }
 
-function cutShort(url: URL): Error {
-  return Object.assign(new Error(`the connection to ${url.host} closed before the whole answer arrived`), {
-    code: 'ECONNRESET',
-  });
+function cutShort(url: URL, cause?: unknown): Error {
+  const message = `the connection to ${url.host} closed before the whole answer arrived`;
+  return Object.assign(new Error(message, { cause }), { code: 'ECONNRESET' });
 }

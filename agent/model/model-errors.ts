@@ -43,6 +43,12 @@ export function classifyModelFailure(error: unknown, context: FailureContext): M
     const said = serverMessage(error);
     const saidText = said ? ` The server said: ${preview(said)}.` : '';
     if (isOutageStatus(error.status)) return outage(who, `${status}${tries}`, error, saidText);
+    const redirect = redirectTarget(error);
+    if (redirect !== undefined) {
+      // Not followed: a redirected POST may arrive as a GET, so the address is the setting to change.
+      const message = `${who} answered ${status}, sending the request to ${redirect}. Set OPENAI_BASE_URL to the address the server names.`;
+      return { kind: 'rejected', error: new SystemError(ErrorCode.ModelFailed, message, { cause: error }) };
+    }
     return { kind: 'rejected', error: rejection(error.status, status, who, saidText, error) };
   }
   if (error instanceof SyntaxError) {
@@ -81,6 +87,11 @@ function rejection(code: number, status: string, who: string, saidText: string, 
           ? `${who} was not found (${status}). Check the model name and OPENAI_BASE_URL.`
           : `${who} rejected the request (${status}).`;
   return new SystemError(ErrorCode.ModelFailed, `${message}${saidText}`, { cause });
+}
+
+function redirectTarget(error: APIError): string | undefined {
+  if (error.status === undefined || error.status < 300 || error.status > 399) return undefined;
+  return error.headers?.get('location') ?? 'another address';
 }
 
 function serverMessage(error: APIError): string | undefined {
