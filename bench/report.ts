@@ -2,7 +2,7 @@
 import { cpus } from 'node:os';
 import type { Measurement } from './measure.js';
 import { RSS_SAMPLE_MS } from './measure.js';
-import { BASELINE_RUNNER, type RunnerName } from './runners/runner.js';
+import { BASELINE_RUNNER, type RunnerName, SAME_TRANSPORT_RUNNER } from './runners/runner.js';
 import { TOOL_STEPS, TURNS_PER_RUN } from './scripted-run.js';
 import type { ProcessResult, SessionResult } from './session.js';
 import type { BenchSettings } from './settings.js';
@@ -77,6 +77,9 @@ export interface BenchReport {
     ratio_min: number | null;
     ratio_median: number | null;
     met_at_median: boolean | null;
+    /** kernel-sqlite over bare-transport: the kernel's own work, with the HTTP client the same on both sides. */
+    ratio_to_same_transport_min: number | null;
+    ratio_to_same_transport_median: number | null;
   };
   rounds: { round: number; order: RunnerName[]; processes: ProcessFigures[] }[];
 }
@@ -113,6 +116,16 @@ export function buildReport(
     };
   }
   const targetRatio = summary[TARGET.runner]?.cpu_ratio_to_bare ?? null;
+  // The kernel's own work: the same ratio against the bare loop on the kernel's HTTP transport.
+  const targetCpu = summary[TARGET.runner]?.cpu_ms_per_turn;
+  const transportCpu = summary[SAME_TRANSPORT_RUNNER]?.cpu_ms_per_turn;
+  const ownWork =
+    targetCpu && transportCpu
+      ? roundBoth(
+          { min: targetCpu.min / transportCpu.min, median: targetCpu.median / transportCpu.median },
+          2,
+        )
+      : null;
   const machine = cpus();
   return {
     format: REPORT_FORMAT,
@@ -142,6 +155,8 @@ export function buildReport(
       ratio_min: targetRatio?.min ?? null,
       ratio_median: targetRatio?.median ?? null,
       met_at_median: targetRatio ? targetRatio.median <= TARGET.max_ratio : null,
+      ratio_to_same_transport_min: ownWork?.min ?? null,
+      ratio_to_same_transport_median: ownWork?.median ?? null,
     },
     rounds: session.orders.map((order, index) => ({
       round: index + 1,

@@ -8,7 +8,7 @@ import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { FakeModelProcess } from '../fake-model.js';
-import { BASELINE_RUNNER, RUNNER_NAMES, type RunnerName } from '../runners/runner.js';
+import { BASELINE_RUNNER, RUNNER_NAMES, type RunnerName, SAME_TRANSPORT_RUNNER } from '../runners/runner.js';
 import { type ProcessResult, runSession } from '../session.js';
 import { minMedian } from '../stats.js';
 
@@ -72,6 +72,14 @@ export async function runConcurrentBench(argv: string[]): Promise<number> {
   console.log(
     `\n${GOAL.runner} wall time: ${goal.ratio.median.toFixed(2)}× the bare loop (median), no errors; goal ≤${GOAL.maxRatio}×: ${met ? 'met' : 'NOT met'}`,
   );
+  const sameTransport = settings.runners.includes(SAME_TRANSPORT_RUNNER)
+    ? wall(SAME_TRANSPORT_RUNNER)
+    : undefined;
+  if (sameTransport) {
+    console.log(
+      `${GOAL.runner} against the bare loop on the kernel's own HTTP transport (the kernel's own work): ${(goal.wall_s.min / sameTransport.min).toFixed(2)}× (min) and ${(goal.wall_s.median / sameTransport.median).toFixed(2)}× (median)`,
+    );
+  }
   mkdirSync(dirname(RESULTS), { recursive: true });
   writeFileSync(
     RESULTS,

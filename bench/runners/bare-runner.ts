@@ -1,4 +1,5 @@
-// The floor: a tool loop written directly on the openai SDK, with no persistence, guards or trace.
+// The floor: a tool loop written directly on the openai SDK, with no persistence, guards or trace. With `fetch`,
+// the same loop on another HTTP client (the kernel's transport, for the bare-transport runner).
 import OpenAI from 'openai';
 import type { ChatCompletionMessageParam, ChatCompletionTool } from 'openai/resources/chat/completions';
 import { BUILTIN_TOOLS } from '../../agent/builtin-tools.js';
@@ -8,8 +9,11 @@ import { ReadStatusInput, readStatus, TOOL_DESCRIPTION, ToolCounter } from '../b
 import { FINAL_ANSWER, TASK, TOOL_NAME, TURNS_PER_RUN } from '../scripted-run.js';
 import { API_KEY, BrokenRunError, MODEL, type Runner } from './runner.js';
 
-export function bareRunner(baseURL: string): Runner {
-  const client = new OpenAI({ baseURL, apiKey: API_KEY });
+export function bareRunner(
+  baseURL: string,
+  options: { name?: 'bare' | 'bare-transport'; fetch?: typeof fetch } = {},
+): Runner {
+  const client = new OpenAI({ baseURL, apiKey: API_KEY, ...(options.fetch ? { fetch: options.fetch } : {}) });
   // The same work per model turn as the kernel's: the same system prompt and the same tool list (the
   // kernel also offers its built-in ask_user and finish), so the ratio measures the kernel, not the payload.
   const tools: ChatCompletionTool[] = [
@@ -31,7 +35,7 @@ export function bareRunner(baseURL: string): Runner {
   });
   const counter = new ToolCounter();
   return {
-    name: 'bare',
+    name: options.name ?? 'bare',
     tools: counter,
     async runOnce(label) {
       const messages: ChatCompletionMessageParam[] = [

@@ -1,4 +1,5 @@
 // Builds a runner by name: the one place that knows which module implements which runner.
+import { createHttpTransport } from '../../agent/model/http-transport.js';
 import { agentsRunner } from './agents-runner.js';
 import { bareRunner } from './bare-runner.js';
 import { kernelRunner } from './kernel-runner.js';
@@ -9,6 +10,8 @@ export function createRunner(name: RunnerName, baseURL: string, concurrency: num
   switch (name) {
     case 'bare':
       return bareRunner(baseURL);
+    case 'bare-transport':
+      return bareRunner(baseURL, { name: 'bare-transport', fetch: createHttpTransport() });
     case 'agents-sdk':
       return agentsRunner(baseURL);
     default:

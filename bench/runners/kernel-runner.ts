@@ -12,7 +12,7 @@ import { readStatusTool, ToolCounter } from '../bench-tool.js';
 import { FINAL_ANSWER, TASK, TOOL_STEPS, TURNS_PER_RUN } from '../scripted-run.js';
 import { API_KEY, BrokenRunError, MODEL, type Runner, type RunnerName } from './runner.js';
 
-export type KernelRunnerName = Exclude<RunnerName, 'bare' | 'agents-sdk'>;
+export type KernelRunnerName = Exclude<RunnerName, 'bare' | 'bare-transport' | 'agents-sdk'>;
 
 const operator: Principal = {
   platform: 'cli',

@@ -1,12 +1,24 @@
 // What the bench asks of every runner it compares: one whole scripted run at a time, and a count of tool runs.
 import type { ToolCounter } from '../bench-tool.js';
 
-/** `agents-sdk` is the peer: the OpenAI Agents SDK's Runner on the same task. */
-export const RUNNER_NAMES = ['bare', 'kernel-memory', 'kernel-sqlite', 'agents-sdk'] as const;
+/**
+ * `agents-sdk` is the peer: the OpenAI Agents SDK's Runner on the same task. `bare-transport` is the bare loop
+ * on the kernel's own HTTP transport in place of the SDK's fetch: against it, the ratio is the kernel's own work.
+ */
+export const RUNNER_NAMES = [
+  'bare',
+  'bare-transport',
+  'kernel-memory',
+  'kernel-sqlite',
+  'agents-sdk',
+] as const;
 export type RunnerName = (typeof RUNNER_NAMES)[number];
 
 /** The runner every ratio is taken against. */
 export const BASELINE_RUNNER: RunnerName = 'bare';
+
+/** The bare loop on the kernel's transport: the baseline for the kernel's own work. */
+export const SAME_TRANSPORT_RUNNER: RunnerName = 'bare-transport';
 
 export interface Runner {
   readonly name: RunnerName;
