@@ -163,7 +163,7 @@ describe('readSettings', () => {
     expect(outcome.ok === false && outcome.problems).toEqual([
       'environment variable BENCH_ROUNDS must be a whole number ≥ 1; got "three"',
       '--runs must be a whole number ≥ 1; got "0"',
-      '--only: unknown runner "kernel-redis"; choose from bare, kernel-memory, kernel-sqlite, agents-sdk',
+      '--only: unknown runner "kernel-redis"; choose from bare, bare-transport, kernel-memory, kernel-sqlite, agents-sdk',
     ]);
   });
 
