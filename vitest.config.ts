@@ -5,6 +5,9 @@ export default defineConfig({
     // Starts a redis-server of the tests' own when it is installed (see tests/redis-global-setup.ts).
     globalSetup: ['tests/redis-global-setup.ts'],
     pool: 'forks',
+    // Every run saved in a test (and in the processes tests start) is checked against JSON.stringify: a message
+    // or event changed in place after it was saved would otherwise be stored stale (agent/run-json.ts).
+    env: { OPSBOT_CHECK_RUN_JSON: '1' },
     // The JSON report lets CI print one plain closing line with the counts.
     reporters: ['default', ['json', { outputFile: 'test-artifacts/vitest.json' }]],
     projects: [

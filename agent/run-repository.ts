@@ -3,6 +3,7 @@
 import type { Conversation } from './conversation.js';
 import { CallerError, ErrorCode, errorMessage, SystemError } from './errors.js';
 import { isTerminal, type Run, waitingUntil } from './run.js';
+import { checkRunJson, runJson } from './run-json.js';
 import { loadRunRecord } from './run-migrations.js';
 import type { IndexEntry, Store, StoreWrite } from './store/store.js';
 import { storeKeys } from './store/store-keys.js';
@@ -50,7 +51,7 @@ export class RunRepository {
       const key = entriesKey(entries);
       // A run kept for a bounded time (a patrol's) expires that long after it ended.
       const ttl = entries.kind === 'ended' && run.keepForMs ? { ttlMs: run.keepForMs } : {};
-      const record: StoreWrite = { kind: 'set', key: runKey(run.id), value: run, ...ttl };
+      const record: StoreWrite = { kind: 'set', key: runKey(run.id), value: run, json: jsonOf(run), ...ttl };
       const writes = this.indexed.get(run.id) !== key ? indexedSave(run.id, entries, record) : [record];
       const all =
         alsoWrite.length + writeFirst.length > 0 ? [...writeFirst, ...writes, ...alsoWrite] : writes;
@@ -76,7 +77,7 @@ export class RunRepository {
         writes.push({ kind: 'addToSet', set: WAITING, member: run.id });
         writes.push({ kind: 'addToIndex', index: WAIT_EXPIRY, member: run.id, at: entries.until });
       }
-      writes.push({ kind: 'set', key: runKey(run.id), value: run });
+      writes.push({ kind: 'set', key: runKey(run.id), value: run, json: jsonOf(run) });
       await this.store.writeAll(writes);
       if (entries.kind !== 'ended') this.indexed.set(run.id, entriesKey(entries));
     });
@@ -130,6 +131,15 @@ export class RunRepository {
 }
 
 const runKey = storeKeys.run;
+
+/** Tests set OPSBOT_CHECK_RUN_JSON=1 to check every save's JSON against JSON.stringify. */
+const checking = process.env.OPSBOT_CHECK_RUN_JSON === '1';
+
+function jsonOf(run: Run): string {
+  const json = runJson(run);
+  if (checking) checkRunJson(run, json);
+  return json;
+}
 
 /** Which indexes hold a run: active only; active, waiting and wait-expiry (at `until`); or none once it ended. */
 type IndexEntries = { kind: 'active' } | { kind: 'waiting'; until: number } | { kind: 'ended' };

@@ -9,6 +9,8 @@ const entry = fileURLToPath(new URL('./runner-process.ts', import.meta.url));
 const repoRoot = fileURLToPath(new URL('..', import.meta.url));
 
 export interface FreshProcessOptions {
+  /** The bundled runner process (runner-bundle.ts); without it, the TypeScript source runs through tsx. */
+  bundle?: string | null;
   /** When set, the process writes a V8 CPU profile (warm-up included) named `profileName` here. */
   profileDir?: string | null;
   profileName?: string;
@@ -25,10 +27,10 @@ export async function measureInFreshProcess(
         `--cpu-prof-name=${options.profileName ?? `${job.runner}.cpuprofile`}`,
       ]
     : [];
-  // Plain node with the tsx loader, and not this process's execArgv, so every runner starts the same way.
-  const child = fork(entry, [JSON.stringify(job)], {
+  // Plain node (with the tsx loader for the source), not this process's execArgv, so every runner starts the same.
+  const child = fork(options.bundle ?? entry, [JSON.stringify(job)], {
     cwd: repoRoot,
-    execArgv: ['--import', 'tsx', ...profiling],
+    execArgv: options.bundle ? profiling : ['--import', 'tsx', ...profiling],
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     serialization: 'json',
   });

@@ -3,6 +3,7 @@ import { loadavg } from 'node:os';
 import type { FakeModelProcess } from './fake-model.js';
 import { measureInFreshProcess } from './fresh-process.js';
 import type { Measurement } from './measure.js';
+import { buildRunnerBundle } from './runner-bundle.js';
 import { BrokenRunError, type RunnerName } from './runners/runner.js';
 import { roundOrders } from './schedule.js';
 import { TURNS_PER_RUN } from './scripted-run.js';
@@ -31,6 +32,8 @@ export async function runSession(
 ): Promise<SessionResult> {
   const orders = roundOrders(settings.runners, settings.rounds);
   const processes: ProcessResult[] = [];
+  // Built once per session, so every process of it runs the same code.
+  const bundle = settings.source ? null : await buildRunnerBundle();
   for (const [roundIndex, order] of orders.entries()) {
     for (const [positionIndex, runner] of order.entries()) {
       const round = roundIndex + 1;
@@ -44,7 +47,7 @@ export async function runSession(
           runs: settings.runs,
           concurrency: settings.concurrency,
         },
-        { profileDir: settings.profileDir, profileName: `${runner}-round${round}.cpuprofile` },
+        { bundle, profileDir: settings.profileDir, profileName: `${runner}-round${round}.cpuprofile` },
       );
       // The runner counted its own turns; the fake's count proves they really reached a model.
       const served = (await fake.requestCount()) - requestsBefore;

@@ -34,6 +34,8 @@ export interface BenchSettings extends Workload {
   resultsPath: string | null;
   /** Where runner processes write CPU profiles, or null for none. */
   profileDir: string | null;
+  /** Runners from the TypeScript sources through tsx, instead of bundled as opsbot ships. */
+  source: boolean;
 }
 
 export type SettingsOutcome =
@@ -42,7 +44,7 @@ export type SettingsOutcome =
   | { ok: 'help' };
 
 export const USAGE = `usage: npm run bench -- [--quick] [--rounds N] [--warmup N] [--runs N] [--concurrency N]
-                        [--only a,b] [--out FILE | --no-write] [--profile DIR]
+                        [--only a,b] [--out FILE | --no-write] [--profile DIR] [--source]
 environment: BENCH_ROUNDS, BENCH_WARMUP, BENCH_RUNS, BENCH_CONCURRENCY (a flag wins over its variable)
 full defaults: ${describe(FULL_WORKLOAD)}; --quick: ${describe(QUICK_WORKLOAD)}
 runners: ${RUNNER_NAMES.join(', ')}`;
@@ -82,6 +84,7 @@ export function readSettings(
       runners,
       resultsPath: resultsPath(values, defaultResultsPath),
       profileDir: values.profile === undefined ? null : resolve(values.profile),
+      source: values.source ?? false,
     },
   };
 }
@@ -96,6 +99,7 @@ const FLAGS = {
   out: { type: 'string' },
   'no-write': { type: 'boolean' },
   profile: { type: 'string' },
+  source: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const satisfies NonNullable<ParseArgsConfig['options']>;
 

@@ -8,7 +8,8 @@ export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 /** Where the program's sources live; a file changed here after the build makes the bundle stale. */
 export const SOURCE_DIRS = ['agent', 'bot', 'tools', 'scheduled'];
 
-const ENTRIES = { main: 'bot/main.ts', cli: 'bot/cli/main.ts' };
+/** The program's entry points, by the name of their bundle file. */
+export const ENTRIES = { main: 'bot/main.ts', cli: 'bot/cli/main.ts' };
 
 /** Imports `main` (the server, which starts on import) or `cli` (which exports runCli). */
 export async function loadProgram(entry) {

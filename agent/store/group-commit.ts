@@ -5,6 +5,10 @@
 // one turn of the loop. A batch stays atomic: when a group fails, each batch is tried again on its own, so only
 // the batch at fault fails, and only its caller hears of it.
 
+// From node:timers, not the global: a test's fake timers replace the global, and a commit is I/O, not a timer
+// (a test that stops time must not stop its store).
+import { setImmediate as nextTurn } from 'node:timers';
+
 /** One caller's writes, already serialized; run inside the group's transaction. */
 export type Batch = readonly (() => void)[];
 
@@ -22,7 +26,7 @@ export class GroupCommit {
   constructor(
     /** Commits all the batches in one transaction, or throws and commits none. */
     private readonly commitAll: (batches: readonly Batch[]) => void,
-    private readonly later: (flush: () => void) => void = setImmediate,
+    private readonly later: (flush: () => void) => void = nextTurn,
   ) {}
 
   /** Resolves once `batch` is committed, with the others asked for in this turn of the loop. */

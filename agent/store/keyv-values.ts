@@ -5,8 +5,11 @@ import { Keyv, type KeyvStoreAdapter } from 'keyv';
  * The text keyv stores for a value (with its own expiry, by keyv's clock), for a backend that writes it in a
  * transaction of its own; keyv reads it back like any value it wrote. `ttlMs` is already rounded up.
  */
-export function keyvText(value: unknown, ttlMs: number | undefined): string {
-  return serialize({ value, expires: ttlMs === undefined ? undefined : Date.now() + ttlMs });
+export function keyvText(value: unknown, ttlMs: number | undefined, json?: string): string {
+  if (json === undefined)
+    return serialize({ value, expires: ttlMs === undefined ? undefined : Date.now() + ttlMs });
+  // The same text, around JSON the caller already has.
+  return ttlMs === undefined ? `{"value":${json}}` : `{"value":${json},"expires":${Date.now() + ttlMs}}`;
 }
 
 function serialize(data: unknown): string {

@@ -28,9 +28,9 @@ export class MemoryStore implements Store {
     return JSON.parse(entry.json) as T;
   }
 
-  async set(key: string, value: unknown, ttlMs?: number): Promise<void> {
+  async set(key: string, value: unknown, ttlMs?: number, json = JSON.stringify(value)): Promise<void> {
     const expiresAt = ttlMs === undefined ? undefined : this.clock.now() + ttlMs;
-    this.values.set(key, { json: JSON.stringify(value), expiresAt });
+    this.values.set(key, { json, expiresAt });
   }
 
   async delete(key: string): Promise<boolean> {
@@ -122,7 +122,7 @@ export class MemoryStore implements Store {
   private startWrite(write: StoreWrite): Promise<unknown> {
     switch (write.kind) {
       case 'set':
-        return this.set(write.key, write.value, write.ttlMs);
+        return this.set(write.key, write.value, write.ttlMs, write.json ?? JSON.stringify(write.value));
       case 'delete':
         return this.delete(write.key);
       case 'append':

@@ -185,7 +185,7 @@ export class SqliteStore implements Store {
         // As KeyvValues.set: a TTL of zero or less means already gone.
         if (ttlMs !== undefined && ttlMs <= 0) return () => statements.valueDelete.get(write.key);
         // Stored as keyv stores a value, so get reads it back through keyv like any other.
-        const text = keyvText(write.value, ttlMs);
+        const text = keyvText(write.value, ttlMs, write.json);
         return () =>
           statements.valueSet.run(write.key, text, ttlMs === undefined ? null : this.clock.now() + ttlMs);
       }

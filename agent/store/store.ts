@@ -2,7 +2,8 @@
 
 /** One write of `Store.writeAll`: the same write as the method of that name. */
 export type StoreWrite =
-  | { kind: 'set'; key: string; value: unknown; ttlMs?: number }
+  /** `json`, when the caller has it already, is the value's JSON (JSON.stringify(value), fields in any order). */
+  | { kind: 'set'; key: string; value: unknown; ttlMs?: number; json?: string }
   | { kind: 'delete'; key: string }
   | { kind: 'append'; log: string; record: unknown }
   | { kind: 'addToSet'; set: string; member: string }

@@ -23,6 +23,7 @@ export async function runConcurrentBench(argv: string[]): Promise<number> {
       rounds: { type: 'string', default: '3' },
       runs: { type: 'string', default: '1000' },
       'delay-ms': { type: 'string', default: '200' },
+      source: { type: 'boolean', default: false },
     },
   });
   const runs = Number(values.runs);
@@ -36,6 +37,7 @@ export async function runConcurrentBench(argv: string[]): Promise<number> {
     runners: [...RUNNER_NAMES],
     resultsPath: null,
     profileDir: null,
+    source: values.source,
   };
   const fake = await FakeModelProcess.start(['--delay-ms', String(delayMs)]);
   const load = loadavg();

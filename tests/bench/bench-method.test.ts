@@ -83,6 +83,7 @@ describe('buildReport', () => {
     runners: orders[0]!,
     resultsPath: null,
     profileDir: null,
+    source: false,
   };
   const report = buildReport(
     settings,

@@ -1,0 +1,19 @@
+// The runner process as opsbot ships: bundled with esbuild the way `npm run build` bundles the program
+// (bin/bundle-options.js), into bench/.build/. Under tsx every function the kernel creates would pay for tsx's
+// keepNames wrapper, which the shipped bundle does not have; bundling the bare and peer runners the same way keeps
+// the comparison even. `--source` runs them through tsx instead.
+import { mkdirSync, rmSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
+import { bundleOptions, copyAssets } from '../bin/bundle-options.js';
+
+const outdir = fileURLToPath(new URL('./.build/', import.meta.url));
+
+/** Builds the runner process and returns the file to start it from. */
+export async function buildRunnerBundle(): Promise<string> {
+  rmSync(outdir, { recursive: true, force: true });
+  mkdirSync(outdir, { recursive: true });
+  await build(bundleOptions({ 'runner-process': 'bench/runner-process.ts' }, outdir));
+  copyAssets(outdir);
+  return `${outdir}runner-process.mjs`;
+}
