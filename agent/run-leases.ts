@@ -80,6 +80,16 @@ export class RunLeases {
     return this.refresh(runId, since);
   }
 
+  /**
+   * `stillHeld` answered without the Store, when it can be: true or false when it needs no renewal, undefined
+   * when a third of the lease has passed (then call `stillHeld`). Spares each transition a wait.
+   */
+  heldFresh(runId: string): boolean | undefined {
+    const since = this.held.get(runId);
+    if (since === undefined) return false;
+    return this.now() - since < this.leaseMs / 3 ? true : undefined;
+  }
+
   /** Takes the lease again, unless it may have lapsed since it was last taken; a lease lost stays lost. */
   private async refresh(runId: string, since: number): Promise<boolean> {
     if (this.now() - since < this.leaseMs) {

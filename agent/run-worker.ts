@@ -158,7 +158,8 @@ export class RunWorker {
         `The worker cannot apply ${event.type}: ${result.refusal.message}`,
       );
     }
-    if (!(await this.deps.leases.stillHeld(run.id))) {
+    const { leases } = this.deps;
+    if (!(leases.heldFresh(run.id) ?? (await leases.stillHeld(run.id)))) {
       throw new SystemError(
         ErrorCode.RunLeaseLost,
         `Run ${run.id} was left unchanged: this process's lease on it ran out while it worked, so another process may have taken it over`,

@@ -24,6 +24,17 @@ export function cutContent(tool: string, summary: string): string {
   return JSON.stringify({ tool, summary, note: CUT_NOTE });
 }
 
+/**
+ * False when the transcript has too few tool-call turns for `cutToolOutputs` to cut anything, whatever their
+ * outputs: a count, so that most turns of most runs skip looking at the outputs at all.
+ */
+export function mayCut(messages: readonly ModelMessage[], keep: number, batch: number): boolean {
+  let turns = 0;
+  for (const message of messages) if (message.role === 'assistant' && message.toolCalls.length > 0) turns++;
+  // Tool messages answering no call count as one more turn of their own.
+  return turns + 1 > Math.max(0, Math.floor(keep)) + Math.max(1, Math.floor(batch));
+}
+
 function isCut(message: ModelMessage): boolean {
   return message.role === 'tool' && message.content.includes(CUT_NOTE);
 }
@@ -36,6 +47,7 @@ function isCut(message: ModelMessage): boolean {
  */
 export function cutToolOutputs(options: CutToolOutputsOptions): ModelMessage[] | undefined {
   const { messages, summaries } = options;
+  if (!mayCut(messages, options.keep, options.batch)) return undefined;
   const keep = Math.max(0, Math.floor(options.keep));
   const batch = Math.max(1, Math.floor(options.batch));
   const turnOf = new Map<string, number>();

@@ -2,7 +2,7 @@
 import { BUILTIN_TOOLS } from '../builtin-tools.js';
 import type { Clock } from '../clock.js';
 import { compressContext } from '../context/compress-context.js';
-import { cutToolOutputs } from '../context/cut-tool-outputs.js';
+import { cutToolOutputs, mayCut } from '../context/cut-tool-outputs.js';
 import { estimateMessageTokens, estimatePromptTokens, estimateTokens } from '../context/token-estimate.js';
 import type { ModelClient, ModelToolSpec } from '../model/model-client.js';
 import type { ModelRetry } from '../model/model-retry.js';
@@ -178,6 +178,7 @@ export class ReactEngine implements Engine {
    */
   private cutOldToolOutputs(run: Run): void {
     const keep = this.options.keepToolOutputs;
+    if (!mayCut(run.messages, keep, keep)) return;
     const summaries = new Map<string, string>();
     for (const event of run.events) {
       if (event.type === 'tool_result') summaries.set(event.callId, event.summary);

@@ -8,8 +8,21 @@ import type { ModelReply, ModelToolSpec } from './model-port.js';
 type ChatMessageParam = OpenAI.Chat.Completions.ChatCompletionMessageParam;
 type ChatTool = OpenAI.Chat.Completions.ChatCompletionFunctionTool;
 
+/**
+ * By message: a run's messages are never changed once made and are sent again on every later turn, so each is
+ * mapped once. The SDK only serializes what it is given.
+ */
+const mappedMessages = new WeakMap<ModelMessage, ChatMessageParam>();
+
 export function toOpenAIMessages(messages: readonly ModelMessage[]): ChatMessageParam[] {
-  return messages.map(toOpenAIMessage);
+  return messages.map((message) => {
+    let mapped = mappedMessages.get(message);
+    if (mapped === undefined) {
+      mapped = toOpenAIMessage(message);
+      mappedMessages.set(message, mapped);
+    }
+    return mapped;
+  });
 }
 
 function toOpenAIMessage(message: ModelMessage): ChatMessageParam {

@@ -4,6 +4,11 @@ import type { MessageSlot } from '../run-effect.js';
 
 /** The fields every run has, without its status and the status's own fields. */
 export function base(run: Run): RunBase {
+  // Most transitions leave a working run, which has no fields of its own state to drop.
+  if (run.status === 'running' || run.status === 'queued') {
+    const { status: _status, ...rest } = run;
+    return rest;
+  }
   const {
     status: _status,
     executing: _executing,
