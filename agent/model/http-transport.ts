@@ -8,9 +8,7 @@ import {
   type IncomingMessage,
   type OutgoingHttpHeaders,
 } from 'node:http';
-import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
-import { promisify } from 'node:util';
-import { brotliDecompress, gunzip, inflate } from 'node:zlib';
+import type { Agent as HttpsAgent } from 'node:https';
 
 export interface HttpTransportOptions {
   /** Extra certificate authorities to trust for https (tests); NODE_EXTRA_CA_CERTS works as for any client. */
@@ -20,36 +18,56 @@ export interface HttpTransportOptions {
 /** Statuses whose response has no body, which the Response constructor refuses one for. */
 const NULL_BODY_STATUSES = new Set([101, 103, 204, 205, 304]);
 
-const decoders: Record<string, (body: Buffer) => Promise<Buffer>> = {
-  gzip: promisify(gunzip),
-  'x-gzip': promisify(gunzip),
-  deflate: promisify(inflate),
-  br: promisify(brotliDecompress),
-};
+type Decode = (body: Buffer) => Promise<Buffer>;
+
+/** The decoder for an encoding a server used, loaded with the first encoded answer (most servers send none). */
+async function decoderFor(encoding: string): Promise<Decode | undefined> {
+  const { promisify } = await import('node:util');
+  const zlib = await import('node:zlib');
+  const decoders: Record<string, Decode> = {
+    gzip: promisify(zlib.gunzip),
+    'x-gzip': promisify(zlib.gunzip),
+    deflate: promisify(zlib.inflate),
+    br: promisify(zlib.brotliDecompress),
+  };
+  return decoders[encoding];
+}
 
 export function createHttpTransport(options: HttpTransportOptions = {}): typeof fetch {
   // Keep-alive: a model call reuses the connection of the one before it. Idle sockets do not keep the process up.
-  const agents = {
-    http: new HttpAgent({ keepAlive: true }),
-    https: new HttpsAgent({ keepAlive: true, ...(options.ca ? { ca: options.ca } : {}) }),
+  const http: Client = { request: httpRequest, agent: new HttpAgent({ keepAlive: true }) };
+  // node:https (and with it tls) loads with the first https call: most starts never make one.
+  let https: Promise<Client> | undefined;
+  const httpsClient = () => {
+    https ??= import('node:https').then((module) => ({
+      request: module.request,
+      agent: new module.Agent({ keepAlive: true, ...(options.ca ? { ca: options.ca } : {}) }) as HttpsAgent,
+    }));
+    return https;
   };
 
-  return (input, init) => {
+  return async (input, init) => {
     const body = init?.body ?? undefined;
     if (body !== undefined && body !== null && typeof body !== 'string' && !(body instanceof Uint8Array)) {
       return globalThis.fetch(input, init);
     }
     const url = new URL(input instanceof Request ? input.url : String(input));
-    if (url.protocol !== 'http:' && url.protocol !== 'https:') return globalThis.fetch(input, init);
-    return send(url, init ?? {}, body ?? undefined, url.protocol === 'https:' ? agents.https : agents.http);
+    if (url.protocol === 'http:') return send(url, init ?? {}, body ?? undefined, http);
+    if (url.protocol === 'https:') return send(url, init ?? {}, body ?? undefined, await httpsClient());
+    return globalThis.fetch(input, init);
   };
+}
+
+interface Client {
+  request: typeof httpRequest;
+  agent: HttpAgent;
 }
 
 function send(
   url: URL,
   init: RequestInit,
   body: string | Uint8Array | undefined,
-  agent: HttpAgent,
+  client: Client,
 ): Promise<Response> {
   return new Promise((resolve, reject) => {
     const signal = init.signal ?? undefined;
@@ -57,10 +75,10 @@ function send(
       reject(abortError(signal));
       return;
     }
-    const request = (url.protocol === 'https:' ? httpsRequest : httpRequest)(url, {
+    const request = client.request(url, {
       method: init.method ?? 'GET',
       headers: plainHeaders(init.headers),
-      agent,
+      agent: client.agent,
     });
     let settled = false;
     const fail = (error: unknown) => {
@@ -102,7 +120,7 @@ async function toResponse(response: IncomingMessage, raw: Buffer): Promise<Respo
     for (const one of Array.isArray(value) ? value : [value]) headers.append(name, one);
   }
   const encoding = headers.get('content-encoding')?.trim().toLowerCase();
-  const decode = encoding ? decoders[encoding] : undefined;
+  const decode = encoding && encoding !== 'identity' ? await decoderFor(encoding) : undefined;
   let body: Buffer = raw;
   if (decode && raw.length > 0) {
     body = await decode(raw);
