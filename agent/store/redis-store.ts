@@ -5,10 +5,10 @@ import { CallerError, ErrorCode, errorMessage, SystemError } from '../errors.js'
 import type { Logger } from '../logger.js';
 import { silentLogger } from '../logger.js';
 import { CommandDeadlines } from './command-deadlines.js';
-import { KeyvValues } from './keyv-values.js';
+import { KeyvValues, keyvText } from './keyv-values.js';
 import { maskUrlPassword } from './mask-url-password.js';
 import { createRedisClient, type RedisClient, sha1 } from './redis-client.js';
-import type { IndexEntry, Store, StoreWrite } from './store.js';
+import { describeWrite, type IndexEntry, type Store, type StoreWrite } from './store.js';
 
 export interface RedisStoreOptions {
   /** Every key this store touches starts with it, so tests and tenants can share one Redis. */
@@ -195,34 +195,58 @@ export class RedisStore implements Store {
     return entries.map((entry) => ({ member: entry.value, at: entry.score }));
   }
 
-  /** One by one: values go through keyv, so the writes cannot share one MULTI. */
+  /**
+   * One MULTI/EXEC: the writes go in one round trip, and Redis runs them together, with no other client's command
+   * in between and none of them left out by a crash of this process. Values are written as keyv writes them
+   * (keyvText, under keyv's key), so `get` reads them back through keyv like any other.
+   */
   async writeAll(writes: readonly StoreWrite[]): Promise<void> {
-    for (const write of writes) {
-      switch (write.kind) {
-        case 'set':
-          await this.set(write.key, write.value, write.ttlMs);
-          break;
-        case 'delete':
-          await this.delete(write.key);
-          break;
-        case 'append':
-          await this.append(write.log, write.record);
-          break;
-        case 'addToSet':
-          await this.addToSet(write.set, write.member);
-          break;
-        case 'removeFromSet':
-          await this.removeFromSet(write.set, write.member);
-          break;
-        case 'addToIndex':
-          await this.addToIndex(write.index, write.member, write.at);
-          break;
-        case 'removeFromIndex':
-          await this.removeFromIndex(write.index, write.member);
-          break;
-        case 'release':
-          await this.release(write.key, write.owner);
-          break;
+    if (writes.length === 0) return;
+    // Serialized first: a value that is not JSON fails before anything is sent.
+    const queue = writes.map((write) => this.queued(write));
+    await this.run(`write ${writes.map(describeWrite).join(', ')}`, async () => {
+      const multi = this.client.multi();
+      for (const add of queue) add(multi);
+      try {
+        await multi.exec();
+      } catch (error) {
+        throw firstFailure(error);
+      }
+    });
+  }
+
+  /** One write of a batch, serialized now, queued in the batch's MULTI later. */
+  private queued(write: StoreWrite): (multi: RedisMulti) => void {
+    switch (write.kind) {
+      case 'set': {
+        const key = this.valueKey(write.key);
+        const ttlMs = write.ttlMs === undefined ? undefined : Math.ceil(write.ttlMs);
+        // As KeyvValues.set: a TTL of zero or less means already gone.
+        if (ttlMs !== undefined && ttlMs <= 0) return (multi) => multi.del(key);
+        const text = keyvText(write.value, ttlMs, write.json);
+        return (multi) => (ttlMs === undefined ? multi.set(key, text) : multi.set(key, text, { PX: ttlMs }));
+      }
+      case 'delete': {
+        const key = this.valueKey(write.key);
+        return (multi) => multi.del(key);
+      }
+      case 'append': {
+        const key = this.logKey(write.log);
+        const json = JSON.stringify(write.record) ?? 'null';
+        return (multi) => multi.rPush(key, json);
+      }
+      case 'addToSet':
+        return (multi) => multi.sAdd(this.setKey(write.set), write.member);
+      case 'removeFromSet':
+        return (multi) => multi.sRem(this.setKey(write.set), write.member);
+      case 'addToIndex':
+        return (multi) => multi.zAdd(this.indexKey(write.index), { score: write.at, value: write.member });
+      case 'removeFromIndex':
+        return (multi) => multi.zRem(this.indexKey(write.index), write.member);
+      case 'release': {
+        const options = { keys: [this.claimKey(write.key)], arguments: [write.owner] };
+        // EVAL, not EVALSHA: inside a MULTI a forgotten script cannot be sent again.
+        return (multi) => multi.eval(releaseScript, options);
       }
     }
   }
@@ -305,6 +329,11 @@ export class RedisStore implements Store {
     return adapter;
   }
 
+  /** Where keyv keeps a value: its namespace, its separator, the key. */
+  private valueKey(key: string): string {
+    return `${this.prefix}kv:${key}`;
+  }
+
   private claimKey(key: string): string {
     return `${this.prefix}claim:${key}`;
   }
@@ -320,4 +349,13 @@ export class RedisStore implements Store {
   private indexKey(index: string): string {
     return `${this.prefix}index:${index}`;
   }
+}
+
+type RedisMulti = ReturnType<RedisClient['multi']>;
+
+/** The first command of a batch that Redis refused (node-redis's MultiErrorReply lists them), or the error itself. */
+function firstFailure(error: unknown): unknown {
+  const replies = (error ?? {}) as { replies?: unknown[]; errorIndexes?: number[] };
+  const index = replies.errorIndexes?.[0];
+  return index === undefined ? error : (replies.replies?.[index] ?? error);
 }

@@ -10,7 +10,7 @@ import { type Batch, GroupCommit } from './group-commit.js';
 import { KeyvValues, keyvText } from './keyv-values.js';
 import { migrate } from './sqlite-schema.js';
 import { prepareStatements, type Statements } from './sqlite-statements.js';
-import type { IndexEntry, Store, StoreWrite } from './store.js';
+import { describeWrite, type IndexEntry, type Store, type StoreWrite } from './store.js';
 
 export const defaultSqlitePath = './data/opsbot.sqlite';
 
@@ -269,23 +269,6 @@ export class SqliteStore implements Store {
         { cause: error },
       );
     }
-  }
-}
-
-function describeWrite(write: StoreWrite): string {
-  switch (write.kind) {
-    case 'set':
-    case 'delete':
-    case 'release':
-      return `${write.kind} "${write.key}"`;
-    case 'append':
-      return `append to log "${write.log}"`;
-    case 'addToSet':
-    case 'removeFromSet':
-      return `${write.kind} "${write.set}"`;
-    case 'addToIndex':
-    case 'removeFromIndex':
-      return `${write.kind} "${write.index}"`;
   }
 }
 

@@ -13,6 +13,24 @@ export type StoreWrite =
   /** Releases a claim if `owner` holds it, as `release` does; whether it did is not reported. */
   | { kind: 'release'; key: string; owner: string };
 
+/** What a write does, for error messages: "set "run:…"", "append to log "…"". */
+export function describeWrite(write: StoreWrite): string {
+  switch (write.kind) {
+    case 'set':
+    case 'delete':
+    case 'release':
+      return `${write.kind} "${write.key}"`;
+    case 'append':
+      return `append to log "${write.log}"`;
+    case 'addToSet':
+    case 'removeFromSet':
+      return `${write.kind} "${write.set}"`;
+    case 'addToIndex':
+    case 'removeFromIndex':
+      return `${write.kind} "${write.index}"`;
+  }
+}
+
 /** A member of a time index and its time. */
 export interface IndexEntry {
   member: string;
@@ -60,8 +78,8 @@ export interface Store {
 
   /**
    * Makes the writes in order, as the single methods would. SQLite makes them in one transaction (one commit
-   * instead of one each); memory and Redis make them one by one, so a caller must not rely on all or none of
-   * them having happened after a failure.
+   * instead of one each), Redis in one MULTI/EXEC (one round trip; a crash of this process sends all or none, but
+   * a command Redis refuses does not undo the others), memory one by one.
    */
   writeAll(writes: readonly StoreWrite[]): Promise<void>;
 

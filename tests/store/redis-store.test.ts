@@ -94,6 +94,54 @@ describe('Redis store keys and TTLs', () => {
     expect(await admin.pTTL(`${prefix}kv:forever`)).toBe(-1);
   });
 
+  it('makes a batch one MULTI/EXEC, its values readable through keyv, TTLs and releases included', async () => {
+    await store.claim('lease:1', 'worker-a', 60_000);
+    const execs = async () =>
+      Number(/cmdstat_exec:calls=(\d+)/.exec(await admin.info('commandstats'))?.[1] ?? 0);
+    const before = await execs();
+    await store.writeAll([
+      { kind: 'append', log: 'thread:1', record: 'run:1' },
+      { kind: 'addToSet', set: 'runs:active', member: 'run:1' },
+      { kind: 'addToIndex', index: 'runs:expiry', member: 'run:1', at: 5000 },
+      {
+        kind: 'set',
+        key: 'run:1',
+        value: { status: 'running', step: 2 },
+        json: '{"step":2,"status":"running"}',
+      },
+      { kind: 'set', key: 'post:1', value: { messageId: 'm1' }, ttlMs: 60_000 },
+      { kind: 'set', key: 'gone', value: 'x', ttlMs: 0 },
+      { kind: 'release', key: 'lease:1', owner: 'worker-a' },
+    ]);
+    expect((await execs()) - before).toBe(1);
+    expect(await store.get('run:1')).toEqual({ status: 'running', step: 2 });
+    expect(await store.get('post:1')).toEqual({ messageId: 'm1' });
+    expect(await admin.pTTL(`${prefix}kv:post:1`)).toBeGreaterThan(55_000);
+    expect(await store.get('gone')).toBeUndefined();
+    expect(await store.readLog('thread:1')).toEqual(['run:1']);
+    expect(await store.members('runs:active')).toEqual(['run:1']);
+    expect(await store.due('runs:expiry', 5000, 10)).toEqual([{ member: 'run:1', at: 5000 }]);
+    expect(await store.holder('lease:1')).toBeUndefined();
+  });
+
+  it('reports the command Redis refused in a batch, naming the batch, and keeps the rest written', async () => {
+    await admin.set(`${prefix}set:runs:active`, 'not a set');
+    const error = await store
+      .writeAll([
+        { kind: 'set', key: 'run:2', value: { status: 'queued' } },
+        { kind: 'addToSet', set: 'runs:active', member: 'run:2' },
+      ])
+      .then(
+        () => undefined,
+        (thrown: unknown) => thrown,
+      );
+    expect(error).toBeInstanceOf(OpsbotError);
+    expect((error as OpsbotError).code).toBe(ErrorCode.StoreUnavailable);
+    expect((error as Error).message).toContain('could not write set "run:2", addToSet "runs:active"');
+    expect((error as Error).message).toContain('WRONGTYPE');
+    expect(await store.get('run:2')).toEqual({ status: 'queued' });
+  });
+
   it('refreshes the TTL of a claim its owner takes again, and not for anyone else', async () => {
     await store.claim('lock', 'alice', 1000);
     expect(await admin.pTTL(`${prefix}claim:lock`)).toBeLessThanOrEqual(1000);
