@@ -5,9 +5,12 @@ import { CallerError, ErrorCode, errorMessage, SystemError } from '../errors.js'
 import type { Logger } from '../logger.js';
 import { silentLogger } from '../logger.js';
 import { CommandDeadlines } from './command-deadlines.js';
-import { KeyvValues, keyvText } from './keyv-values.js';
+import { KeyvValues } from './keyv-values.js';
 import { maskUrlPassword } from './mask-url-password.js';
+import { firstFailure, queuedWrite } from './redis-batch.js';
 import { createRedisClient, type RedisClient, sha1 } from './redis-client.js';
+import { RedisKeys } from './redis-keys.js';
+import { claimScript, releaseScript } from './redis-scripts.js';
 import { describeWrite, type IndexEntry, type Store, type StoreWrite } from './store.js';
 
 export interface RedisStoreOptions {
@@ -29,27 +32,11 @@ export const redisStoreDefaults = {
   reconnectMaxDelayMs: 1000,
 } satisfies Required<Omit<RedisStoreOptions, 'logger'>>;
 
-// GET-compare-then-act must be one server-side step, or two replicas could both win.
-const claimScript = `
-local current = redis.call('GET', KEYS[1])
-if current == ARGV[1] then
-  redis.call('PEXPIRE', KEYS[1], ARGV[2])
-  return 1
-end
-if current then return 0 end
-redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
-return 1`;
-
-const releaseScript = `
-if redis.call('GET', KEYS[1]) == ARGV[1] then
-  return redis.call('DEL', KEYS[1])
-end
-return 0`;
-
 export class RedisStore implements Store {
   readonly description: string;
   private readonly location: string;
   private readonly prefix: string;
+  private readonly keys: RedisKeys;
   private readonly settings: typeof redisStoreDefaults;
   private readonly logger: Logger;
   private readonly client: RedisClient;
@@ -71,6 +58,7 @@ export class RedisStore implements Store {
   private constructor(url: string, options: RedisStoreOptions) {
     this.location = maskUrlPassword(url);
     this.prefix = options.prefix ?? redisStoreDefaults.prefix;
+    this.keys = new RedisKeys(this.prefix);
     this.description = `redis ${this.location} (keys under "${this.prefix}")`;
     this.settings = {
       prefix: this.prefix,
@@ -128,26 +116,26 @@ export class RedisStore implements Store {
   async claim(key: string, owner: string, ttlMs: number): Promise<boolean> {
     const ttl = String(Math.max(1, Math.ceil(ttlMs)));
     const reply = await this.run(`claim "${key}"`, () =>
-      this.script(claimScript, this.claimKey(key), [owner, ttl]),
+      this.script(claimScript, this.keys.claim(key), [owner, ttl]),
     );
     return reply === 1;
   }
 
   async release(key: string, owner: string): Promise<boolean> {
     const reply = await this.run(`release "${key}"`, () =>
-      this.script(releaseScript, this.claimKey(key), [owner]),
+      this.script(releaseScript, this.keys.claim(key), [owner]),
     );
     return reply === 1;
   }
 
   async holder(key: string): Promise<string | undefined> {
-    const owner = await this.run(`read the holder of "${key}"`, () => this.client.get(this.claimKey(key)));
+    const owner = await this.run(`read the holder of "${key}"`, () => this.client.get(this.keys.claim(key)));
     return owner ?? undefined;
   }
 
   async append(log: string, record: unknown): Promise<void> {
     const json = JSON.stringify(record) ?? 'null';
-    await this.run(`append to log "${log}"`, () => this.client.rPush(this.logKey(log), json));
+    await this.run(`append to log "${log}"`, () => this.client.rPush(this.keys.log(log), json));
   }
 
   async readLog<T>(log: string, options: { fromIndex?: number; limit?: number } = {}): Promise<T[]> {
@@ -156,31 +144,31 @@ export class RedisStore implements Store {
     if (options.limit !== undefined && options.limit <= 0) return [];
     const stop = options.limit === undefined ? -1 : from + options.limit - 1;
     const records = await this.run(`read log "${log}"`, () =>
-      this.client.lRange(this.logKey(log), from, stop),
+      this.client.lRange(this.keys.log(log), from, stop),
     );
     return records.map((json) => JSON.parse(json) as T);
   }
 
   async addToSet(set: string, member: string): Promise<void> {
-    await this.run(`add to set "${set}"`, () => this.client.sAdd(this.setKey(set), member));
+    await this.run(`add to set "${set}"`, () => this.client.sAdd(this.keys.set(set), member));
   }
 
   async removeFromSet(set: string, member: string): Promise<void> {
-    await this.run(`remove from set "${set}"`, () => this.client.sRem(this.setKey(set), member));
+    await this.run(`remove from set "${set}"`, () => this.client.sRem(this.keys.set(set), member));
   }
 
   async members(set: string): Promise<string[]> {
-    return this.run(`read set "${set}"`, () => this.client.sMembers(this.setKey(set)));
+    return this.run(`read set "${set}"`, () => this.client.sMembers(this.keys.set(set)));
   }
 
   async addToIndex(index: string, member: string, at: number): Promise<void> {
     await this.run(`add to index "${index}"`, () =>
-      this.client.zAdd(this.indexKey(index), { score: at, value: member }),
+      this.client.zAdd(this.keys.index(index), { score: at, value: member }),
     );
   }
 
   async removeFromIndex(index: string, member: string): Promise<void> {
-    await this.run(`remove from index "${index}"`, () => this.client.zRem(this.indexKey(index), member));
+    await this.run(`remove from index "${index}"`, () => this.client.zRem(this.keys.index(index), member));
   }
 
   /** ZRANGEBYSCORE with LIMIT: O(log n + limit), however many members the index holds. */
@@ -188,7 +176,7 @@ export class RedisStore implements Store {
     if (limit <= 0) return [];
     const max = Number.isFinite(upTo) ? upTo : upTo > 0 ? '+inf' : '-inf';
     const entries = await this.run(`read index "${index}"`, () =>
-      this.client.zRangeByScoreWithScores(this.indexKey(index), '-inf', max, {
+      this.client.zRangeByScoreWithScores(this.keys.index(index), '-inf', max, {
         LIMIT: { offset: 0, count: Math.floor(limit) },
       }),
     );
@@ -203,7 +191,7 @@ export class RedisStore implements Store {
   async writeAll(writes: readonly StoreWrite[]): Promise<void> {
     if (writes.length === 0) return;
     // Serialized first: a value that is not JSON fails before anything is sent.
-    const queue = writes.map((write) => this.queued(write));
+    const queue = writes.map((write) => queuedWrite(write, this.keys));
     await this.run(`write ${writes.map(describeWrite).join(', ')}`, async () => {
       const multi = this.client.multi();
       for (const add of queue) add(multi);
@@ -213,42 +201,6 @@ export class RedisStore implements Store {
         throw firstFailure(error);
       }
     });
-  }
-
-  /** One write of a batch, serialized now, queued in the batch's MULTI later. */
-  private queued(write: StoreWrite): (multi: RedisMulti) => void {
-    switch (write.kind) {
-      case 'set': {
-        const key = this.valueKey(write.key);
-        const ttlMs = write.ttlMs === undefined ? undefined : Math.ceil(write.ttlMs);
-        // As KeyvValues.set: a TTL of zero or less means already gone.
-        if (ttlMs !== undefined && ttlMs <= 0) return (multi) => multi.del(key);
-        const text = keyvText(write.value, ttlMs, write.json);
-        return (multi) => (ttlMs === undefined ? multi.set(key, text) : multi.set(key, text, { PX: ttlMs }));
-      }
-      case 'delete': {
-        const key = this.valueKey(write.key);
-        return (multi) => multi.del(key);
-      }
-      case 'append': {
-        const key = this.logKey(write.log);
-        const json = JSON.stringify(write.record) ?? 'null';
-        return (multi) => multi.rPush(key, json);
-      }
-      case 'addToSet':
-        return (multi) => multi.sAdd(this.setKey(write.set), write.member);
-      case 'removeFromSet':
-        return (multi) => multi.sRem(this.setKey(write.set), write.member);
-      case 'addToIndex':
-        return (multi) => multi.zAdd(this.indexKey(write.index), { score: write.at, value: write.member });
-      case 'removeFromIndex':
-        return (multi) => multi.zRem(this.indexKey(write.index), write.member);
-      case 'release': {
-        const options = { keys: [this.claimKey(write.key)], arguments: [write.owner] };
-        // EVAL, not EVALSHA: inside a MULTI a forgotten script cannot be sent again.
-        return (multi) => multi.eval(releaseScript, options);
-      }
-    }
   }
 
   async ping(): Promise<void> {
@@ -328,34 +280,4 @@ export class RedisStore implements Store {
     };
     return adapter;
   }
-
-  /** Where keyv keeps a value: its namespace, its separator, the key. */
-  private valueKey(key: string): string {
-    return `${this.prefix}kv:${key}`;
-  }
-
-  private claimKey(key: string): string {
-    return `${this.prefix}claim:${key}`;
-  }
-
-  private logKey(log: string): string {
-    return `${this.prefix}log:${log}`;
-  }
-
-  private setKey(set: string): string {
-    return `${this.prefix}set:${set}`;
-  }
-
-  private indexKey(index: string): string {
-    return `${this.prefix}index:${index}`;
-  }
-}
-
-type RedisMulti = ReturnType<RedisClient['multi']>;
-
-/** The first command of a batch that Redis refused (node-redis's MultiErrorReply lists them), or the error itself. */
-function firstFailure(error: unknown): unknown {
-  const replies = (error ?? {}) as { replies?: unknown[]; errorIndexes?: number[] };
-  const index = replies.errorIndexes?.[0];
-  return index === undefined ? error : (replies.replies?.[index] ?? error);
 }
