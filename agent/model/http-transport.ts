@@ -1,7 +1,8 @@
 // The model client's HTTP: a fetch for the openai SDK over node:http and node:https with keep-alive agents.
 // Node 20's built-in fetch (undici, WHATWG streams, an AbortSignal and transferable objects per request) cost
-// more CPU than the rest of a model turn; this one sends a request and reads its whole answer, and nothing else.
-// A body it cannot send as is (a stream, form data) goes to the built-in fetch.
+// more CPU than the rest of a model turn; this one sends a request, reads its whole answer and hands it on as a
+// LeanResponse (lean-response.ts), and nothing else. A body it cannot send as is (a stream, form data) goes to the
+// built-in fetch.
 import {
   Agent as HttpAgent,
   request as httpRequest,
@@ -9,6 +10,7 @@ import {
   type OutgoingHttpHeaders,
 } from 'node:http';
 import type { Agent as HttpsAgent } from 'node:https';
+import { LeanResponse } from './lean-response.js';
 
 export interface HttpTransportOptions {
   /** Extra certificate authorities to trust for https (tests); NODE_EXTRA_CA_CERTS works as for any client. */
@@ -100,7 +102,7 @@ function send(
       });
       response.on('end', () => {
         if (settled) return;
-        toResponse(response, Buffer.concat(chunks)).then((answer) => {
+        toResponse(url, response, Buffer.concat(chunks)).then((answer) => {
           if (settled) return;
           settled = true;
           signal?.removeEventListener('abort', onAbort);
@@ -112,12 +114,12 @@ function send(
   });
 }
 
-async function toResponse(response: IncomingMessage, raw: Buffer): Promise<Response> {
+async function toResponse(url: URL, response: IncomingMessage, raw: Buffer): Promise<Response> {
   const status = response.statusCode ?? 0;
-  const headers = new Headers();
+  // Node gives lower-cased names, and joins most repeated headers itself; the rest (set-cookie) as fetch would.
+  const headers = new Map<string, string>();
   for (const [name, value] of Object.entries(response.headers)) {
-    if (value === undefined) continue;
-    for (const one of Array.isArray(value) ? value : [value]) headers.append(name, one);
+    if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(', ') : value);
   }
   const encoding = headers.get('content-encoding')?.trim().toLowerCase();
   const decode = encoding && encoding !== 'identity' ? await decoderFor(encoding) : undefined;
@@ -128,17 +130,14 @@ async function toResponse(response: IncomingMessage, raw: Buffer): Promise<Respo
     headers.delete('content-encoding');
     headers.delete('content-length');
   }
-  try {
-    return new Response(NULL_BODY_STATUSES.has(status) ? null : body, {
-      status,
-      statusText: response.statusMessage ?? '',
-      headers,
-    });
-  } catch (error) {
-    throw new Error(`the server answered with HTTP status ${status}, which is not a valid response`, {
-      cause: error,
-    });
-  }
+  const answer = new LeanResponse(NULL_BODY_STATUSES.has(status) ? null : body, {
+    status,
+    statusText: response.statusMessage ?? '',
+    headers,
+    url: url.href,
+  });
+  // The SDK reads only what LeanResponse has of a Response (lean-response.ts).
+  return answer as unknown as Response;
 }
 
 function plainHeaders(headers: RequestInit['headers']): OutgoingHttpHeaders {

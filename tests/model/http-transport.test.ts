@@ -130,6 +130,18 @@ describe('http transport', () => {
     expect(await answer.json()).toEqual({ choices: [] });
   });
 
+  it('hands the body as a stream too, for a reader that wants one, and joins a repeated header', async () => {
+    const { base } = await serve((_request, response) => {
+      response.setHeader('set-cookie', ['a=1', 'b=2']);
+      response.end('streamed body');
+    });
+    const answer = await createHttpTransport()(`${base}/x`);
+    expect(answer.headers.get('Set-Cookie')).toBe('a=1, b=2');
+    expect(answer.body).not.toBeNull();
+    expect(await new Response(answer.body).text()).toBe('streamed body');
+    expect(await answer.clone().text()).toBe('streamed body');
+  });
+
   it('hands back an answer without a body (204)', async () => {
     const { base } = await serve((_request, response) => {
       response.writeHead(204);
