@@ -9,11 +9,10 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { Kernel } from '../agent/kernel.js';
 import type { ModelClient, ModelReply } from '../agent/model/model-port.js';
-import type { Principal } from '../agent/principal.js';
 import { MemoryStore } from '../agent/store/memory-store.js';
 import { SqliteStore } from '../agent/store/sqlite-store.js';
 import { readStatusTool, ToolCounter } from './bench-tool.js';
-import { FINAL_ANSWER, SERVICES, TASK, TOOL_NAME, TURNS_PER_RUN } from './scripted-run.js';
+import { BENCH_PRINCIPAL, FINAL_ANSWER, SERVICES, TASK, TOOL_NAME, TURNS_PER_RUN } from './scripted-run.js';
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
@@ -45,13 +44,6 @@ const kernel = new Kernel({
   model,
   concurrency: IN_FLIGHT,
 });
-const principal: Principal = {
-  platform: 'cli',
-  userId: 'bench',
-  displayName: 'Bench',
-  roles: ['operator'],
-  groups: [],
-};
 
 async function batch(count: number, tag: string): Promise<void> {
   let next = 0;
@@ -59,7 +51,9 @@ async function batch(count: number, tag: string): Promise<void> {
     while (next < count) {
       const index = next++;
       const conversation = { platform: 'cli' as const, channelId: 'bench', threadId: `${tag}-${index}` };
-      const run = await kernel.settled(await kernel.start({ text: TASK, principal, conversation }));
+      const run = await kernel.settled(
+        await kernel.start({ text: TASK, principal: BENCH_PRINCIPAL, conversation }),
+      );
       if (run.status !== 'finished') throw new Error(`run ${run.id} ended ${run.status}`);
     }
   };

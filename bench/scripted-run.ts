@@ -1,8 +1,18 @@
 // The one conversation every benchmark run has: three read-tool steps, then a final answer (four model turns).
+
+import type { Principal } from '../agent/principal.js';
 import type { FakeAnswer, RecordedRequest } from '../tests/fakes/openai-answers.js';
 import { text, toolCalls } from '../tests/fakes/openai-answers.js';
 
 export const TASK = 'Are the api, worker and database services healthy?';
+/** Who asks, in every kernel bench: an operator at the terminal. */
+export const BENCH_PRINCIPAL: Principal = {
+  platform: 'cli',
+  userId: 'bench',
+  displayName: 'Bench',
+  roles: ['operator'],
+  groups: [],
+};
 export const TOOL_NAME = 'read_status';
 export const TOOL_STEPS = 3;
 export const TURNS_PER_RUN = TOOL_STEPS + 1;

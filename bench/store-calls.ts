@@ -6,14 +6,13 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { Kernel } from '../agent/kernel.js';
 import { createOpenAIModelClient } from '../agent/model/model-client.js';
-import type { Principal } from '../agent/principal.js';
 import { MemoryStore } from '../agent/store/memory-store.js';
 import { SqliteStore } from '../agent/store/sqlite-store.js';
 import type { Store, StoreWrite } from '../agent/store/store.js';
 import { startFakeOpenAIServer } from '../tests/fakes/openai-server.js';
 import { readStatusTool, ToolCounter } from './bench-tool.js';
 import { API_KEY, MODEL } from './runners/runner.js';
-import { scriptedAnswer, TASK } from './scripted-run.js';
+import { BENCH_PRINCIPAL, scriptedAnswer, TASK } from './scripted-run.js';
 
 const { values } = parseArgs({
   options: { store: { type: 'string', default: 'sqlite' }, runs: { type: 'string', default: '20' } },
@@ -72,17 +71,10 @@ const kernel = new Kernel({
     maxRetries: 2,
   }),
 });
-const principal: Principal = {
-  platform: 'cli',
-  userId: 'bench',
-  displayName: 'Bench',
-  roles: ['operator'],
-  groups: [],
-};
 for (let index = 0; index < runs; index++) {
   const runId = await kernel.start({
     text: TASK,
-    principal,
+    principal: BENCH_PRINCIPAL,
     conversation: { platform: 'cli', channelId: 'bench', threadId: `thread-${index}` },
   });
   const run = await kernel.settled(runId);

@@ -4,23 +4,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Kernel } from '../../agent/kernel.js';
 import { createOpenAIModelClient } from '../../agent/model/model-client.js';
-import type { Principal } from '../../agent/principal.js';
 import { MemoryStore } from '../../agent/store/memory-store.js';
 import { SqliteStore } from '../../agent/store/sqlite-store.js';
 import type { Store } from '../../agent/store/store.js';
 import { readStatusTool, ToolCounter } from '../bench-tool.js';
-import { FINAL_ANSWER, TASK, TOOL_STEPS, TURNS_PER_RUN } from '../scripted-run.js';
+import { BENCH_PRINCIPAL, FINAL_ANSWER, TASK, TOOL_STEPS, TURNS_PER_RUN } from '../scripted-run.js';
 import { API_KEY, BrokenRunError, MODEL, type Runner, type RunnerName } from './runner.js';
 
 export type KernelRunnerName = Exclude<RunnerName, 'bare' | 'bare-transport' | 'agents-sdk'>;
-
-const operator: Principal = {
-  platform: 'cli',
-  userId: 'bench',
-  displayName: 'Bench',
-  roles: ['operator'],
-  groups: [],
-};
 
 export function kernelRunner(name: KernelRunnerName, baseURL: string, concurrency: number): Runner {
   const { store, removeFiles } = openStore(name);
@@ -41,7 +32,7 @@ export function kernelRunner(name: KernelRunnerName, baseURL: string, concurrenc
       // A thread per run: thread-summary lookups happen as in production, but stay small.
       const runId = await kernel.start({
         text: TASK,
-        principal: operator,
+        principal: BENCH_PRINCIPAL,
         conversation: { platform: 'cli', channelId: 'bench', threadId: `${name}-${label}` },
       });
       const run = await kernel.settled(runId);
