@@ -74,10 +74,7 @@ export class RunLeases {
    * the lease has passed, and renews it then.
    */
   async stillHeld(runId: string): Promise<boolean> {
-    const since = this.held.get(runId);
-    if (since === undefined) return false;
-    if (this.now() - since < this.leaseMs / 3) return true;
-    return this.refresh(runId, since);
+    return this.heldFresh(runId) ?? this.refresh(runId, this.held.get(runId)!);
   }
 
   /**
