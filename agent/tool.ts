@@ -77,8 +77,13 @@ export function defineTool<Input extends z.ZodType>(definition: ToolDefinition<I
   return Object.freeze({ ...definition }) as Tool;
 }
 
-/** The JSON Schema the model receives for a tool's input. */
+/** Each input schema's JSON Schema, made once: defineTool checks it, and every tool registry lists it. */
+const parametersSchemas = new WeakMap<z.ZodType, Readonly<Record<string, unknown>>>();
+
+/** The JSON Schema the model receives for a tool's input; one object per input schema, never to be changed. */
 export function toolParametersSchema(input: z.ZodType): Record<string, unknown> {
+  const known = parametersSchemas.get(input);
+  if (known !== undefined) return known;
   const schema = z.toJSONSchema(input, { target: 'draft-7', io: 'input', unrepresentable: 'any' }) as Record<
     string,
     unknown
@@ -87,5 +92,6 @@ export function toolParametersSchema(input: z.ZodType): Record<string, unknown> 
   if (schema.type !== 'object') {
     throw new Error('a tool input must be a zod object');
   }
+  parametersSchemas.set(input, schema);
   return schema;
 }

@@ -15,5 +15,5 @@ export async function buildRunnerBundle(): Promise<string> {
   mkdirSync(outdir, { recursive: true });
   await build(bundleOptions({ 'runner-process': 'bench/runner-process.ts' }, outdir));
   copyAssets(outdir);
-  return `${outdir}runner-process.mjs`;
+  return `${outdir}runner-process.cjs`;
 }

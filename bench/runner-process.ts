@@ -8,24 +8,29 @@ import { BrokenRunError } from './runners/runner.js';
 import { TOOL_STEPS, TURNS_PER_RUN } from './scripted-run.js';
 import { sendToBench } from './send-to-bench.js';
 
-const job = RunnerJob.parse(JSON.parse(process.argv[2] ?? 'null'));
-const runner = createRunner(job.runner, job.baseURL, job.concurrency);
-let reply: RunnerReply;
-try {
-  await warmUp(runner, job);
-  const toolsBefore = runner.tools.executions;
-  const measurement = await measureSegment(runner, job);
-  const executed = runner.tools.executions - toolsBefore;
-  if (measurement.modelTurns !== job.runs * TURNS_PER_RUN || executed !== job.runs * TOOL_STEPS) {
-    throw new BrokenRunError(
-      `${job.runner}: counted ${measurement.modelTurns} model turns (expected ${job.runs * TURNS_PER_RUN}) and ${executed} tool runs (expected ${job.runs * TOOL_STEPS})`,
-    );
+async function main(): Promise<void> {
+  const job = RunnerJob.parse(JSON.parse(process.argv[2] ?? 'null'));
+  const runner = createRunner(job.runner, job.baseURL, job.concurrency);
+  let reply: RunnerReply;
+  try {
+    await warmUp(runner, job);
+    const toolsBefore = runner.tools.executions;
+    const measurement = await measureSegment(runner, job);
+    const executed = runner.tools.executions - toolsBefore;
+    if (measurement.modelTurns !== job.runs * TURNS_PER_RUN || executed !== job.runs * TOOL_STEPS) {
+      throw new BrokenRunError(
+        `${job.runner}: counted ${measurement.modelTurns} model turns (expected ${job.runs * TURNS_PER_RUN}) and ${executed} tool runs (expected ${job.runs * TOOL_STEPS})`,
+      );
+    }
+    reply = { ok: true, measurement };
+  } catch (error) {
+    reply = { ok: false, error: error instanceof Error ? error.message : String(error) };
+  } finally {
+    await runner.close();
   }
-  reply = { ok: true, measurement };
-} catch (error) {
-  reply = { ok: false, error: error instanceof Error ? error.message : String(error) };
-} finally {
-  await runner.close();
+  if (!reply.ok) process.exitCode = 1;
+  await sendToBench(reply);
 }
-if (!reply.ok) process.exitCode = 1;
-await sendToBench(reply);
+
+// A function, not top-level await: the bundled runner is CommonJS, as the shipped bundle is.
+void main();

@@ -5,6 +5,7 @@
 import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { build } from 'esbuild';
+import { asciiComments, saveLoadCache } from './bundle-finish.js';
 import { bundleOptions, copyAssets } from './bundle-options.js';
 import { ENTRIES, ROOT, SOURCE_DIRS } from './program.js';
 
@@ -16,10 +17,13 @@ rmSync(next, { recursive: true, force: true });
 mkdirSync(next, { recursive: true });
 try {
   await build(bundleOptions(ENTRIES, next));
+  for (const entry of Object.keys(ENTRIES)) asciiComments(join(next, `${entry}.cjs`));
   copyAssets(next);
   writeFileSync(join(next, 'build.json'), `${JSON.stringify({ builtAt, sources: SOURCE_DIRS }, null, 2)}\n`);
   rmSync(dist, { recursive: true, force: true });
   renameSync(next, dist);
+  // Made in place: a cache holds the path it was compiled under.
+  for (const entry of Object.keys(ENTRIES)) saveLoadCache(join(dist, `${entry}.cjs`));
 } catch (error) {
   rmSync(next, { recursive: true, force: true });
   process.stderr.write(`opsbot build failed: ${error instanceof Error ? error.message : error}\n`);

@@ -16,7 +16,6 @@ export const EXTERNAL = [
   'discord.js',
   '@slack/bolt',
   'prom-client',
-  'pino',
   'pino-pretty',
 ];
 
@@ -26,24 +25,28 @@ const ASSETS = [
   ['bot/playground/public', 'public'],
 ];
 
-/** esbuild's options for bundling `entryPoints` into `outdir`. */
+/**
+ * esbuild's options for bundling `entryPoints` into `outdir`: one CommonJS file per entry, which bin/bundle-loader.js
+ * compiles through V8's code cache (Node 20 caches no ES module). The program's own lazy imports (the chat
+ * services, the Redis store) become lazy requires inside that file.
+ */
 export function bundleOptions(entryPoints, outdir) {
   return {
     absWorkingDir: ROOT,
     entryPoints,
     outdir,
     bundle: true,
-    splitting: true,
-    format: 'esm',
+    format: 'cjs',
     platform: 'node',
     target: 'node20',
-    outExtension: { '.js': '.mjs' },
+    outExtension: { '.js': '.cjs' },
+    // Every import() becomes require(): a script compiled from V8's code cache has no import() (bundle-loader.js).
+    supported: { 'dynamic-import': false },
     external: EXTERNAL,
     sourcemap: 'linked',
-    // Bundled CommonJS packages call require(); ES modules have none of their own.
-    banner: {
-      js: "import { createRequire as __opsbotCreateRequire } from 'node:module'; const require = __opsbotCreateRequire(import.meta.url);",
-    },
+    // A CommonJS file has no import.meta; the modules that find files beside themselves read it from here.
+    define: { 'import.meta.url': '__opsbotImportMetaUrl' },
+    banner: { js: "const __opsbotImportMetaUrl = require('node:url').pathToFileURL(__filename).href;" },
     logLevel: 'warning',
   };
 }

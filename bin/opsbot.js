@@ -3,5 +3,6 @@
 // otherwise the TypeScript sources through tsx.
 import { loadProgram } from './program.js';
 
-const cli = await loadProgram('cli');
-process.exitCode = await cli.runCli(process.argv.slice(2), cli.processIo());
+const { program, started } = await loadProgram('cli');
+process.exitCode = await program.runCli(process.argv.slice(2), program.processIo());
+started();

@@ -3,20 +3,35 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { loadBundle } from './bundle-loader.js';
 
 export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 /** Where the program's sources live; a file changed here after the build makes the bundle stale. */
 export const SOURCE_DIRS = ['agent', 'bot', 'tools', 'scheduled'];
 
 /** The program's entry points, by the name of their bundle file. */
-export const ENTRIES = { main: 'bot/main.ts', cli: 'bot/cli/main.ts' };
+export const ENTRIES = { main: 'bot/run-server.ts', cli: 'bot/cli/main.ts' };
 
-/** Imports `main` (the server, which starts on import) or `cli` (which exports runCli). */
+/**
+ * Loads `main` (which exports runServer) or `cli` (runCli and processIo) as `program`. The caller calls `started()`
+ * once the program is up: a bundle that started without its run cache then writes it (bin/bundle-loader.js).
+ * OPSBOT_CODE_CACHE=off loads the bundle without any cache and writes none.
+ */
 export async function loadProgram(entry) {
-  if (bundleIsFresh(ROOT, process.env)) return import(pathToFileURL(join(ROOT, 'dist', `${entry}.mjs`)).href);
+  if (bundleIsFresh(ROOT, process.env)) {
+    const file = join(ROOT, 'dist', `${entry}.cjs`);
+    const useCache = process.env.OPSBOT_CODE_CACHE !== 'off';
+    const bundle = loadBundle(file, { useCache });
+    return {
+      program: bundle.exports,
+      started: () => {
+        if (useCache && bundle.cache !== 'run') bundle.saveCache('run');
+      },
+    };
+  }
   const { register } = await import('tsx/esm/api');
   register();
-  return import(pathToFileURL(join(ROOT, ENTRIES[entry])).href);
+  return { program: await import(pathToFileURL(join(ROOT, ENTRIES[entry])).href), started: () => {} };
 }
 
 /** Whether `root`'s bundle is newer than every source file; OPSBOT_BUNDLE=off always runs the sources. */

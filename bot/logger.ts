@@ -1,6 +1,6 @@
 // The process logger: JSON lines in production, readable lines on a terminal, and never a secret in either.
+import { createRequire } from 'node:module';
 import pino from 'pino';
-import { prettyFactory } from 'pino-pretty';
 
 export interface CreateLoggerOptions {
   level: pino.LevelWithSilent;
@@ -45,10 +45,22 @@ export function createLogger(options: CreateLoggerOptions): pino.Logger {
   return logger;
 }
 
-/** Formats each JSON line in the caller's turn and writes it on, so pretty output is as synchronous as JSON. */
+/**
+ * Formats each JSON line in the caller's turn and writes it on, so pretty output is as synchronous as JSON.
+ * pino-pretty loads with the first line: a process that logs nothing (most CLI commands) never loads it.
+ */
 function prettyDestination(target: pino.DestinationStream, colorize: boolean): pino.DestinationStream {
-  const format = prettyFactory({ colorize });
-  return { write: (line: string) => target.write(format(line)) };
+  let format: ((line: string) => string) | undefined;
+  return {
+    write: (line: string) => {
+      format ??= loadPrettyFactory()({ colorize });
+      target.write(format(line));
+    },
+  };
+}
+
+function loadPrettyFactory(): typeof import('pino-pretty').prettyFactory {
+  return (createRequire(import.meta.url)('pino-pretty') as typeof import('pino-pretty')).prettyFactory;
 }
 
 /**

@@ -1,10 +1,5 @@
-// `npm start`: runs opsbot: the HTTP server with the playground, and the chat adapters whose tokens are set.
-import { errorMessage } from '../agent/errors.js';
-import { serve } from './serve.js';
+// `npm start` from the sources (`node --import tsx bot/main.ts`): the HTTP server with the playground, and the chat
+// adapters whose tokens are set. bin/start.js calls the same runServer, from the bundle when it is fresh.
+import { runServer } from './run-server.js';
 
-try {
-  await serve({ env: process.env, argv: process.argv.slice(2) });
-} catch (error) {
-  process.stderr.write(`opsbot: ${errorMessage(error)}\n`);
-  process.exitCode = 2;
-}
+await runServer(process.env, process.argv.slice(2));

@@ -15,18 +15,16 @@ export class PatrolCalendar {
   private readonly seconds: readonly number[];
   private readonly minutes: ReadonlySet<number>;
   private readonly sortedMinutes: readonly number[];
-  private readonly localMinute: Intl.DateTimeFormat;
 
   constructor(
     expression: string,
-    timezone: string,
+    private readonly timezone: string,
     private readonly match: (date: Date) => boolean,
   ) {
     const fields = parse(expression);
     this.seconds = [...fields.second].sort((a, b) => a - b);
     this.sortedMinutes = [...fields.minute].sort((a, b) => a - b);
     this.minutes = new Set(this.sortedMinutes);
-    this.localMinute = new Intl.DateTimeFormat('en-US', { timeZone: timezone, minute: 'numeric' });
   }
 
   /** The first slot strictly after `afterMs`, or undefined if none comes within about a year. */
@@ -78,6 +76,21 @@ export class PatrolCalendar {
 
   /** The minute of the hour in the schedule's time zone (not always the UTC one: some zones are :30 or :45 off). */
   private minuteOf(at: number): number {
-    return Number(this.localMinute.format(new Date(at)));
+    return Number(minuteFormat(this.timezone).format(new Date(at)));
   }
+}
+
+/**
+ * One formatter per time zone, made when a calendar first walks time: the first one loads the time-zone data,
+ * which a start that schedules patrols but fires none yet does not need.
+ */
+const minuteFormats = new Map<string, Intl.DateTimeFormat>();
+
+function minuteFormat(timezone: string): Intl.DateTimeFormat {
+  let format = minuteFormats.get(timezone);
+  if (format === undefined) {
+    format = new Intl.DateTimeFormat('en-US', { timeZone: timezone, minute: 'numeric' });
+    minuteFormats.set(timezone, format);
+  }
+  return format;
 }

@@ -27,6 +27,16 @@ function isToolLike(value: unknown): value is Tool {
 }
 
 /**
+ * import() of a tool module. The bundle, compiled from V8's code cache by bin/bundle-loader.js, has no import() of
+ * its own on Node 20 (esbuild turns each into require(), which cannot load a file URL or every ES module), so there
+ * it borrows the loader's, lent under this symbol.
+ */
+function importModule(url: string): Promise<Record<string, unknown>> {
+  const lent = (globalThis as Record<symbol, unknown>)[Symbol.for('opsbot.import')];
+  return (typeof lent === 'function' ? lent(url) : import(url)) as Promise<Record<string, unknown>>;
+}
+
+/**
  * Imports each .ts/.mts/.js/.mjs module in `directory` (not recursively; *.d.ts and *.test.* are skipped) in
  * name order and collects every export that is a tool, checked again through defineTool. One error listing
  * every file that failed is thrown at start-up, so a broken module cannot be missed.
@@ -53,7 +63,7 @@ export async function loadCustomTools(directory: string, cwd = process.cwd()): P
   for (const name of names) {
     const file = join(folder, name);
     try {
-      const module = (await import(pathToFileURL(file).href)) as Record<string, unknown>;
+      const module = await importModule(pathToFileURL(file).href);
       const tools = Object.values(module).filter(isToolLike);
       if (tools.length === 0) {
         failures.push(`${file}: exports no tool (export the result of defineTool(...))`);

@@ -38,6 +38,13 @@ const COMMANDS: Command[] = [
     goalMs: 400,
   },
   {
+    name: 'opsbot start (bundle, no code cache)',
+    until: 'healthz',
+    argv: ['bin/start.js'],
+    env: { OPSBOT_CODE_CACHE: 'off' },
+    baseline: 'node http server',
+  },
+  {
     name: 'opsbot start (tsx sources)',
     until: 'healthz',
     argv: ['bin/start.js'],

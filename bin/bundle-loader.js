@@ -1,0 +1,84 @@
+// Loads one of the bundle's CommonJS files through V8's code cache, so a start does not parse and compile 2 MB of
+// JavaScript again. Node 20 has no compile cache of its own for this (module.enableCompileCache came in Node 22).
+//
+// Two caches sit beside each bundle file, both made by this node binary with its flags (V8 refuses, and we then
+// compile as usual, a cache made by another version or with other flags):
+// - `<file>.load-cache`, written by `npm run build` right after loading the file: the modules' top-level code;
+// - `<file>.run-cache`, written once by the program itself after its first start (when the folder is writable):
+//   it also holds every function that start compiled, so the next starts compile almost nothing.
+// V8 checks a cache against the source's length only, and a cached script keeps the file name it was compiled under
+// (stack traces would name the old place). So each cache begins with the file's path, size and modification time,
+// and a cache made for another file, another place or another build of it is not used.
+import { readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createRequire, Module } from 'node:module';
+import { dirname } from 'node:path';
+import { Script } from 'node:vm';
+
+/**
+ * A script compiled here has no import() of its own on Node 20 (that needs --experimental-vm-modules, and does not
+ * survive a code cache), so the bundle has none: esbuild turns the program's import() into require(). Where the
+ * program must import an ES module of the user's (a tool folder's), it borrows this module's import() under this
+ * symbol (tools/load-custom-tools.ts).
+ */
+const IMPORT = Symbol.for('opsbot.import');
+
+/** The cache files beside `file`, the run cache first: the one a start prefers. */
+export function cacheFiles(file) {
+  return { run: `${file}.run-cache`, load: `${file}.load-cache` };
+}
+
+/**
+ * Runs the CommonJS file `file` as `require` would, compiled from its cache when one is accepted (`useCache`
+ * false: compiled without looking for one). Returns its
+ * exports, which cache it used (`run`, `load`, `none`, or `rejected` when V8 refused the one found), and
+ * `saveCache(kind)`, which writes the cache of that kind from everything compiled so far.
+ */
+export function loadBundle(file, { useCache = true } = {}) {
+  // The build leaves the file all ASCII (bin/build.js), and Latin-1 reads it without decoding.
+  const source = readFileSync(file, 'latin1');
+  const stamp = fileStamp(file);
+  const found = useCache ? readCache(file, stamp) : undefined;
+  const script = new Script(Module.wrap(source), { filename: file, cachedData: found?.data });
+  globalThis[IMPORT] ??= (specifier) => import(specifier);
+  const module = { exports: {} };
+  script.runInThisContext()(module.exports, createRequire(file), module, file, dirname(file));
+  const used = found === undefined ? 'none' : script.cachedDataRejected ? 'rejected' : found.kind;
+  return {
+    exports: module.exports,
+    cache: used,
+    /** Writes `<file>.<kind>-cache`; false when it could not (a read-only install runs on without it). */
+    saveCache(kind) {
+      const target = cacheFiles(file)[kind];
+      // Written beside the target and renamed, so a process starting meanwhile reads a whole cache or none.
+      const partial = `${target}.${process.pid}`;
+      try {
+        writeFileSync(partial, Buffer.concat([stamp, script.createCachedData()]));
+        renameSync(partial, target);
+        return true;
+      } catch {
+        rmSync(partial, { force: true });
+        return false;
+      }
+    },
+  };
+}
+
+/** What a cache of `file` begins with: one line naming the file, its size and its modification time. */
+function fileStamp(file) {
+  const { size, mtimeMs } = statSync(file);
+  return Buffer.from(`${JSON.stringify({ file, size, mtimeMs })}\n`);
+}
+
+function readCache(file, stamp) {
+  const files = cacheFiles(file);
+  for (const kind of ['run', 'load']) {
+    let bytes;
+    try {
+      bytes = readFileSync(files[kind]);
+    } catch {
+      continue; // Not there (yet): try the next kind, then compile without.
+    }
+    if (bytes.subarray(0, stamp.length).equals(stamp)) return { kind, data: bytes.subarray(stamp.length) };
+  }
+  return undefined;
+}
