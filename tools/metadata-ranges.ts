@@ -20,12 +20,21 @@ interface Range {
   prefix: number;
 }
 
-const ranges: Range[] = METADATA_RANGES.map((text) => {
-  const [address = '', prefix = ''] = text.split('/');
-  const canonical = canonicalIp(address);
-  if (!canonical) throw new Error(`bad metadata range ${text}`);
-  return { text, family: canonical.family, base: addressBits(canonical), prefix: Number(prefix) };
-});
+let ranges: Range[] | undefined;
+
+/**
+ * The ranges as numbers, worked out with the first check that needs them: node:net's first IPv6 check compiles a
+ * large regular expression (about 10 ms), which a start with no network check yet has no need of.
+ */
+function metadataRanges(): Range[] {
+  ranges ??= METADATA_RANGES.map((text) => {
+    const [address = '', prefix = ''] = text.split('/');
+    const canonical = canonicalIp(address);
+    if (!canonical) throw new Error(`bad metadata range ${text}`);
+    return { text, family: canonical.family, base: addressBits(canonical), prefix: Number(prefix) };
+  });
+  return ranges;
+}
 
 /** Where IPv6 carries an IPv4 address: its fixed leading bits, their length, and the IPv4's bit offset. */
 const IPV4_IN_IPV6 = [
@@ -58,7 +67,7 @@ export function metadataOverlap(
 ): string | undefined {
   const bits = addressBits(canonical);
   const width = canonical.family === 4 ? 32 : 128;
-  for (const range of ranges) {
+  for (const range of metadataRanges()) {
     const candidates: { base: bigint; prefix: number }[] = [];
     if (range.family === canonical.family) candidates.push({ base: range.base, prefix: range.prefix });
     else if (range.family === 4) {

@@ -1,4 +1,5 @@
 // Starts services in order and stops them in reverse, so what takes work stops first and the store stops last.
+import { setImmediate } from 'node:timers';
 import { errorMessage } from '../../agent/errors.js';
 import type { Logger } from '../../agent/logger.js';
 import type { ShutdownStep } from '../shutdown.js';
@@ -43,9 +44,15 @@ export class ServiceSet {
   /**
    * Starts each service once the ones before it have started. When one fails, those already started are stopped
    * in reverse order and the error is thrown again, naming the service.
+   *
+   * The event loop turns between two services, so once the HTTP server listens it answers /healthz at once, and
+   * /readyz says which services are still starting (the `services` check), instead of holding both requests
+   * until the last service has started.
    */
   async start(): Promise<void> {
+    this.options.readiness?.addReadinessCheck('services', async () => this.startupReadiness());
     for (const service of this.services) {
+      if (this.started.length > 0) await turnOfTheEventLoop();
       try {
         await service.start();
       } catch (error) {
@@ -56,6 +63,13 @@ export class ServiceSet {
       const readiness = service.readiness?.bind(service);
       if (readiness) this.options.readiness?.addReadinessCheck(service.name, readiness);
     }
+  }
+
+  private startupReadiness(): ServiceReadiness {
+    const waiting = this.services.filter((service) => !this.started.includes(service));
+    return waiting.length === 0
+      ? { ok: true, detail: `all ${this.services.length} started` }
+      : { ok: false, detail: `starting: ${waiting.map((service) => service.name).join(', ')}` };
   }
 
   /** The started services' stops, last started first: for the graceful shutdown, which times each one. */
@@ -85,4 +99,9 @@ export class ServiceSet {
     this.started.splice(index, 1);
     await service.stop();
   }
+}
+
+/** Lets pending I/O (a request already accepted) run; node:timers' own, so a test's fake timers cannot hold it. */
+function turnOfTheEventLoop(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
 }

@@ -155,10 +155,54 @@ describe('ServiceSet', () => {
     expect(await response.json()).toEqual({
       ready: false,
       checks: {
+        services: { ok: true, detail: 'all 3 started' },
         store: { ok: true, detail: 'sqlite test.sqlite' },
         slack: { ok: false, detail: 'reconnecting' },
       },
     });
+  });
+
+  it('answers /healthz while later services start, and /readyz names those still starting', async () => {
+    const events: string[] = [];
+    http = new HttpServer({ host: '127.0.0.1', port: 0, logger: silentLogger });
+    const server = http;
+    let url = '';
+    let finishPatrols: () => void = () => {};
+    const patrolsStarted = new Promise<void>((resolve) => {
+      finishPatrols = resolve;
+    });
+    const listening: Service = {
+      name: 'http',
+      start: async () => {
+        url = await server.listen();
+      },
+      stop: () => server.close(),
+    };
+    const patrols: Service = { ...recorded('patrols', events), start: () => patrolsStarted };
+    const services = new ServiceSet([recorded('store', events), listening, patrols], {
+      logger: silentLogger,
+      readiness: server,
+    });
+    const starting = services.start();
+    await expect.poll(() => url).not.toBe('');
+
+    expect(await (await fetch(`${url}/healthz`)).json()).toEqual({ ok: true });
+    const early = await fetch(`${url}/readyz`);
+    expect(early.status).toBe(503);
+    expect(await early.json()).toEqual({
+      ready: false,
+      checks: { services: { ok: false, detail: 'starting: patrols' } },
+    });
+
+    finishPatrols();
+    await starting;
+    const late = await fetch(`${url}/readyz`);
+    expect(late.status).toBe(200);
+    expect(await late.json()).toEqual({
+      ready: true,
+      checks: { services: { ok: true, detail: 'all 3 started' } },
+    });
+    await services.stop();
   });
 
   it('reports no readiness for a service that did not start', async () => {
@@ -172,6 +216,6 @@ describe('ServiceSet', () => {
       { logger: silentLogger, readiness: { addReadinessCheck: (name) => void checks.push(name) } },
     );
     await expect(services.start()).rejects.toThrow(ServiceStartError);
-    expect(checks).toEqual(['store']);
+    expect(checks).toEqual(['services', 'store']);
   });
 });
