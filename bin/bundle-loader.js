@@ -17,10 +17,20 @@ import { Script } from 'node:vm';
 /**
  * A script compiled here has no import() of its own on Node 20 (that needs --experimental-vm-modules, and does not
  * survive a code cache), so the bundle has none: esbuild turns the program's import() into require(). Where the
- * program must import an ES module of the user's (a tool folder's), it borrows this module's import() under this
- * symbol (tools/load-custom-tools.ts).
+ * program must import an ES module of the user's (a tool folder's), it borrows this one under this symbol
+ * (tools/load-custom-tools.ts). It imports TypeScript too, as the sources do: tsx is registered with the first
+ * .ts or .mts file, so a start without one never loads it.
  */
 const IMPORT = Symbol.for('opsbot.import');
+let typescript;
+
+async function importForBundle(specifier) {
+  if (/\.m?ts$/.test(specifier)) {
+    typescript ??= import('tsx/esm/api').then(({ register }) => register());
+    await typescript;
+  }
+  return import(specifier);
+}
 
 /** The cache files beside `file`, the run cache first: the one a start prefers. */
 export function cacheFiles(file) {
@@ -39,7 +49,7 @@ export function loadBundle(file, { useCache = true } = {}) {
   const stamp = fileStamp(file);
   const found = useCache ? readCache(file, stamp) : undefined;
   const script = new Script(Module.wrap(source), { filename: file, cachedData: found?.data });
-  globalThis[IMPORT] ??= (specifier) => import(specifier);
+  globalThis[IMPORT] ??= importForBundle;
   const module = { exports: {} };
   script.runInThisContext()(module.exports, createRequire(file), module, file, dirname(file));
   const used = found === undefined ? 'none' : script.cachedDataRejected ? 'rejected' : found.kind;

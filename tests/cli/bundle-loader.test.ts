@@ -5,6 +5,7 @@ import { spawnSync } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 // @ts-expect-error: a plain JavaScript module of the bin/ folder, without types.
 import { asciiComments } from '../../bin/bundle-finish.js';
@@ -22,6 +23,7 @@ module.exports = {
   answer: 42,
   where,
   gzipName: () => globalThis[Symbol.for('opsbot.import')]('node:zlib').then((zlib) => typeof zlib.gzipSync),
+  importFile: (url) => globalThis[Symbol.for('opsbot.import')](url),
 };
 `;
 
@@ -128,6 +130,24 @@ describe('loadBundle', () => {
       'main.cjs',
       'main.cjs.run-cache',
     ]);
+  });
+});
+
+describe("the bundle's import()", () => {
+  it("imports a user's TypeScript module, as a tool folder holds, registering tsx for it", () => {
+    const folder = bundleDir();
+    writeFileSync(join(folder, 'package.json'), '{ "type": "module" }\n');
+    writeFileSync(
+      join(folder, 'depth.ts'),
+      'const depth: number = 3;\nexport const summary = "depth " + depth;\n',
+    );
+    const url = pathToFileURL(join(folder, 'depth.ts')).href;
+    const script = `import { loadBundle } from ${JSON.stringify(LOADER)};
+const bundle = loadBundle(${JSON.stringify(join(folder, 'main.cjs'))});
+console.log((await bundle.exports.importFile(${JSON.stringify(url)})).summary);`;
+    const child = spawnSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8' });
+    expect(child.stderr).toBe('');
+    expect(child.stdout.trim()).toBe('depth 3');
   });
 });
 
