@@ -12,7 +12,9 @@ export const EXTERNAL = [
   'better-sqlite3',
   'bullmq',
   'ioredis',
-  '@keyv/redis',
+  // @keyv/redis itself is bundled: its default export is a class only in its ES build, and a CommonJS bundle that
+  // required it would get its CommonJS module object instead. The Redis client it wraps stays outside.
+  '@redis/client',
   'discord.js',
   '@slack/bolt',
   'prom-client',
