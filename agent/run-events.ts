@@ -61,6 +61,13 @@ export const RunEventSchema = z.discriminatedUnion('type', [
     beforeTokens: z.number(),
     afterTokens: z.number(),
   }),
+  /** Older tool outputs cut to their summaries (`model.keep_tool_outputs`): how many, and how many turns kept theirs. */
+  z.object({
+    ...eventBase,
+    type: z.literal('tool_outputs_cut'),
+    count: z.number().int().positive(),
+    keptTurns: z.number().int().positive(),
+  }),
   z.object({ ...eventBase, type: z.literal('post_failed'), message: z.string() }),
   z.object({ ...eventBase, type: z.literal('resumed'), by: z.string() }),
   z.object({ ...eventBase, type: z.literal('finished'), answer: z.string() }),

@@ -59,6 +59,9 @@ export function createEngines(deps: EngineDeps): Partial<Record<EngineKind, Engi
           afterTokens,
         });
       },
+      onToolOutputsCut: (run, count, keptTurns) => {
+        run.events.push({ type: 'tool_outputs_cut', at: clock.now(), step: run.step, count, keptTurns });
+      },
     });
   }
   return engines;

@@ -31,6 +31,8 @@ export interface ReactEngineOptions {
   keepToolOutputs: number;
   /** Called with each compression, so the kernel can record it. */
   onCompressed?(run: Run, beforeTokens: number, afterTokens: number): void;
+  /** Called with each cut of older tool outputs: how many were cut, and how many turns kept theirs. */
+  onToolOutputsCut?(run: Run, count: number, keptTurns: number): void;
 }
 
 const builtinSpecs: ModelToolSpec[] = BUILTIN_TOOLS.map((tool) => ({
@@ -184,7 +186,10 @@ export class ReactEngine implements Engine {
       if (event.type === 'tool_result') summaries.set(event.callId, event.summary);
     }
     const cut = cutToolOutputs({ messages: run.messages, summaries, keep, batch: keep });
-    if (cut) run.messages = cut;
+    if (!cut) return;
+    const count = cut.filter((message, index) => message !== run.messages[index]).length;
+    run.messages = cut;
+    this.options.onToolOutputsCut?.(run, count, keep);
   }
 
   /** Compresses older context when the prompt would pass the threshold, and keeps the result in the run. */

@@ -27,6 +27,10 @@ export function formatEvent(event: RunEvent): string | undefined {
     }
     case 'context_compressed':
       return dim(`  · context compressed: ${event.beforeTokens} → ${event.afterTokens} tokens`);
+    case 'tool_outputs_cut':
+      return dim(
+        `  · ${event.count} older tool ${event.count === 1 ? 'output' : 'outputs'} cut to their summaries (the last ${event.keptTurns} tool turns keep theirs)`,
+      );
     case 'executing':
       return yellow(`  ! executing ${event.tool}`);
     default:

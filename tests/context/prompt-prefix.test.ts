@@ -67,6 +67,10 @@ describe('prompt prefixes', () => {
     expect(
       run.messages.filter((message) => message.role === 'tool' && message.content.includes(CUT_NOTE)),
     ).toHaveLength(cut.length);
+    // Each cut is recorded in the run, with what it cut.
+    const recorded = run.events.filter((event) => event.type === 'tool_outputs_cut');
+    expect(recorded.map((event) => event.keptTurns)).toEqual([keep, keep, keep]);
+    expect(recorded.reduce((sum, event) => sum + event.count, 0)).toBe(cut.length);
     expect(answer).toContain(FIRST_FINDING);
   });
 

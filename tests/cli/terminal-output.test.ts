@@ -1,0 +1,20 @@
+// How `opsbot run` prints the kernel's context events as they happen.
+import { describe, expect, it } from 'vitest';
+import { formatEvent } from '../../bot/cli/terminal-output.js';
+
+describe('formatEvent', () => {
+  it('says how many older tool outputs were cut, and how many turns keep theirs', () => {
+    expect(formatEvent({ type: 'tool_outputs_cut', at: 0, step: 9, count: 5, keptTurns: 4 })).toContain(
+      '5 older tool outputs cut to their summaries (the last 4 tool turns keep theirs)',
+    );
+    expect(formatEvent({ type: 'tool_outputs_cut', at: 0, step: 9, count: 1, keptTurns: 4 })).toContain(
+      '1 older tool output cut to their summaries',
+    );
+  });
+
+  it('says how far the context was compressed', () => {
+    expect(
+      formatEvent({ type: 'context_compressed', at: 0, step: 3, beforeTokens: 9000, afterTokens: 2000 }),
+    ).toContain('context compressed: 9000 → 2000 tokens');
+  });
+});
