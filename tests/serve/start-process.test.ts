@@ -1,18 +1,17 @@
 // `npm start` as it ships: bin/start.js in a process of its own, which loads the bundle when it is fresh (as after
 // `npm install`, and in CI) and the sources otherwise. With Slack, Discord and a model configured, each platform's
 // mention is answered through the model and a tool, so the parts the bundle loads lazily are all loaded.
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
-import { collect, liveOutput } from '../cli/cli-process.js';
 import { type FakeDiscord, startFakeDiscord } from '../fakes/discord/fake-discord.js';
 import { type FakeOpenAIServer, startFakeOpenAIServer, text, toolCalls } from '../fakes/openai-server.js';
 import { type FakeSlackApi, startFakeSlackApi } from '../fakes/slack/fake-slack-api.js';
 import { eventCallback } from '../fakes/slack/slack-payload-builders.js';
 import { postSigned } from '../fakes/slack/slack-signing.js';
+import { startServerProcess } from './server-process.js';
 
 const START = fileURLToPath(new URL('../../bin/start.js', import.meta.url));
 const SECRET = 'shh-signing-secret';
@@ -60,29 +59,18 @@ describe('npm start, as shipped', () => {
     });
     model = await startFakeOpenAIServer();
     diskModel(model);
-    const child = spawn(process.execPath, [START], {
-      env: {
-        PATH: process.env.PATH,
-        HOME: process.env.HOME,
-        HOST: '127.0.0.1',
-        PORT: '0',
-        OPSBOT_DATA_DIR: dir,
-        OPSBOT_STORE_URL: `sqlite://${join(dir, 'opsbot.sqlite')}`,
-        SLACK_BOT_TOKEN: 'xoxb-test-token',
-        SLACK_SIGNING_SECRET: SECRET,
-        SLACK_API_URL: slack.apiUrl,
-        DISCORD_TOKEN: 'MTAw.fake.token',
-        DISCORD_APPLICATION_ID: '910000000000000001',
-        DISCORD_API_URL: discord.api.apiUrl,
-        OPENAI_BASE_URL: model.baseURL,
-        OPENAI_API_KEY: 'sk-test',
-        OPENAI_MODEL: 'fake-model',
-      },
-      stdio: 'pipe',
+    const { child, done, output } = startServerProcess([START], dir, {
+      HOST: '127.0.0.1',
+      SLACK_BOT_TOKEN: 'xoxb-test-token',
+      SLACK_SIGNING_SECRET: SECRET,
+      SLACK_API_URL: slack.apiUrl,
+      DISCORD_TOKEN: 'MTAw.fake.token',
+      DISCORD_APPLICATION_ID: '910000000000000001',
+      DISCORD_API_URL: discord.api.apiUrl,
+      OPENAI_BASE_URL: model.baseURL,
+      OPENAI_API_KEY: 'sk-test',
+      OPENAI_MODEL: 'fake-model',
     });
-    child.stdin.end();
-    const done = collect(child);
-    const output = liveOutput(child.stdout);
     try {
       const log = await output.until(/http: +http:\/\/\S+/);
       const url = /http: +(http:\/\/[^\s(]+)/.exec(log)![1]!;

@@ -1,12 +1,11 @@
 // `npm start` as a person runs it: settings that would be silently ignored are said out loud in the start-up log.
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
-import { collect, liveOutput } from '../cli/cli-process.js';
+import { startServerProcess } from './server-process.js';
 
 const MAIN = fileURLToPath(new URL('../../bot/main.ts', import.meta.url));
 const TSX = createRequire(import.meta.url).resolve('tsx');
@@ -17,20 +16,9 @@ afterEach(() => rmSync(dir, { recursive: true, force: true }));
 describe('npm start', () => {
   it('warns that OPENAI_MODEL alone uses no model, and runs the command engine', async () => {
     dir = mkdtempSync(join(tmpdir(), 'opsbot-start-'));
-    const child = spawn(process.execPath, ['--import', TSX, MAIN], {
-      env: {
-        PATH: process.env.PATH,
-        HOME: process.env.HOME,
-        PORT: '0',
-        OPSBOT_DATA_DIR: dir,
-        OPSBOT_STORE_URL: `sqlite://${join(dir, 'opsbot.sqlite')}`,
-        OPENAI_MODEL: 'qwen2.5:7b-instruct',
-      },
-      stdio: 'pipe',
+    const { child, done, output } = startServerProcess(['--import', TSX, MAIN], dir, {
+      OPENAI_MODEL: 'qwen2.5:7b-instruct',
     });
-    child.stdin.end();
-    const done = collect(child);
-    const output = liveOutput(child.stdout);
     try {
       const log = await output.until(/OPENAI_MODEL=qwen2\.5:7b-instruct is set, but neither/);
       expect(log).toMatch(/model: +none: command engine only/);
