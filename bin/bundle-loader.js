@@ -38,10 +38,10 @@ export function cacheFiles(file) {
 }
 
 /**
- * Runs the CommonJS file `file` as `require` would, compiled from its cache when one is accepted (`useCache`
- * false: compiled without looking for one). Returns its
- * exports, which cache it used (`run`, `load`, `none`, or `rejected` when V8 refused the one found), and
- * `saveCache(kind)`, which writes the cache of that kind from everything compiled so far.
+ * Runs the CommonJS file `file` as `require` would, compiled from its cache when one is accepted (with `useCache`
+ * false, without looking for one). Returns its exports, which cache it used (`run`, `load`, `none`, or `rejected`
+ * when V8 refused the one found), and `saveCache(kind)`, which writes that kind of cache from everything compiled
+ * so far.
  */
 export function loadBundle(file, { useCache = true } = {}) {
   // The build leaves the file all ASCII (bin/build.js), and Latin-1 reads it without decoding.
