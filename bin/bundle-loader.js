@@ -6,9 +6,12 @@
 // - `<file>.load-cache`, written by `npm run build` right after loading the file: the modules' top-level code;
 // - `<file>.run-cache`, written once by the program itself after its first start (when the folder is writable):
 //   it also holds every function that start compiled, so the next starts compile almost nothing.
-// V8 checks a cache against the source's length only, and a cached script keeps the file name it was compiled under
-// (stack traces would name the old place). So each cache begins with the file's path, size and modification time,
-// and a cache made for another file, another place or another build of it is not used.
+// V8 checks a cache against the source's length only, a cached script keeps the file name it was compiled under
+// (stack traces would name the old place), and a release build of V8 does not check the cache's bytes: a damaged
+// cache crashes the process (SIGSEGV) at every start. So each cache begins with a line naming the file's path, size
+// and modification time and the SHA-256 of the cache's bytes, and a cache made for another file, another place or
+// another build of it, or damaged since, is not used.
+import { createHash } from 'node:crypto';
 import { readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire, Module } from 'node:module';
 import { dirname } from 'node:path';
@@ -62,7 +65,9 @@ export function loadBundle(file, { useCache = true } = {}) {
       // Written beside the target and renamed, so a process starting meanwhile reads a whole cache or none.
       const partial = `${target}.${process.pid}`;
       try {
-        writeFileSync(partial, Buffer.concat([stamp, script.createCachedData()]));
+        const data = script.createCachedData();
+        const header = `${JSON.stringify({ ...stamp, sha256: sha256(data) })}\n`;
+        writeFileSync(partial, Buffer.concat([Buffer.from(header), data]));
         renameSync(partial, target);
         return true;
       } catch {
@@ -73,10 +78,14 @@ export function loadBundle(file, { useCache = true } = {}) {
   };
 }
 
-/** What a cache of `file` begins with: one line naming the file, its size and its modification time. */
+/** What a cache's first line says of the file it was made from. */
 function fileStamp(file) {
   const { size, mtimeMs } = statSync(file);
-  return Buffer.from(`${JSON.stringify({ file, size, mtimeMs })}\n`);
+  return { file, size, mtimeMs };
+}
+
+function sha256(bytes) {
+  return createHash('sha256').update(bytes).digest('hex');
 }
 
 function readCache(file, stamp) {
@@ -88,7 +97,19 @@ function readCache(file, stamp) {
     } catch {
       continue; // Not there (yet): try the next kind, then compile without.
     }
-    if (bytes.subarray(0, stamp.length).equals(stamp)) return { kind, data: bytes.subarray(stamp.length) };
+    const data = bytes.subarray(bytes.indexOf(0x0a) + 1);
+    const header = parseHeader(bytes.subarray(0, bytes.length - data.length));
+    const matches =
+      header?.file === stamp.file && header.size === stamp.size && header.mtimeMs === stamp.mtimeMs;
+    if (matches && header.sha256 === sha256(data)) return { kind, data };
   }
   return undefined;
+}
+
+function parseHeader(line) {
+  try {
+    return JSON.parse(line.toString('latin1'));
+  } catch {
+    return undefined;
+  }
 }

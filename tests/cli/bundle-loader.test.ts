@@ -47,15 +47,20 @@ function bundleDir(): string {
   return dir;
 }
 
-/** Loads `file` in a fresh node process and reports what it got; `save` then writes that kind of cache. */
-function load(file: string, save?: 'run' | 'load', options = '{}'): Loaded {
+/**
+ * Loads `file` in a fresh node process (run with `nodeFlags`) and reports what it got; `save` then writes that kind
+ * of cache.
+ */
+function load(file: string, save?: 'run' | 'load', options = '{}', nodeFlags: string[] = []): Loaded {
   const script = `import { loadBundle } from ${JSON.stringify(LOADER)};
 const bundle = loadBundle(${JSON.stringify(file)}, ${options});
 const report = { cache: bundle.cache, answer: bundle.exports.answer, where: bundle.exports.where(),
   gzipName: await bundle.exports.gzipName() };
 ${save ? `report.saved = bundle.saveCache(${JSON.stringify(save)});` : ''}
 console.log(JSON.stringify(report));`;
-  const child = spawnSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8' });
+  const child = spawnSync(process.execPath, [...nodeFlags, '--input-type=module', '-e', script], {
+    encoding: 'utf8',
+  });
   expect(child.stderr).toBe('');
   expect(child.status).toBe(0);
   return JSON.parse(child.stdout) as Loaded;
@@ -103,13 +108,22 @@ describe('loadBundle', () => {
     expect(load(file)).toMatchObject({ cache: 'none', answer: 43 });
   });
 
-  it('compiles as usual when V8 refuses the cache, and says so', () => {
+  it('compiles as usual when V8 refuses the cache (made with other flags, or another node), and writes it anew', () => {
     const file = join(bundleDir(), 'main.cjs');
+    load(file, 'run', '{}', ['--no-opt']);
+    expect(load(file, 'run')).toMatchObject({ cache: 'rejected', answer: 42, saved: true });
+    expect(load(file).cache).toBe('run');
+  });
+
+  it('does not use a cache whose bytes were damaged since, on which V8 would crash, and falls back to the next', () => {
+    const file = join(bundleDir(), 'main.cjs');
+    load(file, 'load');
     load(file, 'run');
     const cache = readFileSync(`${file}.run-cache`);
-    const stampEnd = cache.indexOf(0x0a) + 1;
-    writeFileSync(`${file}.run-cache`, Buffer.concat([cache.subarray(0, stampEnd), Buffer.alloc(256, 7)]));
-    expect(load(file, 'run')).toMatchObject({ cache: 'rejected', answer: 42, saved: true });
+    const middle = cache.indexOf(0x0a) + Math.floor((cache.length - cache.indexOf(0x0a)) / 2);
+    for (let at = middle; at < middle + 64; at++) cache[at] = (cache[at] ?? 0) ^ 0xff;
+    writeFileSync(`${file}.run-cache`, cache);
+    expect(load(file, 'run')).toMatchObject({ cache: 'load', answer: 42, saved: true });
     expect(load(file).cache).toBe('run');
   });
 
