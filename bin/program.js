@@ -18,7 +18,7 @@ export const ENTRIES = { main: 'bot/run-server.ts', cli: 'bot/cli/main.ts' };
  * OPSBOT_CODE_CACHE=off loads the bundle without any cache and writes none.
  */
 export async function loadProgram(entry) {
-  if (bundleIsFresh(ROOT, process.env)) {
+  if (bundleIsFresh(ROOT, process.env, entry)) {
     const file = join(ROOT, 'dist', `${entry}.cjs`);
     const useCache = process.env.OPSBOT_CODE_CACHE !== 'off';
     const bundle = loadBundle(file, { useCache });
@@ -34,11 +34,14 @@ export async function loadProgram(entry) {
   return { program: await import(pathToFileURL(join(ROOT, ENTRIES[entry])).href), started: () => {} };
 }
 
-/** Whether `root`'s bundle is newer than every source file; OPSBOT_BUNDLE=off always runs the sources. */
-export function bundleIsFresh(root, env) {
+/**
+ * Whether `root`'s bundle holds `entry` and is newer than every source file; OPSBOT_BUNDLE=off always runs the
+ * sources. A dist/ from an older build may lack the entry's file (it held ES modules then).
+ */
+export function bundleIsFresh(root, env, entry) {
   if (env.OPSBOT_BUNDLE === 'off') return false;
   const stamp = join(root, 'dist', 'build.json');
-  if (!existsSync(stamp)) return false;
+  if (!existsSync(stamp) || !existsSync(join(root, 'dist', `${entry}.cjs`))) return false;
   let builtAt;
   try {
     builtAt = JSON.parse(readFileSync(stamp, 'utf8')).builtAt;

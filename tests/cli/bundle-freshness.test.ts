@@ -6,7 +6,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 // @ts-expect-error: a plain JavaScript module of the bin/ folder, without types.
 import { bundleIsFresh } from '../../bin/program.js';
 
-const fresh = bundleIsFresh as (root: string, env: NodeJS.ProcessEnv) => boolean;
+const isFresh = bundleIsFresh as (root: string, env: NodeJS.ProcessEnv, entry: string) => boolean;
+const fresh = (root: string, env: NodeJS.ProcessEnv) => isFresh(root, env, 'main');
 let root: string | undefined;
 afterEach(() => {
   if (root) rmSync(root, { recursive: true, force: true });
@@ -23,6 +24,7 @@ function checkout(sourceAt: number, builtAt?: number): string {
   if (builtAt !== undefined) {
     mkdirSync(join(root, 'dist'));
     writeFileSync(join(root, 'dist/build.json'), JSON.stringify({ builtAt }));
+    writeFileSync(join(root, 'dist/main.cjs'), 'module.exports = {};\n');
   }
   return root;
 }
@@ -37,6 +39,13 @@ describe('bundleIsFresh', () => {
   it('runs the sources when there is no build, or a file changed since', () => {
     expect(fresh(checkout(t), {})).toBe(false);
     expect(fresh(checkout(t + 5_000, t + 1_000), {})).toBe(false);
+  });
+
+  it("runs the sources when the bundle lacks the entry's file, as a dist/ from an older build does", () => {
+    const dir = checkout(t, t + 1_000);
+    expect(isFresh(dir, {}, 'cli')).toBe(false);
+    rmSync(join(dir, 'dist/main.cjs'));
+    expect(fresh(dir, {})).toBe(false);
   });
 
   it('runs the sources when OPSBOT_BUNDLE=off, or the stamp is unreadable', () => {
