@@ -1,4 +1,5 @@
 // The store as a service: opened when the bot is composed, and closed last, once nothing else can write to it.
+import { pingStore } from '../chat/store-reachability.js';
 import type { Opsbot } from '../compose.js';
 import type { Service } from './service.js';
 
@@ -8,7 +9,8 @@ export function storeService(opsbot: Pick<Opsbot, 'store' | 'close'>): Service {
     async start() {},
     stop: () => opsbot.close(),
     async readiness() {
-      await opsbot.store.ping();
+      // Through pingStore: a store found down here is pinged again by the next Slack event, not trusted.
+      await pingStore(opsbot.store);
       return { ok: true, detail: opsbot.store.description };
     },
   };

@@ -124,7 +124,7 @@ export async function startSlack(options: StartSlackOptions): Promise<SlackAdapt
     handleHttp = slackHttpHandler(http, {
       logger,
       // At most one ping a second while the store answers, so the ack path pays no round trip per event.
-      storeReachable: recentlyReachable(() => options.opsbot.store.ping(), clock),
+      storeReachable: recentlyReachable(options.opsbot.store, clock),
     });
     if (options.httpServer) detach = attachToServer(options.httpServer, handleHttp);
   } else {
