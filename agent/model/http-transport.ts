@@ -22,17 +22,17 @@ const NULL_BODY_STATUSES = new Set([101, 103, 204, 205, 304]);
 
 type Decode = (body: Buffer) => Promise<Buffer>;
 
-/** The decoder for an encoding a server used, loaded with the first encoded answer (most servers send none). */
+let decoders: Promise<Record<string, Decode>> | undefined;
+
+/** The decoder for an encoding a server used; zlib loads with the first encoded answer (most servers send none). */
 async function decoderFor(encoding: string): Promise<Decode | undefined> {
-  const { promisify } = await import('node:util');
-  const zlib = await import('node:zlib');
-  const decoders: Record<string, Decode> = {
+  decoders ??= Promise.all([import('node:util'), import('node:zlib')]).then(([{ promisify }, zlib]) => ({
     gzip: promisify(zlib.gunzip),
     'x-gzip': promisify(zlib.gunzip),
     deflate: promisify(zlib.inflate),
     br: promisify(zlib.brotliDecompress),
-  };
-  return decoders[encoding];
+  }));
+  return (await decoders)[encoding];
 }
 
 export function createHttpTransport(options: HttpTransportOptions = {}): typeof fetch {

@@ -47,6 +47,7 @@ export class LeanResponse {
   readonly redirected = false;
   readonly type = 'basic';
   private used = false;
+  private stream: ReadableStream<Uint8Array> | null | undefined;
 
   constructor(
     /** The whole body, decoded; null for a status that has none. */
@@ -64,10 +65,10 @@ export class LeanResponse {
     return this.used;
   }
 
-  /** The body as a stream, for a reader that wants one (the SDK cancels it before a retry). */
+  /** The body as a stream, made the first time a reader wants one (the SDK cancels it before a retry). */
   get body(): ReadableStream<Uint8Array> | null {
-    if (this.bytes === null) return null;
-    return new Response(this.bytes).body;
+    if (this.stream === undefined) this.stream = this.bytes === null ? null : new Response(this.bytes).body;
+    return this.stream;
   }
 
   async text(): Promise<string> {

@@ -192,15 +192,18 @@ export class RedisStore implements Store {
     if (writes.length === 0) return;
     // Serialized first: a value that is not JSON fails before anything is sent.
     const queue = writes.map((write) => queuedWrite(write, this.keys));
-    await this.run(`write ${writes.map(describeWrite).join(', ')}`, async () => {
-      const multi = this.client.multi();
-      for (const add of queue) add(multi);
-      try {
-        await multi.exec();
-      } catch (error) {
-        throw firstFailure(error);
-      }
-    });
+    await this.run(
+      () => `write ${writes.map(describeWrite).join(', ')}`,
+      async () => {
+        const multi = this.client.multi();
+        for (const add of queue) add(multi);
+        try {
+          await multi.exec();
+        } catch (error) {
+          throw firstFailure(error);
+        }
+      },
+    );
   }
 
   async ping(): Promise<void> {
@@ -247,7 +250,8 @@ export class RedisStore implements Store {
     }
   }
 
-  private async run<T>(operation: string, action: () => Promise<T>): Promise<T> {
+  /** `operation` names what failed; a batch's is a function, so its text is built only for an error. */
+  private async run<T>(operation: string | (() => string), action: () => Promise<T>): Promise<T> {
     if (this.closed) throw this.unavailable(operation, new Error('the store is closed'));
     try {
       return await this.deadlines.watch(action(), this.noAnswer);
@@ -256,12 +260,13 @@ export class RedisStore implements Store {
     }
   }
 
-  private unavailable(operation: string, error: unknown): SystemError {
+  private unavailable(operation: string | (() => string), error: unknown): SystemError {
+    const what = typeof operation === 'string' ? operation : operation();
     const state =
       this.closed || this.client.isReady ? '' : ' (Redis is unreachable; reconnecting in the background)';
     return new SystemError(
       ErrorCode.StoreUnavailable,
-      `Redis store at ${this.location} could not ${operation}: ${errorMessage(error)}${state}`,
+      `Redis store at ${this.location} could not ${what}: ${errorMessage(error)}${state}`,
       { cause: error },
     );
   }
