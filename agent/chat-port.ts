@@ -14,8 +14,11 @@ export type OutboundMessage =
       choices: string[];
       /** Who may answer, for the adapter to show. */
       askedOf: string;
-      /** Set once answered: the question then shows the answer and loses its buttons. */
-      answered?: { by: string; answer: string; at: number };
+      /**
+       * Set once answered: the question then shows the answer and loses its buttons. `closed` says it closed
+       * without an answer: cancelled (`by` is who cancelled the run) or expired (nobody answered in time).
+       */
+      answered?: { by: string; answer: string; at: number; closed?: 'cancelled' | 'expired' };
     }
   | {
       kind: 'approval';

@@ -10,7 +10,7 @@ export function cancel(run: Run, event: Extract<RunMachineEvent, { type: 'cancel
   const by = event.by.displayName;
   const closed: RunEffect[] =
     run.status === 'waiting_for_user'
-      ? closeQuestion(run, { answer: `(cancelled by ${by})`, by, at: event.at })
+      ? closeQuestion(run, { answer: `(cancelled by ${by})`, by, at: event.at, closed: 'cancelled' })
       : run.status === 'waiting_for_approval' && event.card
         ? decideCard(run, event.card, { outcome: 'withdrawn', by, at: event.at })
         : [];

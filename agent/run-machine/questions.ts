@@ -57,7 +57,7 @@ export function askQuestion(
 
 export function closeQuestion(
   run: RunIn<'waiting_for_user'>,
-  closed: { answer: string; by: string; at: number },
+  closed: NonNullable<Extract<OutboundMessage, { kind: 'question' }>['answered']>,
 ): RunEffect[] {
   const { messageId } = run.question;
   if (!messageId) return [];
@@ -135,7 +135,7 @@ export function questionExpiredText(waitedMs: number): string {
 
 export function questionExpired(run: RunIn<'waiting_for_user'>, at: number): Next {
   const message = questionExpiredText(run.question.expiresAt - run.question.askedAt);
-  const closed = closeQuestion(run, { answer: '(expired unanswered)', by: 'nobody', at });
+  const closed = closeQuestion(run, { answer: '(expired unanswered)', by: 'nobody', at, closed: 'expired' });
   const ended = end(
     run,
     'expired',

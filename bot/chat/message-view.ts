@@ -62,6 +62,21 @@ export function messageView(message: OutboundMessage, options: ViewOptions): Mes
 function questionView(message: Message<'question'>, { limits }: ViewOptions): MessageView {
   const heading = inert(clip(`Question for ${message.askedOf}`, limits.headingChars));
   const blocks = markdownBlocks(message.question, limits);
+  if (message.answered?.closed) {
+    const { by, at, closed } = message.answered;
+    // As an approval card the run's end withdrew or let expire: the same outcome, in every adapter's words.
+    return {
+      kind: 'question',
+      summary: line(
+        `${closed === 'cancelled' ? `Cancelled by ${by}` : 'Expired unanswered'}: ${message.question}`,
+        300,
+      ),
+      heading,
+      blocks,
+      buttons: [],
+      outcome: closed === 'cancelled' ? { state: 'withdrawn', by: inert(by), at } : { state: 'expired', at },
+    };
+  }
   if (message.answered) {
     const { by, answer, at } = message.answered;
     return {

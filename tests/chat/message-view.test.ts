@@ -271,6 +271,22 @@ describe('cards', () => {
     expect(answered.blocks).toEqual(open.blocks);
   });
 
+  it('shows a question closed by a cancel or its expiry as such, not as an answer', () => {
+    const cancelled = view({
+      ...sampleQuestion,
+      answered: { by: 'Alice', answer: '(cancelled by Alice)', at: now, closed: 'cancelled' },
+    });
+    expect(cancelled.buttons).toEqual([]);
+    expect(cancelled.outcome).toEqual({ state: 'withdrawn', by: 'Alice', at: now });
+    expect(cancelled.summary).toMatch(/^Cancelled by Alice: /);
+    const expired = view({
+      ...sampleQuestion,
+      answered: { by: 'nobody', answer: '(expired unanswered)', at: now, closed: 'expired' },
+    });
+    expect(expired.outcome).toEqual({ state: 'expired', at: now });
+    expect(expired.summary).toMatch(/^Expired unanswered: /);
+  });
+
   it('offers no more choice buttons than the platform shows', () => {
     const choices = Array.from({ length: 60 }, (_, index) => `choice ${index}`);
     const question = {
