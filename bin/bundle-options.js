@@ -40,7 +40,7 @@ export function bundleOptions(entryPoints, outdir) {
     bundle: true,
     format: 'cjs',
     platform: 'node',
-    target: 'node20',
+    target: 'node22',
     outExtension: { '.js': '.cjs' },
     // Every import() becomes require(): a script compiled from V8's code cache has no import() (bundle-loader.js).
     supported: { 'dynamic-import': false },

@@ -146,7 +146,7 @@ function plainHeaders(headers: RequestInit['headers']): OutgoingHttpHeaders {
   if (Array.isArray(headers)) return Object.fromEntries(headers);
   const plain: OutgoingHttpHeaders = {};
   for (const [name, value] of Object.entries(headers))
-    plain[name] = typeof value === 'string' ? value : [...value];
+    plain[name] = typeof value === 'string' ? value : [...(value as unknown as Iterable<string>)];
   return plain;
 }
 

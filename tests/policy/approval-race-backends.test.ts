@@ -47,7 +47,7 @@ async function raceTwoProcesses(
   for (const line of lines) expect((await line.next()).value).toBe('ready');
   for (const child of children) child.stdin!.write('go\n');
   const results = await Promise.all(
-    lines.map(async (line) => JSON.parse((await line.next()).value) as DecideResult),
+    lines.map(async (line) => JSON.parse(String((await line.next()).value)) as DecideResult),
   );
   await Promise.all(children.map((child) => (child.exitCode === null ? once(child, 'exit') : undefined)));
   return results;
