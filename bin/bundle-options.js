@@ -1,8 +1,10 @@
-// How opsbot is bundled with esbuild: shared by `npm run build` (bin/build.js) and the kernel bench, which
+// How opsbot is bundled with esbuild: shared by the program's build (bin/bundle.js) and the kernel bench, which
 // measures its runners as they ship (bench/runner-bundle.ts).
 import { cpSync } from 'node:fs';
-import { join } from 'node:path';
-import { ROOT } from './program.js';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 
 /**
  * Packages that read files of their own at run time (BullMQ's Lua scripts, better-sqlite3's native module) or that
@@ -12,25 +14,29 @@ export const EXTERNAL = [
   'better-sqlite3',
   'bullmq',
   'ioredis',
-  // @keyv/redis itself is bundled: its default export is a class only in its ES build, and a CommonJS bundle that
-  // required it would get its CommonJS module object instead. The Redis client it wraps stays outside.
   '@redis/client',
   'discord.js',
   '@slack/bolt',
   'prom-client',
   'pino-pretty',
+  // Loaded only for a custom tools folder's TypeScript (tools/load-custom-tools.ts); tsx runs esbuild's binary.
+  'tsx',
+  'esbuild',
 ];
 
 /** Files the program reads beside its own code, at the same place relative to the bundle as to their module. */
 const ASSETS = [
   ['agent/prompts', 'prompts'],
   ['bot/playground/public', 'public'],
+  ['tools/custom-tool-hooks.mjs', 'custom-tool-hooks.mjs'],
 ];
 
 /**
- * esbuild's options for bundling `entryPoints` into `outdir`: one CommonJS file per entry, which bin/bundle-loader.js
- * compiles through V8's code cache (Node 20 caches no ES module). The program's own lazy imports (the chat
- * services, the Redis store) become lazy requires inside that file.
+ * esbuild's options for bundling `entryPoints` into `outdir` as ES modules, one file per entry. The program's lazy
+ * imports (the chat services, the Redis store, metrics) become chunks of their own, so an external package they
+ * import is loaded only when they are (in one file, every external import would load at start). Chunks sit beside
+ * the entries, so a module that finds its files through import.meta.url finds them wherever it landed.
+ * Source maps without the sources' text: a stack trace needs only the positions, and the .ts files are there.
  */
 export function bundleOptions(entryPoints, outdir) {
   return {
@@ -38,17 +44,18 @@ export function bundleOptions(entryPoints, outdir) {
     entryPoints,
     outdir,
     bundle: true,
-    format: 'cjs',
+    format: 'esm',
+    splitting: true,
     platform: 'node',
     target: 'node22',
-    outExtension: { '.js': '.cjs' },
-    // Every import() becomes require(): a script compiled from V8's code cache has no import() (bundle-loader.js).
-    supported: { 'dynamic-import': false },
     external: EXTERNAL,
     sourcemap: 'linked',
-    // A CommonJS file has no import.meta; the modules that find files beside themselves read it from here.
-    define: { 'import.meta.url': '__opsbotImportMetaUrl' },
-    banner: { js: "const __opsbotImportMetaUrl = require('node:url').pathToFileURL(__filename).href;" },
+    sourcesContent: false,
+    metafile: true,
+    // The CommonJS packages inside the bundle call require() for Node's own modules; an ES module has none.
+    banner: {
+      js: "import { createRequire as __opsbotCreateRequire } from 'node:module'; const require = __opsbotCreateRequire(import.meta.url);",
+    },
     logLevel: 'warning',
   };
 }

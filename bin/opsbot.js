@@ -1,8 +1,10 @@
 #!/usr/bin/env node
-// Entry point for the `opsbot` command, in this one process: the bundle from `npm run build` when it is fresh,
-// otherwise the TypeScript sources through tsx.
+// The `opsbot` command, from the bundle in dist/ (bin/program.js).
+import { readFileSync } from 'node:fs';
 import { loadProgram } from './program.js';
 
-const { program, started } = await loadProgram('cli');
-process.exitCode = await program.runCli(process.argv.slice(2), program.processIo());
-started();
+const { program, description } = await loadProgram('cli');
+const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
+process.exitCode = await program.runCli(process.argv.slice(2), program.processIo(), {
+  version: `opsbot ${version} on Node ${process.versions.node}\nprogram: ${description}`,
+});

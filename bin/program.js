@@ -1,65 +1,60 @@
-// Loads opsbot's program: the bundle in dist/ when it is newer than every source file, otherwise the TypeScript
-// sources through tsx in this same process (a checkout without a build, or sources edited since).
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
-import { loadBundle } from './bundle-loader.js';
-
-export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
-/** Where the program's sources live; a file changed here after the build makes the bundle stale. */
-export const SOURCE_DIRS = ['agent', 'bot', 'tools', 'scheduled'];
-
-/** The program's entry points, by the name of their bundle file. */
-export const ENTRIES = { main: 'bot/run-server.ts', cli: 'bot/cli/main.ts' };
+// The one program `npm start` and `opsbot` run: the bundle in dist/, with source maps, through Node's compile cache.
+// A bundle that is missing, or that no longer matches the files it was built from (a source edited, a package
+// updated), is built again first, and the start says so: an edited .ts file always runs as edited.
+import { enableCompileCache } from 'node:module';
+import { join, relative } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { buildBundle, bundleStatus } from './bundle.js';
+import { ROOT } from './bundle-options.js';
 
 /**
- * Loads `main` (which exports runServer) or `cli` (runCli and processIo) as `program`. The caller calls `started()`
- * once the program is up: a bundle that started without its run cache then writes it (bin/bundle-loader.js).
- * OPSBOT_CODE_CACHE=off loads the bundle without any cache and writes none.
+ * Where Node keeps the compiled bundle: inside dist/, so that each build starts a cache of its own and the old
+ * bundle's goes with it (Node never prunes one). NODE_COMPILE_CACHE, when set, takes precedence (Node has then
+ * enabled it before this runs), and NODE_DISABLE_COMPILE_CACHE=1 turns it off.
+ */
+const COMPILE_CACHE = join(ROOT, 'dist', '.compile-cache');
+
+/**
+ * Imports `main` (which exports runServer) or `cli` (runCli and processIo) from dist/, building it first when
+ * needed. Returns the module and a line saying which program runs, for the start-up log and `opsbot --version`.
+ * A build that fails writes why and exits 1: an out-of-date bundle is never run in its place.
  */
 export async function loadProgram(entry) {
-  if (bundleIsFresh(ROOT, process.env, entry)) {
-    const file = join(ROOT, 'dist', `${entry}.cjs`);
-    const useCache = process.env.OPSBOT_CODE_CACHE !== 'off';
-    const bundle = loadBundle(file, { useCache });
-    return {
-      program: bundle.exports,
-      started: () => {
-        if (useCache && bundle.cache !== 'run') bundle.saveCache('run');
-      },
-    };
+  const status = bundleStatus();
+  let builtAt = status.builtAt;
+  let when = '';
+  if (!status.fresh) {
+    process.stderr.write(`opsbot: ${status.why}: building it (npm run build)\n`);
+    const started = performance.now();
+    try {
+      builtAt = await buildBundle();
+    } catch (error) {
+      process.stderr.write(
+        `opsbot: the build failed, so opsbot cannot start: ${error instanceof Error ? error.message : error}\n` +
+          'Fix what it names, or run `npm run build` where dist/ is writable, then start again.\n',
+      );
+      process.exit(1);
+    }
+    process.stderr.write(`opsbot: built dist/ in ${((performance.now() - started) / 1000).toFixed(1)} s\n`);
+    when = ' at this start';
   }
-  const { register } = await import('tsx/esm/api');
-  register();
-  return { program: await import(pathToFileURL(join(ROOT, ENTRIES[entry])).href), started: () => {} };
+  // Enabled once dist/ is settled, since the cache lives inside it; nothing of the program has loaded yet.
+  const cache = enableCompileCache(COMPILE_CACHE);
+  process.setSourceMapsEnabled(true);
+  const program = await import(pathToFileURL(join(ROOT, 'dist', `${entry}.js`)).href);
+  const built = builtAt ? `${builtAt.slice(0, 16).replace('T', ' ')} UTC` : 'at an unknown time';
+  return {
+    program,
+    description: `bundle dist/${entry}.js, built ${built}${when}; source maps on; ${describeCache(cache)}`,
+  };
 }
 
-/**
- * Whether `root`'s bundle holds `entry` and is newer than every source file; OPSBOT_BUNDLE=off always runs the
- * sources. A dist/ from an older build may lack the entry's file (it held ES modules then).
- */
-export function bundleIsFresh(root, env, entry) {
-  if (env.OPSBOT_BUNDLE === 'off') return false;
-  const stamp = join(root, 'dist', 'build.json');
-  if (!existsSync(stamp) || !existsSync(join(root, 'dist', `${entry}.cjs`))) return false;
-  let builtAt;
-  try {
-    builtAt = JSON.parse(readFileSync(stamp, 'utf8')).builtAt;
-  } catch {
-    return false;
-  }
-  return (
-    typeof builtAt === 'number' &&
-    SOURCE_DIRS.every((dir) => !existsSync(join(root, dir)) || !changedSince(join(root, dir), builtAt))
-  );
+function describeCache(result) {
+  if (result.directory) return `compile cache in ${shortPath(result.directory)}`;
+  return `compile cache off (${result.message ?? 'not enabled'})`;
 }
 
-function changedSince(dir, at) {
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) {
-      if (changedSince(path, at)) return true;
-    } else if (statSync(path).mtimeMs > at) return true;
-  }
-  return false;
+function shortPath(path) {
+  const inside = relative(ROOT, path);
+  return inside.startsWith('..') ? path : inside;
 }

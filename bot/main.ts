@@ -1,5 +1,7 @@
-// `npm start` from the sources (`node --import tsx bot/main.ts`): the HTTP server with the playground, and the chat
-// adapters whose tokens are set. bin/start.js calls the same runServer, from the bundle when it is fresh.
+// The server from its TypeScript sources (`node --import tsx bot/main.ts`), as the tests and the scale bench start
+// it without a build. `npm start` runs the same runServer from the bundle (bin/start.js).
 import { runServer } from './run-server.js';
 
-await runServer(process.env, process.argv.slice(2));
+await runServer(process.env, process.argv.slice(2), {
+  program: 'TypeScript sources through tsx (bot/main.ts)',
+});

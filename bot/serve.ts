@@ -35,6 +35,8 @@ export interface ServeOptions {
   env: NodeJS.ProcessEnv;
   /** `--config <file>` overrides OPSBOT_CONFIG. */
   argv: string[];
+  /** Which program runs (the bundle and when it was built, or the sources), for the start-up log. */
+  program?: string;
 }
 
 export interface Serving {
@@ -206,6 +208,7 @@ export async function serve(options: ServeOptions): Promise<Serving> {
           }`,
         ]
       : []),
+    ...(options.program ? [`  program:   ${options.program}`] : []),
     `  settings:  ${loaded.source === 'file' ? loaded.path : 'built-in defaults (no opsbot.yaml found)'}`,
     `  store:     ${opsbot.store.description}`,
     `  model:     ${

@@ -1,5 +1,6 @@
 // Loads the user's own tools: every module in custom_tools_dir that exports defineTool(...) results.
 import { readdir } from 'node:fs/promises';
+import { register } from 'node:module';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { z } from 'zod';
@@ -26,14 +27,22 @@ function isToolLike(value: unknown): value is Tool {
   );
 }
 
+/** Folders whose modules are already read as ES modules (custom-tool-hooks.mjs), as file URLs. */
+const moduleFolders = new Set<string>();
+let typescript: Promise<unknown> | undefined;
+
 /**
- * import() of a tool module. The bundle, compiled from V8's code cache by bin/bundle-loader.js, has no import() of
- * its own on Node 20 (esbuild turns each into require(), which cannot load a file URL or every ES module), so there
- * it borrows the loader's, lent under this symbol.
+ * Makes `folder`'s modules importable as the README writes them: ES modules whatever package they sit in, and
+ * TypeScript compiled by tsx as it loads (registered at the first folder, so a start without one never loads it).
+ * tsx first: hooks registered later run first, so the folder's hooks see what tsx resolved and set its format.
  */
-function importModule(url: string): Promise<Record<string, unknown>> {
-  const lent = (globalThis as Record<symbol, unknown>)[Symbol.for('opsbot.import')];
-  return (typeof lent === 'function' ? lent(url) : import(url)) as Promise<Record<string, unknown>>;
+async function prepareFolder(folder: string): Promise<void> {
+  typescript ??= import('tsx/esm/api').then(({ register }) => register());
+  await typescript;
+  const url = pathToFileURL(join(folder, '/')).href;
+  if (moduleFolders.has(url)) return;
+  register(new URL('./custom-tool-hooks.mjs', import.meta.url), { data: { folder: url } });
+  moduleFolders.add(url);
 }
 
 /**
@@ -58,12 +67,13 @@ export async function loadCustomTools(directory: string, cwd = process.cwd()): P
       },
     );
   }
+  if (names.length > 0) await prepareFolder(folder);
   const loaded: LoadedCustomTool[] = [];
   const failures: string[] = [];
   for (const name of names) {
     const file = join(folder, name);
     try {
-      const module = await importModule(pathToFileURL(file).href);
+      const module = (await import(pathToFileURL(file).href)) as Record<string, unknown>;
       const tools = Object.values(module).filter(isToolLike);
       if (tools.length === 0) {
         failures.push(`${file}: exports no tool (export the result of defineTool(...))`);

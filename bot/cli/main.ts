@@ -59,9 +59,15 @@ Options:
   --engine react|command    Force an engine (default: react with a model, command without).
   --config <path>           Settings file (default: $OPSBOT_CONFIG or ./opsbot.yaml).
   -h, --help                Show this help.
+  --version                 Show opsbot's version and which program runs (the bundle and when it was built).
 `;
 
-export async function runCli(argv: string[], io: CliIo): Promise<number> {
+/** What bin/opsbot.js knows of the program that runs: the text `opsbot --version` prints. */
+export interface CliProgram {
+  version: string;
+}
+
+export async function runCli(argv: string[], io: CliIo, program?: CliProgram): Promise<number> {
   let parsed: ReturnType<typeof parse>;
   try {
     parsed = parse(argv);
@@ -72,6 +78,10 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
   const { values, positionals } = parsed;
   if (values.help) {
     io.stdout.write(USAGE);
+    return EXIT.ok;
+  }
+  if (values.version) {
+    io.stdout.write(`${program?.version ?? 'opsbot from its TypeScript sources'}\n`);
     return EXIT.ok;
   }
   const engine = values.engine;
@@ -149,6 +159,7 @@ function parse(argv: string[]) {
       engine: { type: 'string' },
       config: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
+      version: { type: 'boolean' },
       since: { type: 'string' },
       json: { type: 'boolean' },
       guild: { type: 'string' },
