@@ -2,8 +2,9 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
-    // Starts a redis-server of the tests' own when it is installed (see tests/redis-global-setup.ts).
-    globalSetup: ['tests/redis-global-setup.ts'],
+    // Starts a redis-server of the tests' own when it is installed (see tests/redis-global-setup.ts), and builds
+    // the bundle that `npm start` and `opsbot` run when a source changed since its build (tests/bundle-global-setup.ts).
+    globalSetup: ['tests/redis-global-setup.ts', 'tests/bundle-global-setup.ts'],
     pool: 'forks',
     // Every run saved in a test (and in the processes tests start) is checked against JSON.stringify: a message
     // or event changed in place after it was saved would otherwise be stored stale (agent/run-json.ts).

@@ -25,7 +25,7 @@ export async function buildBundle() {
     const { build } = await import('esbuild');
     const { metafile } = await build(bundleOptions(ENTRIES, next));
     copyAssets(next);
-    const files = stamps([...BUILD_FILES, ...Object.keys(metafile.inputs)], startedAt);
+    const files = stampFiles(ROOT, [...BUILD_FILES, ...Object.keys(metafile.inputs)], startedAt);
     const builtAt = new Date(startedAt).toISOString();
     writeFileSync(join(next, STAMP_FILE), `${JSON.stringify({ builtAt, files }, null, 1)}\n`);
     swapIn(next, dist);
@@ -53,18 +53,21 @@ export function bundleStatus(root = ROOT) {
   for (const [file, was] of Object.entries(stamp.files)) {
     const now = stampOf(join(root, file), Number.POSITIVE_INFINITY);
     if (now !== was) {
-      const what = now === undefined ? 'is gone' : 'has changed';
+      const what = now === undefined ? 'has been removed' : 'has changed';
       return { fresh: false, why: `${file} ${what} since the bundle in dist/ was built (${stamp.builtAt})` };
     }
   }
   return { fresh: true, builtAt: stamp.builtAt };
 }
 
-/** Each file's stamp; a file modified after the build started may not be in the bundle, so it never matches. */
-function stamps(files, startedAt) {
+/**
+ * The stamp of each of `files` (relative to `root`) for build.json. A file modified after the build started may
+ * not be in the bundle as it is now, so its stamp never matches.
+ */
+export function stampFiles(root, files, startedAt) {
   const stamped = {};
   for (const file of files) {
-    const stamp = stampOf(join(ROOT, file), startedAt);
+    const stamp = stampOf(join(root, file), startedAt);
     // esbuild's virtual inputs (a module disabled by a package's "browser" field) have no file.
     if (stamp !== undefined) stamped[file] = stamp;
   }

@@ -1,6 +1,7 @@
-// `npm start` as it ships: bin/start.js in a process of its own, which loads the bundle when it is fresh (as after
-// `npm install`, and in CI) and the sources otherwise. With Slack, Discord and a model configured, each platform's
-// mention is answered through the model and a tool, so the parts the bundle loads lazily are all loaded.
+// `npm start` as it ships: bin/start.js in a process of its own, which runs the bundle in dist/ (built by
+// `npm install`, and by the tests' global set-up when a source changed) and says so in its start-up log. With Slack,
+// Discord and a model configured, each platform's mention is answered through the model and a tool, so the chunks
+// the bundle loads lazily are all loaded.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -74,6 +75,10 @@ describe('npm start, as shipped', () => {
     try {
       const log = await output.until(/http: +http:\/\/\S+/);
       const url = /http: +(http:\/\/[^\s(]+)/.exec(log)![1]!;
+      const banner = await output.until(/ {2}program: .*\n/);
+      expect(banner).toMatch(
+        / {2}program: {3}bundle dist\/main\.js, built \d{4}-\d\d-\d\d \d\d:\d\d UTC; source maps on; compile cache in \S+"/,
+      );
       expect(await (await fetch(`${url}/healthz`)).json()).toEqual({ ok: true });
       const ready = (await (await fetch(`${url}/readyz`)).json()) as {
         ready: boolean;
