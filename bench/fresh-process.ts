@@ -27,10 +27,11 @@ export async function measureInFreshProcess(
         `--cpu-prof-name=${options.profileName ?? `${job.runner}.cpuprofile`}`,
       ]
     : [];
-  // Plain node (with the tsx loader for the source), not this process's execArgv, so every runner starts the same.
+  // Plain node (with source maps for the bundle, as bin/program.js runs it, or the tsx loader for the source), not
+  // this process's execArgv, so every runner starts the same.
   const child = fork(options.bundle ?? entry, [JSON.stringify(job)], {
     cwd: repoRoot,
-    execArgv: options.bundle ? profiling : ['--import', 'tsx', ...profiling],
+    execArgv: options.bundle ? ['--enable-source-maps', ...profiling] : ['--import', 'tsx', ...profiling],
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     serialization: 'json',
   });

@@ -1,7 +1,8 @@
 // The runner process as opsbot ships: bundled with esbuild the way `npm run build` bundles the program
-// (bin/bundle-options.js), into bench/.build/. Under tsx every function the kernel creates would pay for tsx's
-// keepNames wrapper, which the shipped bundle does not have; bundling the bare and peer runners the same way keeps
-// the comparison even. `--source` runs them through tsx instead.
+// (bin/bundle-options.js), into bench/.build/, and run with source maps on as bin/program.js runs the program
+// (fresh-process.ts). Under tsx every function the kernel creates would pay for tsx's keepNames wrapper, which the
+// shipped bundle does not have; bundling the bare and peer runners the same way keeps the comparison even.
+// `--source` runs them through tsx instead.
 import { mkdirSync, rmSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
@@ -15,5 +16,5 @@ export async function buildRunnerBundle(): Promise<string> {
   mkdirSync(outdir, { recursive: true });
   await build(bundleOptions({ 'runner-process': 'bench/runner-process.ts' }, outdir));
   copyAssets(outdir);
-  return `${outdir}runner-process.cjs`;
+  return `${outdir}runner-process.js`;
 }

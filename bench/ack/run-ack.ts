@@ -30,6 +30,8 @@ interface Context {
   redisPort: number;
   slackApiUrl: string;
   profileDir?: string;
+  /** opsbot from its TypeScript sources through tsx (bot/main.ts) instead of the bundle, as --source asks. */
+  source: boolean;
 }
 
 export async function runAckBench(argv: string[]): Promise<number> {
@@ -41,6 +43,8 @@ export async function runAckBench(argv: string[]): Promise<number> {
       rate: { type: 'string', default: '200' },
       /** Each opsbot process writes a V8 CPU profile here (stopped with SIGTERM so it is written). */
       profile: { type: 'string' },
+      /** Starts opsbot from its TypeScript sources through tsx, so that a profile names our files. */
+      source: { type: 'boolean', default: false },
     },
   });
   const rounds = Number(values.rounds);
@@ -58,6 +62,7 @@ export async function runAckBench(argv: string[]): Promise<number> {
     dir,
     redisPort,
     slackApiUrl: slack.apiUrl,
+    source: values.source,
     ...(values.profile ? { profileDir: values.profile } : {}),
   };
   const load = loadavg();
@@ -196,8 +201,6 @@ function startServer(name: ServerName, context: Context, port: number, round: nu
     OPSBOT_CONFIG: join(context.dir, 'opsbot.yaml'),
     OPSBOT_DATA_DIR: dataDir,
     OPSBOT_PLAYGROUND: 'off',
-    // OPSBOT_BUNDLE=off profiles the TypeScript sources, so a profile names our files.
-    ...(process.env.OPSBOT_BUNDLE ? { OPSBOT_BUNDLE: process.env.OPSBOT_BUNDLE } : {}),
     LOG_LEVEL: 'warn',
     ...(name === 'opsbot-gateway'
       ? { OPSBOT_ROLE: 'gateway', OPSBOT_STORE_URL: `redis://127.0.0.1:${context.redisPort}/${round + 1}` }
@@ -208,7 +211,8 @@ function startServer(name: ServerName, context: Context, port: number, round: nu
     ? // One folder per process: each thread (tsx's loader has its own) writes a profile there.
       ['--cpu-prof', `--cpu-prof-dir=${join(context.profileDir, `${name}-round${round + 1}`)}`]
     : [];
-  return spawn(process.execPath, [...profile, 'bin/start.js'], {
+  const program = context.source ? ['--import', 'tsx', 'bot/main.ts'] : ['bin/start.js'];
+  return spawn(process.execPath, [...profile, ...program], {
     cwd: ROOT,
     env,
     stdio: ['ignore', 'ignore', 'inherit'],
