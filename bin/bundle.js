@@ -54,10 +54,18 @@ export function bundleStatus(root = ROOT) {
     const now = stampOf(join(root, file), Number.POSITIVE_INFINITY);
     if (now !== was) {
       const what = now === undefined ? 'has been removed' : 'has changed';
-      return { fresh: false, why: `${file} ${what} since the bundle in dist/ was built (${stamp.builtAt})` };
+      return {
+        fresh: false,
+        why: `${file} ${what} since the bundle in dist/ was built (${builtTime(stamp.builtAt)})`,
+      };
     }
   }
   return { fresh: true, builtAt: stamp.builtAt };
+}
+
+/** A build's time as the start-up log and messages give it: `2026-12-01 21:50 UTC`. */
+export function builtTime(builtAt) {
+  return typeof builtAt === 'string' ? `${builtAt.slice(0, 16).replace('T', ' ')} UTC` : 'at an unknown time';
 }
 
 /**

@@ -4,7 +4,7 @@
 import module, { enableCompileCache } from 'node:module';
 import { join, relative } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { buildBundle, bundleStatus } from './bundle.js';
+import { buildBundle, builtTime, bundleStatus } from './bundle.js';
 import { ROOT } from './bundle-options.js';
 
 /**
@@ -42,10 +42,9 @@ export async function loadProgram(entry) {
   const cache = enableCompileCache(COMPILE_CACHE);
   enableSourceMaps();
   const program = await import(pathToFileURL(join(ROOT, 'dist', `${entry}.js`)).href);
-  const built = builtAt ? `${builtAt.slice(0, 16).replace('T', ' ')} UTC` : 'at an unknown time';
   return {
     program,
-    description: `bundle dist/${entry}.js, built ${built}${when}; source maps on; ${describeCache(cache)}`,
+    description: `bundle dist/${entry}.js, built ${builtTime(builtAt)}${when}; source maps on; ${describeCache(cache)}`,
   };
 }
 

@@ -43,7 +43,7 @@ describe('bundleStatus', () => {
     utimesSync(join(dir, 'agent/errors.ts'), BEFORE, BEFORE);
     expect(bundleStatus(dir)).toEqual({
       fresh: false,
-      why: 'agent/errors.ts has changed since the bundle in dist/ was built (2026-11-30T12:00:00.000Z)',
+      why: 'agent/errors.ts has changed since the bundle in dist/ was built (2026-11-30 12:00 UTC)',
     });
   });
 
