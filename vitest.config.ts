@@ -1,5 +1,8 @@
 import { defineConfig } from 'vitest/config';
 
+/** The files that drive the playground in Chromium. */
+const BROWSER_TESTS = 'tests/**/browser-*.test.ts';
+
 export default defineConfig({
   test: {
     // Starts a redis-server of the tests' own when it is installed (see tests/redis-global-setup.ts).
@@ -16,9 +19,21 @@ export default defineConfig({
         test: {
           name: 'unit',
           include: ['tests/**/*.test.ts'],
-          exclude: ['tests/scale/**'],
+          exclude: ['tests/scale/**', BROWSER_TESTS],
           testTimeout: 30_000,
           hookTimeout: 30_000,
+        },
+      },
+      {
+        // Pages in headless Chromium: one Chromium for all of them (tests/browser-global-setup.ts), a fresh
+        // context per file.
+        extends: true,
+        test: {
+          name: 'browser',
+          include: [BROWSER_TESTS],
+          globalSetup: ['tests/browser-global-setup.ts'],
+          testTimeout: 30_000,
+          hookTimeout: 60_000,
         },
       },
       {
