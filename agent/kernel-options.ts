@@ -64,6 +64,11 @@ export interface KernelOptions {
   concurrency?: number;
   /** For the lease heartbeat; Node's timers by default. */
   timers?: Timers;
+  /**
+   * How a command waits between tries for a run's lease another step holds (a person's answer, click or cancel);
+   * real time by default. A test whose clock is frozen passes one that does not wait.
+   */
+  leaseRetrySleep?: (ms: number) => Promise<void>;
 }
 
 export function kernelLimits(limits: Partial<KernelLimits> = {}): KernelLimits {

@@ -106,6 +106,7 @@ export class Kernel {
       options.instanceId ?? `kernel_${randomBytes(6).toString('hex')}`,
       options.runLeaseMs ?? DEFAULT_RUN_LEASE_MS,
       () => this.clock.now(),
+      options.leaseRetrySleep,
     );
     this.approvals = options.approvals;
     this.audit = options.approvals?.audit;
