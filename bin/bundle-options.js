@@ -5,11 +5,10 @@ import { join } from 'node:path';
 import { ROOT } from './program.js';
 
 /**
- * Packages that read files of their own at run time (BullMQ's Lua scripts, better-sqlite3's native module) or that
+ * Packages that read files of their own at run time (BullMQ's Lua scripts) or that
  * load only when configured (the chat SDKs, Redis, metrics) stay outside the bundle.
  */
 export const EXTERNAL = [
-  'better-sqlite3',
   'bullmq',
   'ioredis',
   // @keyv/redis itself is bundled: its default export is a class only in its ES build, and a CommonJS bundle that
