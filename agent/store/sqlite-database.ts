@@ -1,7 +1,8 @@
 // The SQLite connection under the Store: Node's own node:sqlite (no native build to install), with the two things
 // the store needs on top of it: transactions, and a failure that names SQLite's error code.
-import type { DatabaseSync } from 'node:sqlite';
+
 import { createRequire } from 'node:module';
+import type { DatabaseSync } from 'node:sqlite';
 
 export type { DatabaseSync } from 'node:sqlite';
 

@@ -48,7 +48,9 @@ export class SqliteStore implements Store {
       mkdirSync(dirname(resolve(path)), { recursive: true });
       db = openDatabase(path);
       // Busy timeout first: the WAL switch itself needs a lock another process may hold.
-      db.exec(`PRAGMA busy_timeout = ${Math.max(0, Math.floor(options.busyTimeoutMs ?? defaultBusyTimeoutMs))}`);
+      db.exec(
+        `PRAGMA busy_timeout = ${Math.max(0, Math.floor(options.busyTimeoutMs ?? defaultBusyTimeoutMs))}`,
+      );
       db.exec('PRAGMA journal_mode = WAL');
       db.exec('PRAGMA synchronous = NORMAL');
       migrate(db, path);

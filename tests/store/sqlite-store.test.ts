@@ -174,9 +174,7 @@ describe('SQLite store outages', () => {
 
     const upgraded = openDatabase(path, { readOnly: true });
     expect(upgraded.prepare('PRAGMA user_version').get()?.user_version).toBe(3);
-    const claims = upgraded
-      .prepare("SELECT sql FROM sqlite_master WHERE name = 'claims'")
-      .get();
+    const claims = upgraded.prepare("SELECT sql FROM sqlite_master WHERE name = 'claims'").get();
     expect(claims?.sql).toContain('WITHOUT ROWID');
     const claimsIndexes = upgraded
       .prepare(

@@ -2,7 +2,13 @@
 // project shares (tests/browser-global-setup.ts), or on one of the file's own; a clear failure without it.
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { type Browser, type BrowserContext, type BrowserContextOptions, chromium, type Page } from 'playwright-core';
+import {
+  type Browser,
+  type BrowserContext,
+  type BrowserContextOptions,
+  chromium,
+  type Page,
+} from 'playwright-core';
 import { CHROMIUM, CHROMIUM_ARGS } from './chromium.js';
 
 export { CHROMIUM } from './chromium.js';
