@@ -11,8 +11,8 @@ export const ENVIRONMENT_START =
 export const ENVIRONMENT_END = '<!-- environment:end -->';
 
 /**
- * Variables opsbot does not read itself but that change how it runs: Node and undici read them. A variable the
- * environment schema gains later is shown from the schema instead.
+ * Variables outside the environment schema that change how opsbot runs: Node and undici read most of them. A
+ * variable the schema gains later is shown from the schema instead.
  */
 export const OUTSIDE_VARIABLES: ReadonlyArray<{ name: string; meaning: string }> = [
   {
@@ -26,8 +26,7 @@ export const OUTSIDE_VARIABLES: ReadonlyArray<{ name: string; meaning: string }>
   },
   {
     name: 'NO_PROXY',
-    meaning:
-      'Hosts that bypass the proxy (comma-separated; `.internal` matches its subdomains), such as a model server inside your network.',
+    meaning: 'Hosts (comma-separated) reached without the proxy, such as a model server inside your network.',
   },
   {
     name: 'NODE_EXTRA_CA_CERTS',
@@ -263,7 +262,7 @@ export function renderEnvironmentReference(): Rendered {
   );
   const text = [
     table(own, 'variable'),
-    'Read by Node and undici rather than by opsbot:',
+    "Outside opsbot's schema: Node and undici read these for the model endpoint, and the CLI `NO_COLOR`.",
     table(outside, 'variable'),
   ].join('\n\n');
   return { text, undescribed };
