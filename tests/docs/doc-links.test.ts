@@ -86,7 +86,7 @@ describe('the README', () => {
   });
 
   it('says which Node versions opsbot runs on', () => {
-    expect(readme).toContain('Node 22.12 or newer (Node 24 LTS recommended)');
+    expect(readme).toContain('Node 22.13 or newer (Node 24 LTS recommended)');
   });
 });
 

@@ -19,6 +19,6 @@ describe('.env.example', () => {
   });
 
   it('names the Node versions opsbot runs on', () => {
-    expect(text).toContain('Node 22.12 or newer');
+    expect(text).toContain('Node 22.13 or newer');
   });
 });
