@@ -12,6 +12,7 @@ export const LOG_LEVELS = ['trace', 'debug', 'info', 'warn', 'error', 'fatal', '
 // The messages below read as the expectation: "PORT: expected a port number 0-65535, found ...".
 const text = z.string();
 const url = z.string().refine(isHttpUrl, 'an http:// or https:// URL');
+const proxyUrl = z.string().refine(isHttpUrl, 'a proxy URL such as http://proxy.internal:3128');
 
 export const EnvironmentSchema = z.object({
   /** The one HTTP server: Slack events, /healthz and the playground. 0 picks a free port (tests). */
@@ -49,6 +50,17 @@ export const EnvironmentSchema = z.object({
   OPENAI_API_KEY: text.optional(),
   OPENAI_BASE_URL: url.optional(),
   OPENAI_MODEL: text.default('gpt-4o-mini'),
+  /**
+   * The HTTP proxy for calls to the model (undici reads the lower-case name first, then the upper-case one).
+   * HTTPS_PROXY is for an https:// model, HTTP_PROXY for http:// and for https:// when HTTPS_PROXY is unset;
+   * NO_PROXY lists hosts reached directly. Network tools never use them: see agent/model/model-proxy.ts.
+   */
+  https_proxy: proxyUrl.optional(),
+  HTTPS_PROXY: proxyUrl.optional(),
+  http_proxy: proxyUrl.optional(),
+  HTTP_PROXY: proxyUrl.optional(),
+  no_proxy: text.optional(),
+  NO_PROXY: text.optional(),
   SLACK_BOT_TOKEN: text.optional(),
   SLACK_SIGNING_SECRET: text.optional(),
   /** An app-level token (xapp-) switches Slack to Socket Mode. */
