@@ -181,7 +181,7 @@ export async function createOpsbot(options: ComposeOptions): Promise<Opsbot> {
   const describeModel = () =>
     model
       ? `${environment.OPENAI_MODEL} at ${model.baseURL}${model.proxy ? ` (through proxy ${model.proxy.url})` : ''}`
-      : 'none configured (command engine only; set OPENAI_BASE_URL or OPENAI_API_KEY for free text)';
+      : 'none: command engine only (set OPENAI_BASE_URL or OPENAI_API_KEY for free text)';
   return {
     kernel,
     instanceId: instance.id,

@@ -8,8 +8,8 @@ import { type Logger, silentLogger } from '../logger.js';
 import { classifyModelFailure, formatDuration } from './model-errors.js';
 import { createModelDispatcher, createModelFetch, ModelTimeoutError } from './model-fetch.js';
 import type { ModelClient, ModelReply, ModelRequest } from './model-port.js';
-import { answeredProblem, type ModelRetry, sdkRetriesResponse, unansweredProblem } from './model-retry.js';
 import { type ModelProxy, modelProxyFor, type ProxyEnvironment } from './model-proxy.js';
+import { answeredProblem, type ModelRetry, sdkRetriesResponse, unansweredProblem } from './model-retry.js';
 import { readCompletion, toOpenAIMessages, toOpenAITools } from './openai-mapping.js';
 
 export type { ModelClient, ModelReply, ModelRequest, ModelToolSpec } from './model-port.js';

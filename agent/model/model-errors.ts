@@ -24,6 +24,17 @@ export type ModelFailure =
   /** The server answered but refused or garbled this request: retrying as is will not help. */
   | { kind: 'rejected'; error: SystemError };
 
+/** TLS refusals of a certificate whose issuer Node does not know: a company's own CA, most often. */
+const UNTRUSTED_ISSUER_CODES: ReadonlySet<string> = new Set([
+  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+  'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
+  'UNABLE_TO_GET_ISSUER_CERT',
+  'SELF_SIGNED_CERT_IN_CHAIN',
+  'DEPTH_ZERO_SELF_SIGNED_CERT',
+]);
+const UNTRUSTED_ISSUER_ADVICE =
+  "; its certificate's issuer is not trusted: if a private CA signed it, set NODE_EXTRA_CA_CERTS to that CA's PEM file";
+
 /** Statuses the SDK retries (see PROTOCOLS.md); after its retries they mean the server is not serving. */
 function isOutageStatus(status: number): boolean {
   return status === 408 || status === 409 || status === 429 || status >= 500;
@@ -43,7 +54,8 @@ export function classifyModelFailure(error: unknown, context: FailureContext): M
     const code = findErrorCode(error);
     const refused = context.proxy ? tunnelRefusal(error, context.proxy) : undefined;
     if (refused) return outage(who, `${refused}${tries}`, error);
-    return outage(who, `could not connect${through}${code ? ` (${code})` : ''}${tries}`, error);
+    const untrusted = code && UNTRUSTED_ISSUER_CODES.has(code) ? UNTRUSTED_ISSUER_ADVICE : '';
+    return outage(who, `could not connect${through}${code ? ` (${code})` : ''}${tries}${untrusted}`, error);
   }
   const tooLarge = findCause(error, ModelResponseTooLargeError);
   if (tooLarge) {
@@ -127,7 +139,9 @@ function tunnelRefusal(error: unknown, proxy: ModelProxy): string | undefined {
     if (status) {
       const code = Number(status);
       const login =
-        code === 407 ? `; give its user and password in ${proxy.variable} (http://user:password@host:port)` : '';
+        code === 407
+          ? `; give its user and password in ${proxy.variable} (http://user:password@host:port)`
+          : '';
       return `the proxy ${proxyName(proxy)} refused to connect to it (CONNECT answered ${code} ${STATUS_CODES[code] ?? 'error'})${login}`;
     }
     current = current.cause;

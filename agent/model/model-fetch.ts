@@ -74,7 +74,10 @@ export function createModelFetch(options: ModelFetchOptions): typeof fetch {
     const deadline = new AbortController();
     const onAbort = () => deadline.abort(abortError(callerSignal));
     callerSignal?.addEventListener('abort', onAbort, { once: true });
-    const timer = setTimeout(() => deadline.abort(new ModelTimeoutError(options.timeoutMs)), options.timeoutMs);
+    const timer = setTimeout(
+      () => deadline.abort(new ModelTimeoutError(options.timeoutMs)),
+      options.timeoutMs,
+    );
     try {
       const url = input instanceof Request ? input.url : String(input);
       const answer = await undiciFetch(url, {

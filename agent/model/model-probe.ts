@@ -71,7 +71,9 @@ export async function probeModel(options: ModelProbeOptions): Promise<ModelHealt
 }
 
 function failed(error: unknown, name: string, where: string, options: ModelProbeOptions): ModelHealth {
-  const through = options.proxy ? ` through the proxy ${options.proxy.url} (from ${options.proxy.variable})` : '';
+  const through = options.proxy
+    ? ` through the proxy ${options.proxy.url} (from ${options.proxy.variable})`
+    : '';
   if (error instanceof APIError && error.status === 404) {
     return {
       state: 'unlisted',

@@ -49,7 +49,9 @@ export function modelProxyFor(baseURL: string, env: ProxyEnvironment): ModelProx
 
 /** A proxy URL as it may be shown: `http://user:secret@proxy:3128` reads `http://***@proxy:3128`. */
 export function redactProxyUrl(raw: string): string {
-  if (!URL.canParse(raw)) return raw.replace(/\/\/[^/@\s]*@/, '//***@');
+  // "user:pw@host:3128" parses as a URL of scheme "user:", so only a value with "scheme://" is read as one.
+  if (!/^[a-z][a-z0-9+.-]*:\/\//i.test(raw) || !URL.canParse(raw))
+    return raw.replace(/^((?:[a-z][a-z0-9+.-]*:)?\/\/)?[^/@\s]+@/i, '$1***@');
   const url = new URL(raw);
   const credentials = url.username || url.password ? '***@' : '';
   return `${url.protocol}//${credentials}${url.host}`;

@@ -144,8 +144,8 @@ function shown(variable: string, value: string | undefined): string {
   if (SECRET_VARIABLES.has(variable)) {
     return `a value of ${value.length} character${value.length === 1 ? '' : 's'} (not shown: it is secret)`;
   }
-  // A URL may carry credentials in its user-info part.
-  return JSON.stringify(value.replace(/\/\/[^/@\s]*@/, '//***@'));
+  // A URL may carry credentials in its user-info part, with or without a scheme (a proxy's often has none).
+  return JSON.stringify(value.replace(/^((?:[a-z][a-z0-9+.-]*:)?\/\/)?[^/@\s]+@/i, '$1***@'));
 }
 
 function isHttpUrl(value: string): boolean {

@@ -76,7 +76,8 @@ export class FakeConnectProxy {
   }
 
   private refusal(headers: IncomingHttpHeaders): number | undefined {
-    if (this.options.authorization && headers['proxy-authorization'] !== this.options.authorization) return 407;
+    if (this.options.authorization && headers['proxy-authorization'] !== this.options.authorization)
+      return 407;
     return this.options.refuseWith;
   }
 

@@ -225,7 +225,9 @@ describe('model fetch', () => {
   });
 
   it('reads an answer of exactly the cap', async () => {
-    const { base } = await serve((_request, response) => response.end(Buffer.alloc(MAX_MODEL_RESPONSE_BYTES)));
+    const { base } = await serve((_request, response) =>
+      response.end(Buffer.alloc(MAX_MODEL_RESPONSE_BYTES)),
+    );
     const answer = await modelFetch()(`${base}/x`);
     expect((await answer.arrayBuffer()).byteLength).toBe(MAX_MODEL_RESPONSE_BYTES);
   });
@@ -234,7 +236,9 @@ describe('model fetch', () => {
     const dir = await mkdtemp(join(tmpdir(), 'opsbot-model-fetch-'));
     try {
       const authority = await makePrivateAuthority(dir);
-      const server = createTlsServer(authority.server, (_request, response) => response.end('{"secure":true}'));
+      const server = createTlsServer(authority.server, (_request, response) =>
+        response.end('{"secure":true}'),
+      );
       const address = await listen(server);
       const trusted = await modelFetch({ ca: authority.ca })(`https://${address}/x`);
       expect(await trusted.json()).toEqual({ secure: true });
