@@ -83,6 +83,7 @@ export function createOpenAIModelClient(options: OpenAIModelClientOptions): Open
   const baseFetch = createModelFetch({ dispatcher, timeoutMs: options.timeoutMs });
   // Set from the SDK's own once it is built; the fetch below runs only after that.
   let baseURL = options.baseURL ?? '';
+  let proxy: ModelProxy | undefined;
   const countingFetch: typeof fetch = (input, init) => {
     const counter = (init as CountedInit | undefined)?.[ATTEMPTS];
     if (!counter) return baseFetch(input, init);
@@ -101,7 +102,7 @@ export function createOpenAIModelClient(options: OpenAIModelClientOptions): Open
       (error: unknown) => {
         // The SDK aborts its own signal when an attempt times out; the fetch has its own deadline too.
         const timedOut = plain.signal?.aborted === true || error instanceof ModelTimeoutError;
-        announce(unansweredProblem(timedOut, options.timeoutMs, baseURL));
+        announce(unansweredProblem(timedOut, options.timeoutMs, baseURL, proxy?.url));
         throw error;
       },
     );
@@ -124,7 +125,7 @@ export function createOpenAIModelClient(options: OpenAIModelClientOptions): Open
     );
   }
   baseURL = sdk.baseURL.replace(/\/+$/, '');
-  const proxy = modelProxyFor(baseURL, proxyEnv);
+  proxy = modelProxyFor(baseURL, proxyEnv);
   let lastOutage = '';
 
   function refuseFast(): SystemError {

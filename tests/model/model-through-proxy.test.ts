@@ -112,14 +112,25 @@ describe('the model client through a proxy', () => {
     expect(wrong.message).toContain('give its user and password in https_proxy');
   });
 
-  it('names the proxy when it is down', async () => {
+  it('names the proxy when it is down, in the retries said and in the failure', async () => {
     const fake = await model(true);
     const egress = await proxy();
     await egress.close();
-    const error = await failure(client(fake, { HTTPS_PROXY: egress.url }).complete(ask));
+    const retries: string[] = [];
+    const modelClient = createOpenAIModelClient({
+      baseURL: fake.baseURL,
+      model: 'fake-model',
+      timeoutMs: 5_000,
+      maxRetries: 1,
+      proxyEnv: { HTTPS_PROXY: egress.url },
+    });
+    const error = await failure(
+      modelClient.complete({ ...ask, onRetry: (retry) => retries.push(retry.problem) }),
+    );
+    expect(retries).toEqual([`could not reach ${fake.baseURL} through the proxy ${egress.url}`]);
     expect(error.code).toBe(ErrorCode.ModelUnavailable);
     expect(error.message).toBe(
-      `The model "fake-model" at ${fake.baseURL} is unavailable: could not connect through the proxy ${egress.url} (from HTTPS_PROXY) (ECONNREFUSED).`,
+      `The model "fake-model" at ${fake.baseURL} is unavailable: could not connect through the proxy ${egress.url} (from HTTPS_PROXY) (ECONNREFUSED) after 2 attempts.`,
     );
     expect(fake.requests).toHaveLength(0);
   });
