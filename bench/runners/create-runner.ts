@@ -19,11 +19,14 @@ export function createRunner(name: RunnerName, baseURL: string, concurrency: num
   }
 }
 
-/** The fetch the kernel's model client sends with (model-client.ts), with the kernel runner's timeout. */
+/**
+ * The fetch the kernel's model client sends with (model-client.ts), with the kernel runner's timeout, and as
+ * there no proxy, whatever the shell has set: the fake model is on 127.0.0.1.
+ */
 function modelFetch(): typeof fetch {
   const timeoutMs = 30_000;
   return createModelFetch({
-    dispatcher: createModelDispatcher(process.env, { connectTimeoutMs: timeoutMs }),
+    dispatcher: createModelDispatcher({}, { connectTimeoutMs: timeoutMs }),
     timeoutMs,
   });
 }
