@@ -80,8 +80,11 @@ export function createModelFetch(options: ModelFetchOptions): typeof fetch {
     );
     try {
       const url = input instanceof Request ? input.url : String(input);
+      // What the SDK sets (client.js fetchWithTimeout); nothing else of a RequestInit means anything here.
       const answer = await undiciFetch(url, {
-        ...(init as Parameters<typeof undiciFetch>[1]),
+        method: init?.method ?? 'GET',
+        headers: headerPairs(init?.headers),
+        body: sendable(init?.body),
         signal: deadline.signal,
         dispatcher: options.dispatcher,
         // Not followed: a redirected POST may arrive as a GET; the model client names the address to set.
@@ -99,6 +102,19 @@ export function createModelFetch(options: ModelFetchOptions): typeof fetch {
 }
 
 type UndiciResponse = Awaited<ReturnType<typeof undiciFetch>>;
+
+/** As pairs, which undici's fetch takes whichever copy of the Headers class made them. */
+function headerPairs(headers: RequestInit['headers']): [string, string][] {
+  if (headers === undefined) return [];
+  return [...(headers instanceof Headers ? headers : new Headers(headers))];
+}
+
+/** The SDK sends chat completions as JSON text; a form or a stream (file uploads) is not something opsbot sends. */
+function sendable(body: RequestInit['body']): string | Uint8Array | null {
+  if (body === undefined || body === null || typeof body === 'string' || body instanceof Uint8Array)
+    return body ?? null;
+  throw new TypeError('the model client sends text or bytes only, not a form or a stream');
+}
 
 async function readWhole(answer: UndiciResponse, limit: number): Promise<Response> {
   const headers = new Headers(answer.headers);

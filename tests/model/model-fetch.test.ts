@@ -112,6 +112,24 @@ describe('model fetch', () => {
     expect(seen[0]?.headers.authorization).toBe('Bearer sk-test');
   });
 
+  it('takes headers as a plain object or as pairs and a body of bytes, and refuses a form it has no use for', async () => {
+    const { base, seen } = await serve((_request, response) => response.end('fine'));
+    const fetch = modelFetch();
+    await fetch(`${base}/a`, {
+      method: 'PUT',
+      headers: { 'x-one': '1' },
+      body: new TextEncoder().encode('bytes'),
+    });
+    await fetch(`${base}/b`, { headers: [['x-two', '2']] });
+    expect(seen.map((one) => [one.method, one.headers['x-one'] ?? one.headers['x-two'], one.body])).toEqual([
+      ['PUT', '1', 'bytes'],
+      ['GET', '2', ''],
+    ]);
+    const error = await rejection(fetch(`${base}/c`, { method: 'POST', body: new FormData() }));
+    expect(error.message).toBe('the model client sends text or bytes only, not a form or a stream');
+    expect(seen).toHaveLength(2);
+  });
+
   it('keeps the connection open, so the next request reuses it', async () => {
     const { base, seen } = await serve((_request, response) => response.end('{}'));
     const fetch = modelFetch();
