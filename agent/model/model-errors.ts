@@ -132,7 +132,7 @@ function proxyName(proxy: ModelProxy): string {
 }
 
 /** A proxy that answered its CONNECT with something other than 200 (undici says only "Proxy response (403)"). */
-function tunnelRefusal(error: unknown, proxy: ModelProxy): string | undefined {
+export function tunnelRefusal(error: unknown, proxy: ModelProxy): string | undefined {
   let current: unknown = error;
   for (let depth = 0; depth < 5 && current instanceof Error; depth++) {
     const status = /Proxy response \((\d{3})\)/.exec(current.message)?.[1];

@@ -4,7 +4,7 @@ import OpenAI, { APIConnectionError, APIConnectionTimeoutError, APIError } from 
 import type { Dispatcher } from 'undici';
 import { type Clock, systemClock } from '../clock.js';
 import { errorMessage } from '../errors.js';
-import { findErrorCode } from './model-errors.js';
+import { findErrorCode, tunnelRefusal } from './model-errors.js';
 import { createModelFetch } from './model-fetch.js';
 import type { ModelProxy } from './model-proxy.js';
 
@@ -93,6 +93,8 @@ function failed(error: unknown, name: string, where: string, options: ModelProbe
     };
   }
   if (error instanceof APIConnectionError) {
+    const refused = options.proxy ? tunnelRefusal(error, options.proxy) : undefined;
+    if (refused) return { state: 'unreachable', detail: `model ${name} is unreachable: ${refused}` };
     const code = findErrorCode(error) ?? innermostMessage(error);
     return {
       state: 'unreachable',
