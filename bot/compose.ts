@@ -43,6 +43,8 @@ export interface Opsbot {
   traceDir: string;
   /** This process's id (kept in the data directory): its run leases and its line in `opsbot cluster`. */
   instanceId: string;
+  /** The model and where it is reached, e.g. "gpt-4o-mini at https://api.openai.com/v1 (through proxy …)". */
+  describeModel(): string;
   /** A few readable lines: what is running, with which store and model. */
   describe(): string[];
   close(): Promise<void>;
@@ -114,6 +116,7 @@ export async function createOpsbot(options: ComposeOptions): Promise<Opsbot> {
         logger,
         ...(settings.model.temperature === undefined ? {} : { temperature: settings.model.temperature }),
         ...(options.clock ? { clock: options.clock } : {}),
+        proxyEnv: environment,
       })
     : undefined;
   const modelHealth = model
@@ -126,6 +129,9 @@ export async function createOpsbot(options: ComposeOptions): Promise<Opsbot> {
             ...(environment.OPENAI_BASE_URL ? { baseURL: environment.OPENAI_BASE_URL } : {}),
             model: environment.OPENAI_MODEL,
             timeoutMs: Math.min(limits.model_timeout, MODEL_HEALTH_TIMEOUT_MS),
+            // Through the model's own connections and proxy, so the answer is the model client's.
+            dispatcher: model.dispatcher,
+            ...(model.proxy ? { proxy: model.proxy } : {}),
           }),
       })
     : undefined;
@@ -172,6 +178,10 @@ export async function createOpsbot(options: ComposeOptions): Promise<Opsbot> {
     runLeaseMs: limits.worker_lock,
   });
   if (metrics) kernel.onRunChange(runLifecycleMetrics(metrics));
+  const describeModel = () =>
+    model
+      ? `${environment.OPENAI_MODEL} at ${model.baseURL}${model.proxy ? ` (through proxy ${model.proxy.url})` : ''}`
+      : 'none: command engine only (set OPENAI_BASE_URL or OPENAI_API_KEY for free text)';
   return {
     kernel,
     instanceId: instance.id,
@@ -183,11 +193,13 @@ export async function createOpsbot(options: ComposeOptions): Promise<Opsbot> {
     model,
     modelHealth,
     traceDir,
+    describeModel,
     describe() {
-      const modelLine = model
-        ? `model: ${environment.OPENAI_MODEL} at ${environment.OPENAI_BASE_URL ?? 'https://api.openai.com/v1'}`
-        : 'model: none configured (command engine only; set OPENAI_BASE_URL or OPENAI_API_KEY for free text)';
-      return [`store: ${store.description}`, modelLine, `tools: ${kernel.registry.names().join(', ')}`];
+      return [
+        `store: ${store.description}`,
+        `model: ${describeModel()}`,
+        `tools: ${kernel.registry.names().join(', ')}`,
+      ];
     },
     async close() {
       await kernel.shutdown();

@@ -11,7 +11,6 @@ import {
   discordConfigured,
   environmentWarnings,
   metricsEnabled,
-  modelConfigured,
   playgroundEnabled,
   readEnvironment,
   slackMode,
@@ -208,11 +207,7 @@ export async function serve(options: ServeOptions): Promise<Serving> {
       : []),
     `  settings:  ${loaded.source === 'file' ? loaded.path : 'built-in defaults (no opsbot.yaml found)'}`,
     `  store:     ${opsbot.store.description}`,
-    `  model:     ${
-      modelConfigured(environment)
-        ? `${environment.OPENAI_MODEL} at ${environment.OPENAI_BASE_URL ?? 'https://api.openai.com/v1'}`
-        : 'none: command engine only (set OPENAI_BASE_URL or OPENAI_API_KEY for free text)'
-    }`,
+    `  model:     ${opsbot.describeModel()}`,
     `  tools:     ${tools.length} (${tools.join(', ')})`,
     ...(patrols
       ? [

@@ -12,6 +12,7 @@ export const LOG_LEVELS = ['trace', 'debug', 'info', 'warn', 'error', 'fatal', '
 // The messages below read as the expectation: "PORT: expected a port number 0-65535, found ...".
 const text = z.string();
 const url = z.string().refine(isHttpUrl, 'an http:// or https:// URL');
+const proxyUrl = z.string().refine(isHttpUrl, 'a proxy URL such as http://proxy.internal:3128');
 
 export const EnvironmentSchema = z.object({
   PORT: z
@@ -95,6 +96,25 @@ export const EnvironmentSchema = z.object({
     .describe(
       'The model name, as the server knows it; it must support tool calling. Used only with `OPENAI_API_KEY` ' +
         'or `OPENAI_BASE_URL`.',
+    ),
+  https_proxy: proxyUrl.optional().describe('As `HTTPS_PROXY`; undici reads the lower-case name first.'),
+  HTTPS_PROXY: proxyUrl
+    .optional()
+    .describe(
+      'The HTTP proxy for calls to an https:// model (a CONNECT tunnel, so TLS runs end to end). ' +
+        'Network tools never use it: their SSRF guard must see the address they connect to.',
+    ),
+  http_proxy: proxyUrl.optional().describe('As `HTTP_PROXY`; undici reads the lower-case name first.'),
+  HTTP_PROXY: proxyUrl
+    .optional()
+    .describe(
+      'The HTTP proxy for calls to an http:// model, and to an https:// one when `HTTPS_PROXY` is unset.',
+    ),
+  no_proxy: text.optional().describe('As `NO_PROXY`; undici reads the lower-case name first.'),
+  NO_PROXY: text
+    .optional()
+    .describe(
+      'Hosts the model is reached at directly, comma-separated: names, domains (`.internal`), `host:port` or `*`.',
     ),
   SLACK_BOT_TOKEN: text.optional().describe('The Slack bot token (`xoxb-…`); setting it turns Slack on.'),
   SLACK_SIGNING_SECRET: text.optional().describe('The Slack signing secret, for HTTP events.'),
@@ -198,8 +218,8 @@ function shown(variable: string, value: string | undefined): string {
   if (SECRET_VARIABLES.has(variable)) {
     return `a value of ${value.length} character${value.length === 1 ? '' : 's'} (not shown: it is secret)`;
   }
-  // A URL may carry credentials in its user-info part.
-  return JSON.stringify(value.replace(/\/\/[^/@\s]*@/, '//***@'));
+  // A URL may carry credentials in its user-info part, with or without a scheme (a proxy's often has none).
+  return JSON.stringify(value.replace(/^((?:[a-z][a-z0-9+.-]*:)?\/\/)?[^/@\s]+@/i, '$1***@'));
 }
 
 function isHttpUrl(value: string): boolean {
