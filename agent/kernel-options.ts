@@ -1,7 +1,7 @@
 // The kernel's dependencies and limits, with defaults, so the world (clock, store, model, chat) is injected.
 import type { ApprovalSettings } from './approval-settings.js';
+import { type CircuitBreakerOptions, CircuitBreakerOptionsSchema } from './breaker-state.js';
 import type { ChatPort } from './chat-port.js';
-import { type CircuitBreakerOptions, CircuitBreakerOptionsSchema } from './circuit-breaker.js';
 import type { Clock } from './clock.js';
 import { DEFAULT_LIMITS, type KernelLimits } from './kernel-limits.js';
 import type { Logger } from './logger.js';

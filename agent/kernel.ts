@@ -150,7 +150,13 @@ export class Kernel {
       executor: new StepExecutor({
         registry: this.registry,
         policy: this.policy,
-        breakers: new BreakerRegistry(toolBreakerOptions(options.toolBreaker), this.clock),
+        breakers: new BreakerRegistry({
+          prefix: 'tool',
+          options: toolBreakerOptions(options.toolBreaker),
+          store: options.store,
+          clock: this.clock,
+          logger: this.logger,
+        }),
         redactor: this.redactor,
         clock: this.clock,
         logger: this.logger,

@@ -2,6 +2,7 @@
 import { join } from 'node:path';
 import { BUILTIN_TOOLS } from '../agent/builtin-tools.js';
 import type { ChatPort } from '../agent/chat-port.js';
+import { CircuitBreaker } from '../agent/circuit-breaker.js';
 import { type Clock, systemClock } from '../agent/clock.js';
 import { Kernel } from '../agent/kernel.js';
 import { kernelLimitsFromSettings } from '../agent/kernel-limits.js';
@@ -13,6 +14,7 @@ import { AuditLog } from '../agent/policy/audit-log.js';
 import { settingsToolPolicy } from '../agent/policy/settings-tool-policy.js';
 import { Redactor } from '../agent/redaction.js';
 import type { RunQueue } from '../agent/run-queue.js';
+import { maskUrlPassword } from '../agent/store/mask-url-password.js';
 import { openStore, parseStoreUrl } from '../agent/store/open-store.js';
 import type { Store } from '../agent/store/store.js';
 import { ToolRegistry } from '../agent/tool-registry.js';
@@ -111,6 +113,7 @@ export async function createOpsbot(options: ComposeOptions): Promise<Opsbot> {
         model: environment.OPENAI_MODEL,
         timeoutMs: limits.model_timeout,
         maxRetries: limits.model_retries,
+        breaker: modelBreaker(environment, store, logger, options.clock),
         logger,
         ...(settings.model.temperature === undefined ? {} : { temperature: settings.model.temperature }),
         ...(options.clock ? { clock: options.clock } : {}),
@@ -195,6 +198,20 @@ export async function createOpsbot(options: ComposeOptions): Promise<Opsbot> {
       await store.close();
     },
   };
+}
+
+/**
+ * The model's breaker, kept in the Store: a model found down stays refused after a restart, and by every process
+ * on the same Store, until its open time has run out. One per endpoint and model, so a changed one starts closed.
+ */
+function modelBreaker(environment: Environment, store: Store, logger: Logger, clock: Clock | undefined) {
+  const endpoint = maskUrlPassword(environment.OPENAI_BASE_URL ?? 'https://api.openai.com/v1');
+  return new CircuitBreaker({
+    name: `model:${environment.OPENAI_MODEL}@${endpoint}`,
+    store,
+    logger,
+    ...(clock ? { clock } : {}),
+  });
 }
 
 /**
