@@ -26,11 +26,12 @@ export const DEFAULT_TOOL_BREAKER: Readonly<BreakerOptions> = Object.freeze(
 
 export interface KernelOptions {
   store: Store;
-  tools: readonly Tool[];
+  /** The tools, or a registry of them the caller has built already (the bot checks its patrols against it). */
+  tools: readonly Tool[] | ToolRegistry;
   /** Absent: only the command engine runs, and free text gets help on configuring a model. */
   model?: ModelClient;
-  /** Defaults to allowing every known tool; the bot passes the settings-based policy. */
-  policy?: (registry: ToolRegistry) => ToolPolicy;
+  /** Defaults to allowing every known tool; the bot passes the settings-based policy, built over `tools`. */
+  policy?: ToolPolicy | ((registry: ToolRegistry) => ToolPolicy);
   chat?: ChatPort;
   trace?: TraceSink;
   redactor?: Redactor;

@@ -47,7 +47,10 @@ export interface Opsbot {
   instanceId: string;
   /** A few readable lines: what is running, with which store and model. */
   describe(): string[];
+  /** Stops the kernel, then closes the storage: for the CLI, which has no services. */
   close(): Promise<void>;
+  /** Gives up this process's instance id and closes the store; for `serve`, whose kernel service stops the kernel. */
+  closeStorage(): Promise<void>;
 }
 
 export interface ComposeOptions {
@@ -82,13 +85,10 @@ export async function createOpsbot(options: ComposeOptions): Promise<Opsbot> {
     throw error instanceof ToolSettingsError ? settingsProblemsError(settings, [...error.problems]) : error;
   });
   // Patrol checks are checked against the real tools and the patrol's role before anything opens or runs.
+  // Built once: the kernel gets these two.
   const registry = new ToolRegistry(tools);
-  const patrolIssues = patrolProblems(
-    settings.patrols,
-    registry,
-    settingsToolPolicy(settings.permissions, registry),
-    settings.permissions,
-  );
+  const policy = settingsToolPolicy(settings.permissions, registry);
+  const patrolIssues = patrolProblems(settings.patrols, registry, policy, settings.permissions);
   if (patrolIssues.length > 0) throw settingsProblemsError(settings, patrolIssues);
   const instance = claimInstanceId(environment.OPSBOT_DATA_DIR);
   if (instance.note) logger.warn({ instanceId: instance.id }, instance.note);
@@ -143,11 +143,11 @@ export async function createOpsbot(options: ComposeOptions): Promise<Opsbot> {
   const trace = new FileTraceSink(traceDir);
   const kernel = new Kernel({
     store,
-    tools,
+    tools: registry,
     ...(model
       ? { model: metrics ? meteredModelClient(model, metrics, options.clock ?? systemClock) : model }
       : {}),
-    policy: (registry) => settingsToolPolicy(settings.permissions, registry),
+    policy,
     approvals,
     chat: options.chat,
     trace: metrics
@@ -175,6 +175,10 @@ export async function createOpsbot(options: ComposeOptions): Promise<Opsbot> {
     runLeaseMs: limits.worker_lock,
   });
   if (metrics) kernel.onRunChange(runLifecycleMetrics(metrics));
+  const closeStorage = async () => {
+    instance.release();
+    await store.close();
+  };
   return {
     kernel,
     instanceId: instance.id,
@@ -194,9 +198,9 @@ export async function createOpsbot(options: ComposeOptions): Promise<Opsbot> {
     },
     async close() {
       await kernel.shutdown();
-      instance.release();
-      await store.close();
+      await closeStorage();
     },
+    closeStorage,
   };
 }
 
