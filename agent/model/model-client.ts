@@ -14,7 +14,7 @@ export type { ModelClient, ModelReply, ModelRequest, ModelToolSpec } from './mod
 
 export interface OpenAIModelClient extends ModelClient {
   readonly baseURL: string;
-  /** Its state lives in the store it was given (see compose.ts), shared by every process on that store. */
+  /** In the Store it was given (the bot's, see compose.ts), so shared by every process on it; else this client's own. */
   readonly breaker: CircuitBreaker;
 }
 
