@@ -110,7 +110,8 @@ export class CircuitBreaker {
 
   recordSuccess(): Promise<void> {
     // A success with nothing to forget, the common case, changes nothing and touches no Store.
-    if (this.trialStartedAt === null && isClean(this.copy, this.options)) return Promise.resolve();
+    if (this.trialStartedAt === null && !this.unsaved && isClean(this.copy, this.options))
+      return Promise.resolve();
     return this.change(async () => {
       this.copy = closedState(this.options);
       await this.write([this.stateWrite(), ...this.endTrial()]);
