@@ -148,7 +148,7 @@ export class StepExecutor {
   ): Promise<CallOutcome> {
     const { clock, breakers, logger } = this.options;
     const breaker = breakers.get(tool.name);
-    if (!breaker.canPass()) {
+    if (!(await breaker.canPass())) {
       const retryAt = breaker.reopensAt();
       const wait = retryAt
         ? ` It will be tried again in ${Math.ceil((retryAt - clock.now()) / 1000)} s.`
@@ -190,7 +190,7 @@ export class StepExecutor {
       const durationMs = clock.now() - started;
       if (result === 'timeout') {
         scope.end(() => new Error(`timed out after ${timeoutMs} ms`));
-        breaker.recordFailure();
+        await breaker.recordFailure();
         return this.failure(
           tool.name,
           'transient',
@@ -200,10 +200,10 @@ export class StepExecutor {
       }
       const checked = ToolResultSchema.safeParse(result);
       if (!checked.success) {
-        breaker.recordFailure();
+        await breaker.recordFailure();
         return this.failure(tool.name, 'transient', `${tool.name} returned a malformed result.`, durationMs);
       }
-      breaker.recordSuccess();
+      await breaker.recordSuccess();
       const redacted = this.options.redactor.redactValue(checked.data);
       const content = this.cap(JSON.stringify({ tool: tool.name, ...redacted }));
       return {
@@ -216,7 +216,7 @@ export class StepExecutor {
         executed: true,
       };
     } catch (error) {
-      breaker.recordFailure();
+      await breaker.recordFailure();
       const message = this.options.redactor.redact(errorMessage(error));
       scope.logger.warn({ err: message }, 'tool threw');
       return this.failure(tool.name, 'transient', `${tool.name} failed: ${message}`, clock.now() - started);

@@ -20,7 +20,7 @@ export interface OpenAIModelClient extends ModelClient {
   readonly proxy: ModelProxy | undefined;
   /** The keep-alive connections (and proxy) calls use, for other requests to the same server (the health probe). */
   readonly dispatcher: Dispatcher;
-  /** Exposed so the kernel can persist and restore its state. */
+  /** In the Store it was given (the bot's, see compose.ts), so shared by every process on it; else this client's own. */
   readonly breaker: CircuitBreaker;
 }
 
@@ -33,7 +33,7 @@ export interface OpenAIModelClientOptions {
   /** Retries by the SDK on 408, 409, 429, 5xx, connection errors and timeouts. */
   maxRetries: number;
   clock?: Clock;
-  /** Options for a new breaker, or a breaker the caller keeps (for example restored from the store). */
+  /** A breaker kept in the Store (the bot's), or options for one of this client's own (tests). */
   breaker?: CircuitBreakerOptionsInput | CircuitBreaker;
   logger?: Logger;
   temperature?: number;
@@ -63,7 +63,13 @@ export function createOpenAIModelClient(options: OpenAIModelClientOptions): Open
   const clock = options.clock ?? systemClock;
   const logger = (options.logger ?? silentLogger).child({ component: 'model', model: options.model });
   const breaker =
-    options.breaker instanceof CircuitBreaker ? options.breaker : new CircuitBreaker(options.breaker, clock);
+    options.breaker instanceof CircuitBreaker
+      ? options.breaker
+      : new CircuitBreaker({
+          name: 'model',
+          ...(options.breaker ? { options: options.breaker } : {}),
+          clock,
+        });
   // Counts the SDK's HTTP attempts per call, retries included. The counter rides along in fetch's init under
   // a symbol: the SDK spreads per-request fetchOptions into init, and a symbol never reaches the wire.
   const proxyEnv = options.proxyEnv ?? process.env;
@@ -142,7 +148,7 @@ export function createOpenAIModelClient(options: OpenAIModelClientOptions): Open
   }
 
   async function complete(request: ModelRequest): Promise<ModelReply> {
-    if (!breaker.canPass()) throw refuseFast();
+    if (!(await breaker.canPass())) throw refuseFast();
     const counter: AttemptCounter = {
       count: 0,
       ...(request.signal ? { signal: request.signal } : {}),
@@ -169,13 +175,13 @@ export function createOpenAIModelClient(options: OpenAIModelClientOptions): Open
         ...(proxy ? { proxy } : {}),
       });
       if (failure.kind === 'aborted') {
-        breaker.recordCancelled();
+        await breaker.recordCancelled();
         throw request.signal?.reason ?? error;
       }
       if (failure.kind === 'outage') {
         lastOutage = failure.reason;
         const before = breaker.state();
-        breaker.recordFailure();
+        await breaker.recordFailure();
         if (before !== 'open' && breaker.state() === 'open') {
           // The first opening is news; a failed re-check of an open circuit is expected during an outage.
           const level = before === 'closed' ? 'warn' : 'info';
@@ -183,13 +189,13 @@ export function createOpenAIModelClient(options: OpenAIModelClientOptions): Open
         }
       } else {
         // The server answered, so it is reachable: a refused request is not an outage.
-        breaker.recordSuccess();
+        await breaker.recordSuccess();
       }
       logger.warn({ attempts: counter.count, error: failure.error.message }, 'model call failed');
       throw failure.error;
     }
 
-    breaker.recordSuccess();
+    await breaker.recordSuccess();
     const checked = readCompletion(body);
     if (!checked.ok) {
       throw new SystemError(

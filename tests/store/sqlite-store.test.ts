@@ -10,13 +10,14 @@ import { ManualClock } from '../../agent/clock.js';
 import { ErrorCode, OpsbotError } from '../../agent/errors.js';
 import { openDatabase } from '../../agent/store/sqlite-database.js';
 import { SqliteStore } from '../../agent/store/sqlite-store.js';
-import { runStoreContract } from './store-contract.js';
+import { runBreakerContract } from './breaker-contract.js';
+import { runStoreContract, type StoreFixture } from './store-contract.js';
 
 async function temporaryDirectory(): Promise<string> {
   return mkdtemp(join(tmpdir(), 'opsbot-sqlite-'));
 }
 
-runStoreContract('sqlite', async () => {
+async function sqliteFixture(): Promise<StoreFixture> {
   const directory = await temporaryDirectory();
   // A nested path proves the store creates its parent directory.
   const path = join(directory, 'nested', 'opsbot.sqlite');
@@ -31,7 +32,9 @@ runStoreContract('sqlite', async () => {
       await rm(directory, { recursive: true, force: true });
     },
   };
-});
+}
+runStoreContract('sqlite', sqliteFixture);
+runBreakerContract('sqlite', sqliteFixture);
 
 function expectStoreUnavailable(error: unknown, mentioning: string): void {
   expect(error).toBeInstanceOf(OpsbotError);
