@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 
 /** The files that drive the playground in Chromium. */
@@ -13,6 +14,9 @@ export default defineConfig({
     // Starts a redis-server of the tests' own when it is installed (see tests/redis-global-setup.ts).
     globalSetup: ['tests/redis-global-setup.ts'],
     pool: 'forks',
+    // A worker per core, not vitest's one fewer: most tests wait on servers and processes, not on the CPU, and on
+    // 2 cores one worker ran every file in turn.
+    maxWorkers: availableParallelism(),
     // Every run saved in a test (and in the processes tests start) is checked against JSON.stringify: a message
     // or event changed in place after it was saved would otherwise be stored stale (agent/run-json.ts).
     env: { OPSBOT_CHECK_RUN_JSON: '1' },
