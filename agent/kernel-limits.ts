@@ -8,7 +8,9 @@ export const KernelLimitsSettingsSchema = z.strictObject({
   max_tool_calls: z.number().int().min(1).default(40),
   max_tokens: z.number().int().min(1000).default(200_000),
   max_wall_time: DurationSchema.default(10 * 60_000),
-  tool_timeout: DurationSchema.default(30_000),
+  tool_timeout: DurationSchema.default(30_000).describe(
+    "The upper bound on any single tool call. A tool's own default time limit, a command's `timeout` and the model's `timeout_ms` argument apply only below it: the call gets the smaller. At the limit the call is stopped and fails with \"timed out after …\".",
+  ),
   question_ttl: DurationSchema.default(24 * 3_600_000),
   /** How long the expiry sweep sleeps at most between passes; it also wakes at the next known expiry. */
   expiry_sweep: DurationSchema.refine(
