@@ -24,7 +24,9 @@ export const CommandSettingsSchema = z.strictObject({
   argv: z.array(z.string()).min(1),
   parameters: z.record(z.string(), CommandParameterSchema).default({}),
   risk: z.enum(['read', 'write', 'danger']).default('read'),
-  timeout: DurationSchema.default(30_000),
+  timeout: DurationSchema.default(30_000).describe(
+    'The time limit of one run of this command, and the most its `timeout_ms` may ask for. limits.tool_timeout caps it: a command runs for the smaller of the two.',
+  ),
   cwd: z.string().optional(),
   approval_ttl: DurationSchema.optional(),
   /**
