@@ -1,6 +1,6 @@
 // A tool call's time limit as a timer the call owns, cleared the moment the call settles: no garbage collection
 // can lose it (Node 20 can lose an `AbortSignal.timeout()` inside `AbortSignal.any()`), and nothing outlives it.
-import { ToolTimeoutError } from './tool-timeout.js';
+import { isToolTimeout, ToolTimeoutError } from './tool-timeout.js';
 
 /**
  * Time a tool gets after its signal aborts at the deadline to stop its work and report in its own words: 1 s,
@@ -11,8 +11,11 @@ export const STOP_GRACE_MS = 1_000;
 export type CallSettlement<T> =
   | { kind: 'returned'; value: T }
   | { kind: 'threw'; error: unknown }
-  /** The deadline passed and the tool neither returned within the grace nor threw anything but its abort. */
-  | { kind: 'timed_out' }
+  /**
+   * The deadline passed and the tool did not return within the grace, or threw what its abort gave it; or the
+   * tool threw a ToolTimeoutError of its own (a shorter timeout_ms). `timeoutMs` is the limit that ran out.
+   */
+  | { kind: 'timed_out'; timeoutMs: number }
   | { kind: 'cancelled' };
 
 export interface CallDeadlineOptions {
@@ -55,7 +58,7 @@ export function settleWithinDeadline<T>(
       expired = true;
       options.abort(new ToolTimeoutError(options.timeoutMs));
       timer = setTimeout(
-        () => settle({ kind: 'timed_out' }),
+        () => settle({ kind: 'timed_out', timeoutMs: options.timeoutMs }),
         options.graceMs ?? Math.min(STOP_GRACE_MS, options.timeoutMs),
       );
     }, options.timeoutMs);
@@ -64,7 +67,14 @@ export function settleWithinDeadline<T>(
     work.then(
       (value) => settle({ kind: 'returned', value }),
       // After the deadline, what a tool throws is most likely its own abort: the call timed out.
-      (error: unknown) => settle(expired ? { kind: 'timed_out' } : { kind: 'threw', error }),
+      (error: unknown) =>
+        settle(
+          expired
+            ? { kind: 'timed_out', timeoutMs: options.timeoutMs }
+            : isToolTimeout(error)
+              ? { kind: 'timed_out', timeoutMs: error.timeoutMs }
+              : { kind: 'threw', error },
+        ),
     );
   });
 }

@@ -193,7 +193,7 @@ export class StepExecutor {
       switch (settlement.kind) {
         case 'timed_out':
           breaker.recordFailure();
-          return this.timedOut(tool.name, timeoutMs, durationMs);
+          return this.timedOut(tool.name, settlement.timeoutMs, durationMs);
         case 'cancelled':
           return this.failure(tool.name, 'transient', `${tool.name} was cancelled.`, durationMs, false);
         case 'threw': {

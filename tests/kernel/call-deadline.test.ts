@@ -2,7 +2,7 @@
 // tool that heeds it report in its own words, and is gone (timer and cancel listener) once the call settles.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { settleWithinDeadline } from '../../agent/call-deadline.js';
-import { isToolTimeout, type ToolTimeoutError } from '../../agent/tool-timeout.js';
+import { isToolTimeout, ToolTimeoutError } from '../../agent/tool-timeout.js';
 
 beforeEach(() => {
   vi.useFakeTimers();
@@ -78,14 +78,23 @@ describe('settleWithinDeadline', () => {
     await vi.advanceTimersByTimeAsync(1_499);
     expect(vi.getTimerCount()).toBe(1);
     await vi.advanceTimersByTimeAsync(1);
-    expect(await gaveUp).toEqual({ kind: 'timed_out' });
+    expect(await gaveUp).toEqual({ kind: 'timed_out', timeoutMs: 1_000 });
     expect(vi.getTimerCount()).toBe(0);
 
     const throwing = call<string>();
     const threw = settleWithinDeadline(throwing.work, { timeoutMs: 1_000, abort: throwing.abort });
     await vi.advanceTimersByTimeAsync(1_000);
     throwing.reject(throwing.aborts[0]);
-    expect(await threw).toEqual({ kind: 'timed_out' });
+    expect(await threw).toEqual({ kind: 'timed_out', timeoutMs: 1_000 });
+    expect(vi.getTimerCount()).toBe(0);
+  });
+
+  it("counts a tool's own ToolTimeoutError (a shorter timeout_ms) as a timeout of that length, not a throw", async () => {
+    const pending = call<string>();
+    const settled = settleWithinDeadline(pending.work, { timeoutMs: 30_000, abort: pending.abort });
+    pending.reject(new ToolTimeoutError(1_500));
+    expect(await settled).toEqual({ kind: 'timed_out', timeoutMs: 1_500 });
+    expect(pending.aborts).toEqual([]);
     expect(vi.getTimerCount()).toBe(0);
   });
 
