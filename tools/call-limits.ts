@@ -4,7 +4,10 @@ import { formatDuration } from '../agent/duration-text.js';
 import type { ToolContext } from '../agent/tool.js';
 import { isToolTimeout, ToolTimeoutError } from '../agent/tool-timeout.js';
 
-/** The optional `timeout_ms` every ops tool accepts, bounded so a model cannot ask for an hour. */
+/**
+ * The optional `timeout_ms` every ops tool accepts, bounded so a model cannot ask for an hour. limits.tool_timeout
+ * may cut it shorter, and a result that timed out names the limit the call really had.
+ */
 export function timeoutField(defaultMs: number, maxMs: number) {
   return z
     .number()
@@ -12,9 +15,7 @@ export function timeoutField(defaultMs: number, maxMs: number) {
     .min(100)
     .max(maxMs)
     .optional()
-    .describe(
-      `Time limit for this call in milliseconds (default ${defaultMs}, at most ${maxMs}; the bot's own limit per tool call may cut it shorter).`,
-    );
+    .describe(`Time limit for this call in milliseconds (default ${defaultMs}, at most ${maxMs}).`);
 }
 
 /** A call's time limits, as the tool's work sees them inside withCallLimits. */
