@@ -24,8 +24,7 @@ export const KernelLimitsSettingsSchema = z.strictObject({
     'Working time of a run, from the request to the answer, not counting time spent waiting for people.',
   ),
   tool_timeout: DurationSchema.default(30_000).describe(
-    'The deadline of a tool call whose tool sets none of its own, such as a TypeScript tool of yours. Built-in ' +
-      'tools stop at their own `timeout_ms` (each has a default and a maximum), configured commands at their `timeout`.',
+    "The upper bound on any single tool call. A tool's own default time limit, a command's `timeout` and the model's `timeout_ms` argument apply only below it: the call gets the smaller. At the limit the call is stopped and fails with \"timed out after …\".",
   ),
   question_ttl: DurationSchema.default(24 * 3_600_000).describe(
     'How long a question to a person stays open; unanswered, the run expires.',

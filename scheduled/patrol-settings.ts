@@ -49,7 +49,7 @@ export const PatrolCheckSchema = z.strictObject({
     .default({})
     .describe("The tool's arguments, checked against the tool's own schema when the settings load."),
   severity: SeveritySchema.default('critical').describe(
-    "How bad a failing check (the tool's `ok: false`) is; a tool that throws or times out is `error` whatever this says.",
+    "How bad a failing check (the tool's `ok: false`, a call that timed out included) is; a tool that throws is `error` whatever this says.",
   ),
 });
 export type PatrolCheck = z.output<typeof PatrolCheckSchema>;

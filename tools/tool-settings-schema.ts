@@ -65,8 +65,7 @@ export const CommandSettingsSchema = z.strictObject({
       '`read` looks and changes nothing, `write` changes something recoverable, `danger` restarts or deletes.',
     ),
   timeout: DurationSchema.default(30_000).describe(
-    'The deadline of one run of the command, after which its whole process tree is killed; also the most ' +
-      '`timeout_ms` may ask for.',
+    'The time limit of one run of this command, and the most its `timeout_ms` may ask for. limits.tool_timeout caps it: a command runs for the smaller of the two.',
   ),
   cwd: z
     .string()
