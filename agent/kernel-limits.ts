@@ -4,19 +4,47 @@ import { z } from 'zod';
 import { DurationSchema } from './policy/duration.js';
 
 export const KernelLimitsSettingsSchema = z.strictObject({
-  max_steps: z.number().int().min(1).max(200).default(12),
-  max_tool_calls: z.number().int().min(1).default(40),
-  max_tokens: z.number().int().min(1000).default(200_000),
-  max_wall_time: DurationSchema.default(10 * 60_000),
-  tool_timeout: DurationSchema.default(30_000),
-  question_ttl: DurationSchema.default(24 * 3_600_000),
-  /** How long the expiry sweep sleeps at most between passes; it also wakes at the next known expiry. */
+  max_steps: z
+    .number()
+    .int()
+    .min(1)
+    .max(200)
+    .default(12)
+    .describe(
+      'Model turns (or command steps) per run; past it the run stops with a message naming this limit.',
+    ),
+  max_tool_calls: z.number().int().min(1).default(40).describe('Tool calls per run, across all its steps.'),
+  max_tokens: z
+    .number()
+    .int()
+    .min(1000)
+    .default(200_000)
+    .describe('Model tokens per run, prompt and completion together.'),
+  max_wall_time: DurationSchema.default(10 * 60_000).describe(
+    'Working time of a run, from the request to the answer, not counting time spent waiting for people.',
+  ),
+  tool_timeout: DurationSchema.default(30_000).describe(
+    "The upper bound on any single tool call. A tool's own default time limit, a command's `timeout` and the model's `timeout_ms` argument apply only below it: the call gets the smaller. At the limit the call is stopped and fails with \"timed out after …\".",
+  ),
+  question_ttl: DurationSchema.default(24 * 3_600_000).describe(
+    'How long a question to a person stays open; unanswered, the run expires.',
+  ),
   expiry_sweep: DurationSchema.refine(
     (ms) => ms >= 1000 && ms <= 10_000,
     'between 1s and 10s: waits must close promptly',
-  ).default(10_000),
-  max_task_chars: z.number().int().min(100).default(20_000),
-  tool_output_chars: z.number().int().min(1000).default(16_000),
+  )
+    .default(10_000)
+    .describe(
+      'The longest the expiry sweep sleeps between passes (1s to 10s), so an expired question or approval is ' +
+        'closed at most this late; it also wakes at the next known expiry.',
+    ),
+  max_task_chars: z.number().int().min(100).default(20_000).describe('The longest request text accepted.'),
+  tool_output_chars: z
+    .number()
+    .int()
+    .min(1000)
+    .default(16_000)
+    .describe('Tool output shown to the model per call; the rest is cut, head and tail kept, and marked.'),
 });
 export type KernelLimitsSettings = z.output<typeof KernelLimitsSettingsSchema>;
 

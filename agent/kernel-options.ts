@@ -1,7 +1,7 @@
 // The kernel's dependencies and limits, with defaults, so the world (clock, store, model, chat) is injected.
 import type { ApprovalSettings } from './approval-settings.js';
+import { type CircuitBreakerOptions, CircuitBreakerOptionsSchema } from './breaker-state.js';
 import type { ChatPort } from './chat-port.js';
-import { type CircuitBreakerOptions, CircuitBreakerOptionsSchema } from './circuit-breaker.js';
 import type { Clock } from './clock.js';
 import { DEFAULT_LIMITS, type KernelLimits } from './kernel-limits.js';
 import type { Logger } from './logger.js';
@@ -26,11 +26,12 @@ export const DEFAULT_TOOL_BREAKER: Readonly<BreakerOptions> = Object.freeze(
 
 export interface KernelOptions {
   store: Store;
-  tools: readonly Tool[];
+  /** The tools, or a registry of them the caller has built already (the bot checks its patrols against it). */
+  tools: readonly Tool[] | ToolRegistry;
   /** Absent: only the command engine runs, and free text gets help on configuring a model. */
   model?: ModelClient;
-  /** Defaults to allowing every known tool; the bot passes the settings-based policy. */
-  policy?: (registry: ToolRegistry) => ToolPolicy;
+  /** Defaults to allowing every known tool; the bot passes the settings-based policy, built over `tools`. */
+  policy?: ToolPolicy | ((registry: ToolRegistry) => ToolPolicy);
   chat?: ChatPort;
   trace?: TraceSink;
   redactor?: Redactor;
@@ -64,6 +65,11 @@ export interface KernelOptions {
   concurrency?: number;
   /** For the lease heartbeat; Node's timers by default. */
   timers?: Timers;
+  /**
+   * How a command waits between tries for a run's lease another step holds (a person's answer, click or cancel);
+   * real time by default. A test whose clock is frozen passes one that does not wait.
+   */
+  leaseRetrySleep?: (ms: number) => Promise<void>;
 }
 
 export function kernelLimits(limits: Partial<KernelLimits> = {}): KernelLimits {

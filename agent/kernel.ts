@@ -82,9 +82,10 @@ export class Kernel {
   private readonly timers: Timers;
 
   constructor(options: KernelOptions) {
-    const reserved = options.tools.find((tool) =>
-      BUILTIN_TOOLS.some((builtin) => builtin.name === tool.name),
-    );
+    this.registry = options.tools instanceof ToolRegistry ? options.tools : new ToolRegistry(options.tools);
+    const reserved = this.registry
+      .all()
+      .find((tool) => BUILTIN_TOOLS.some((builtin) => builtin.name === tool.name));
     if (reserved) {
       throw new CallerError(
         ErrorCode.InvalidTool,
@@ -92,8 +93,10 @@ export class Kernel {
       );
     }
     this.store = options.store;
-    this.registry = new ToolRegistry(options.tools);
-    this.policy = options.policy ? options.policy(this.registry) : allowAllPolicy(this.registry);
+    this.policy =
+      typeof options.policy === 'function'
+        ? options.policy(this.registry)
+        : (options.policy ?? allowAllPolicy(this.registry));
     this.clock = options.clock ?? systemClock;
     this.logger = options.logger ?? silentLogger;
     this.listeners = new RunListeners(this.logger);
@@ -106,6 +109,7 @@ export class Kernel {
       options.instanceId ?? `kernel_${randomBytes(6).toString('hex')}`,
       options.runLeaseMs ?? DEFAULT_RUN_LEASE_MS,
       () => this.clock.now(),
+      options.leaseRetrySleep,
     );
     this.approvals = options.approvals;
     this.audit = options.approvals?.audit;
@@ -150,7 +154,13 @@ export class Kernel {
       executor: new StepExecutor({
         registry: this.registry,
         policy: this.policy,
-        breakers: new BreakerRegistry(toolBreakerOptions(options.toolBreaker), this.clock),
+        breakers: new BreakerRegistry({
+          prefix: 'tool',
+          options: toolBreakerOptions(options.toolBreaker),
+          store: options.store,
+          clock: this.clock,
+          logger: this.logger,
+        }),
         redactor: this.redactor,
         clock: this.clock,
         logger: this.logger,

@@ -152,10 +152,11 @@ export class RunCalls {
       signatures.add(prepared.signature);
       batch.push({ call, tool: prepared.tool, args: prepared.args, signature: prepared.signature });
     }
+    // Reads are safe to abandon: a cancel aborts them at once, without waiting for a slow check to time out.
+    // Their results are dropped.
     const results = Promise.all(
-      batch.map(({ call, tool, args }) => executor.execute(start, tool, args, call)),
+      batch.map(({ call, tool, args }) => executor.execute(start, tool, args, call, signal)),
     );
-    // Reads are safe to abandon: a cancel does not wait for a slow check to time out. Their results are dropped.
     const cancelled = whenAborted(signal);
     const outcomes = await Promise.race([results, cancelled.promise]).finally(cancelled.dispose);
     if (!outcomes) return start;

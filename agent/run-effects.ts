@@ -17,8 +17,9 @@ import type { RunListeners } from './run-listeners.js';
 import { transition } from './run-machine.js';
 import type { RunQueue } from './run-queue.js';
 import type { RunRepository } from './run-repository.js';
+import { runStateHash } from './run-state-hash.js';
 import type { StoreWrite } from './store/store.js';
-import { hashState, nullTraceSink, type TraceRecord, type TraceSink } from './trace.js';
+import { nullTraceSink, type TraceRecord, type TraceSink } from './trace.js';
 
 export interface RunEffectsDeps {
   runs: RunRepository;
@@ -175,14 +176,7 @@ export class RunEffects {
         at: this.deps.clock.now(),
         runId: run.id,
         step: run.step,
-        stateHash: hashState({
-          status: run.status,
-          step: run.step,
-          usage: run.usage,
-          queue: run.queue.map((call) => call.id),
-          messages: run.messages.length,
-          events: run.events.length,
-        }),
+        stateHash: runStateHash(run),
         ...record,
       } as TraceRecord);
     } catch (error) {

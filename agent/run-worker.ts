@@ -84,7 +84,7 @@ export class RunWorker {
       }
       const engine = this.deps.engines[run.engine];
       if (!engine) {
-        await this.apply(run.status === 'queued' ? run : run, {
+        await this.apply(run, {
           type: 'failed',
           at: this.now(),
           code: 'no_engine',

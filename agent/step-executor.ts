@@ -1,17 +1,19 @@
 // The one step executor every engine shares: validate, gate, guard and run a tool call, and shape its result.
 
 import { ASK_USER, AskUserInput, FINISH, FinishInput } from './builtin-tools.js';
+import { settleWithinDeadline } from './call-deadline.js';
 import { CallScope } from './call-scope.js';
 import { callSignature } from './call-signature.js';
-import type { BreakerRegistry } from './circuit-breaker.js';
+import type { BreakerRegistry, CircuitBreaker } from './circuit-breaker.js';
 import type { Clock } from './clock.js';
+import { formatDuration } from './duration-text.js';
 import { errorMessage } from './errors.js';
 import type { Logger } from './logger.js';
 import { findMissingFields, missingFieldChoices, missingFieldsQuestion } from './missing-arguments.js';
 import type { ApproverSet } from './policy/approver-set.js';
 import type { Redactor } from './redaction.js';
 import type { PlannedCall, Run } from './run.js';
-import { type Tool, ToolResultSchema } from './tool.js';
+import { type Tool, type ToolContext, ToolResultSchema } from './tool.js';
 import { type ToolError, type ToolErrorClass, toolErrorContent } from './tool-errors.js';
 import type { ToolPolicy } from './tool-policy.js';
 import type { ToolRegistry } from './tool-registry.js';
@@ -139,16 +141,20 @@ export class StepExecutor {
     return { kind: 'ready', tool, args, signature };
   }
 
-  /** Runs a prepared call under its breaker and time limit; never throws. */
+  /**
+   * Runs a prepared call under its breaker and time limit; never throws. The limit is the tool's own
+   * `timeoutMs` capped by limits.tool_timeout. `cancel` (the run's) aborts the call at once.
+   */
   async execute(
     run: Run,
     tool: Tool,
     args: Record<string, unknown>,
     call: PlannedCall,
+    cancel?: AbortSignal,
   ): Promise<CallOutcome> {
     const { clock, breakers, logger } = this.options;
     const breaker = breakers.get(tool.name);
-    if (!breaker.canPass()) {
+    if (!(await breaker.canPass())) {
       const retryAt = breaker.reopensAt();
       const wait = retryAt
         ? ` It will be tried again in ${Math.ceil((retryAt - clock.now()) / 1000)} s.`
@@ -161,69 +167,91 @@ export class StepExecutor {
         false,
       );
     }
-    const timeoutMs = tool.timeoutMs ?? this.options.toolTimeoutMs;
+    const timeoutMs = Math.min(tool.timeoutMs ?? Number.POSITIVE_INFINITY, this.options.toolTimeoutMs);
     const started = clock.now();
     const scope = new CallScope(() => logger.child({ runId: run.id, tool: tool.name, callId: call.id }));
-    let timer: NodeJS.Timeout | undefined;
-    const timedOut = new Promise<'timeout'>((resolve) => {
-      timer = setTimeout(() => resolve('timeout'), timeoutMs);
-    });
+    const context: ToolContext = {
+      get signal() {
+        return scope.signal;
+      },
+      // On the real clock, as the timer that enforces it runs on real time.
+      deadline: Date.now() + timeoutMs,
+      timeoutMs,
+      get logger() {
+        return scope.logger;
+      },
+      principal: run.principal,
+      conversation: run.conversation,
+      runId: run.id,
+    };
     try {
-      const result = await Promise.race([
-        tool.execute(
-          {
-            get signal() {
-              return scope.signal;
-            },
-            deadline: started + timeoutMs,
-            get logger() {
-              return scope.logger;
-            },
-            principal: run.principal,
-            conversation: run.conversation,
-            runId: run.id,
-          },
-          args,
-        ),
-        timedOut,
-      ]);
+      const settlement = await settleWithinDeadline(
+        new Promise<unknown>((resolve) => resolve(tool.execute(context, args))),
+        { timeoutMs, cancel, abort: (reason) => scope.end(() => reason) },
+      );
       const durationMs = clock.now() - started;
-      if (result === 'timeout') {
-        scope.end(() => new Error(`timed out after ${timeoutMs} ms`));
-        breaker.recordFailure();
-        return this.failure(
-          tool.name,
-          'transient',
-          `${tool.name} timed out after ${formatMs(timeoutMs)}.`,
-          durationMs,
-        );
+      switch (settlement.kind) {
+        case 'timed_out':
+          await breaker.recordFailure();
+          return this.timedOut(tool.name, settlement.timeoutMs, durationMs);
+        case 'cancelled':
+          return this.failure(tool.name, 'transient', `${tool.name} was cancelled.`, durationMs, false);
+        case 'threw': {
+          await breaker.recordFailure();
+          const message = this.options.redactor.redact(errorMessage(settlement.error));
+          scope.logger.warn({ err: message }, 'tool threw');
+          return this.failure(tool.name, 'transient', `${tool.name} failed: ${message}`, durationMs);
+        }
+        case 'returned':
+          return this.returned(tool.name, settlement.value, durationMs, breaker);
       }
-      const checked = ToolResultSchema.safeParse(result);
-      if (!checked.success) {
-        breaker.recordFailure();
-        return this.failure(tool.name, 'transient', `${tool.name} returned a malformed result.`, durationMs);
-      }
-      breaker.recordSuccess();
-      const redacted = this.options.redactor.redactValue(checked.data);
-      const content = this.cap(JSON.stringify({ tool: tool.name, ...redacted }));
-      return {
-        content,
-        ok: redacted.ok,
-        summary: redacted.summary,
-        data: redacted.data,
-        repeated: false,
-        durationMs,
-        executed: true,
-      };
-    } catch (error) {
-      breaker.recordFailure();
-      const message = this.options.redactor.redact(errorMessage(error));
-      scope.logger.warn({ err: message }, 'tool threw');
-      return this.failure(tool.name, 'transient', `${tool.name} failed: ${message}`, clock.now() - started);
     } finally {
-      clearTimeout(timer);
       scope.end(() => new Error('call finished'));
     }
+  }
+
+  private async returned(
+    name: string,
+    result: unknown,
+    durationMs: number,
+    breaker: CircuitBreaker,
+  ): Promise<CallOutcome> {
+    const checked = ToolResultSchema.safeParse(result);
+    if (!checked.success) {
+      await breaker.recordFailure();
+      return this.failure(name, 'transient', `${name} returned a malformed result.`, durationMs);
+    }
+    await breaker.recordSuccess();
+    const redacted = this.options.redactor.redactValue(checked.data);
+    const content = this.cap(JSON.stringify({ tool: name, ...redacted }));
+    return {
+      content,
+      ok: redacted.ok,
+      summary: redacted.summary,
+      data: redacted.data,
+      repeated: false,
+      durationMs,
+      executed: true,
+    };
+  }
+
+  /**
+   * A tool that did not stop by its deadline (and the grace after it) fails like a tool that reported its own
+   * timeout: a result that did not pass, worded with the limit, so a hung target reads as a failure at its
+   * timeout everywhere (a patrol check at its severity, the CLI's exit 1), never as a call that did not run.
+   */
+  private timedOut(name: string, timeoutMs: number, durationMs: number): CallOutcome {
+    const summary = `${name} timed out after ${formatDuration(timeoutMs)}.`;
+    const data = { timed_out: true, timeout_ms: timeoutMs };
+    return {
+      content: JSON.stringify({ tool: name, ok: false, summary, data }),
+      ok: false,
+      summary,
+      data,
+      repeated: false,
+      durationMs,
+      executed: true,
+    };
   }
 
   private failed(call: PlannedCall, errorClass: ToolErrorClass, message: string): CallPreparation {
@@ -281,8 +309,4 @@ function safeParseJson(text: string): unknown {
   } catch {
     return text;
   }
-}
-
-function formatMs(ms: number): string {
-  return ms >= 1000 ? `${Math.round(ms / 100) / 10} s` : `${ms} ms`;
 }

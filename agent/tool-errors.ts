@@ -22,16 +22,3 @@ export function toolErrorContent(tool: string, error: ToolError): string {
     error: { class: error.class, message: error.message, what_to_do: guidance[error.class] },
   });
 }
-
-/** The outcome of a call refused before it ran (denied by an approver, or approvals not set up). */
-export function refusedOutcome(tool: string, errorClass: ToolErrorClass, message: string) {
-  return {
-    content: toolErrorContent(tool, { class: errorClass, message }),
-    ok: false,
-    summary: `${errorClass}: ${message}`,
-    errorClass,
-    repeated: false,
-    durationMs: 0,
-    executed: false,
-  };
-}

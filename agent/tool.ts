@@ -18,9 +18,15 @@ export const ToolResultSchema = z.object({
 export type ToolResult = z.infer<typeof ToolResultSchema>;
 
 export interface ToolContext {
+  /** Aborts when the run is cancelled, or at the deadline with a ToolTimeoutError (see tool-timeout.ts). */
   signal: AbortSignal;
-  /** Epoch ms by which the tool must have returned. */
+  /** Epoch ms (Date.now()) by which the tool must have returned: the call's start plus `timeoutMs`. */
   deadline: number;
+  /**
+   * The whole time this call was given, in ms: the tool's own `timeoutMs` capped by limits.tool_timeout, the
+   * upper bound on any one call. A tool's own default and the model's `timeout_ms` apply only below it.
+   */
+  timeoutMs: number;
   logger: Logger;
   principal: Principal;
   conversation: Conversation;
@@ -32,7 +38,10 @@ export interface ToolDefinition<Input extends z.ZodType = z.ZodType> {
   description: string;
   input: Input;
   risk: Risk;
-  /** Per-call time limit in ms; the executor's default applies when absent. */
+  /**
+   * The most one call of this tool may take, in ms (what the model may ask for, at most); limits.tool_timeout
+   * caps it, and is the limit when this is absent.
+   */
   timeoutMs?: number;
   /** Minutes an approval for this tool stays valid; the policy default applies when absent. */
   approvalTtlMs?: number;

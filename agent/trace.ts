@@ -4,7 +4,6 @@ import { appendFile, mkdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
 import type { Redactor } from './redaction.js';
-import { stableJson } from './stable-json.js';
 
 export const TraceKindSchema = z.enum([
   'started',
@@ -33,7 +32,7 @@ export const TraceRecordSchema = z.object({
   runId: z.string().min(1),
   step: z.number().int().nonnegative(),
   kind: TraceKindSchema,
-  /** hashState() of the run after the step, to spot where two replays diverge. */
+  /** runStateHash() of the run after the step: equal in two traces up to the step where the runs diverge. */
   stateHash: z.string(),
   tool: z.string().optional(),
   /** Already redacted by the caller. */
@@ -62,11 +61,6 @@ export class MemoryTraceSink implements TraceSink {
   async append(record: TraceRecord): Promise<void> {
     this.records.push(TraceRecordSchema.parse(record));
   }
-}
-
-/** A short (16 hex characters, 64 bits) sha256 of the state: enough to compare runs, short enough to read. */
-export function hashState(value: unknown): string {
-  return createHash('sha256').update(stableJson(value)).digest('hex').slice(0, 16);
 }
 
 const SAFE_RUN_ID = /^[A-Za-z0-9_-]{1,128}$/;

@@ -47,7 +47,15 @@ function goalLines(): string[] {
   const own = kernel.target.ratio_to_same_transport_median;
   if (own != null)
     lines.push(
-      `${"  the same, × bare on the kernel's transport".padEnd(48)} ${`${kernel.target.ratio_to_same_transport_min} / ${own}`.padEnd(34)} (the kernel's own work; no goal)`,
+      `${"  the same, × bare on the kernel's fetch".padEnd(48)} ${`${kernel.target.ratio_to_same_transport_min} / ${own}`.padEnd(34)} (the kernel's own work; no goal)`,
+    );
+  const ownMs = kernel.target.own_cpu_ms_per_turn_median;
+  if (ownMs != null)
+    row(
+      "  the kernel's own CPU per turn, ms",
+      `${kernel.target.own_cpu_ms_per_turn_min} / ${ownMs}`,
+      `≤ ${kernel.target.own_work_guard_ms} ms (guard)`,
+      ownMs <= kernel.target.own_work_guard_ms,
     );
   const concurrent = results('concurrent');
   const sqlite = concurrent.rows.find((r: Json) => r.runner === 'kernel-sqlite');

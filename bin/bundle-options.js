@@ -7,11 +7,10 @@ import { fileURLToPath } from 'node:url';
 export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 
 /**
- * Packages that read files of their own at run time (BullMQ's Lua scripts, better-sqlite3's native module) or that
+ * Packages that read files of their own at run time (BullMQ's Lua scripts) or that
  * load only when configured (the chat SDKs, Redis, metrics) stay outside the bundle.
  */
 export const EXTERNAL = [
-  'better-sqlite3',
   'bullmq',
   'ioredis',
   '@redis/client',

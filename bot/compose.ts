@@ -2,6 +2,7 @@
 import { join } from 'node:path';
 import { BUILTIN_TOOLS } from '../agent/builtin-tools.js';
 import type { ChatPort } from '../agent/chat-port.js';
+import { CircuitBreaker } from '../agent/circuit-breaker.js';
 import { type Clock, systemClock } from '../agent/clock.js';
 import { Kernel } from '../agent/kernel.js';
 import { kernelLimitsFromSettings } from '../agent/kernel-limits.js';
@@ -13,6 +14,7 @@ import { AuditLog } from '../agent/policy/audit-log.js';
 import { settingsToolPolicy } from '../agent/policy/settings-tool-policy.js';
 import { Redactor } from '../agent/redaction.js';
 import type { RunQueue } from '../agent/run-queue.js';
+import { maskUrlPassword } from '../agent/store/mask-url-password.js';
 import { openStore, parseStoreUrl } from '../agent/store/open-store.js';
 import type { Store } from '../agent/store/store.js';
 import { ToolRegistry } from '../agent/tool-registry.js';
@@ -45,7 +47,10 @@ export interface Opsbot {
   instanceId: string;
   /** A few readable lines: what is running, with which store and model. */
   describe(): string[];
+  /** Stops the kernel, then closes the storage: for the CLI, which has no services. */
   close(): Promise<void>;
+  /** Gives up this process's instance id and closes the store; for `serve`, whose kernel service stops the kernel. */
+  closeStorage(): Promise<void>;
 }
 
 export interface ComposeOptions {
@@ -80,13 +85,10 @@ export async function createOpsbot(options: ComposeOptions): Promise<Opsbot> {
     throw error instanceof ToolSettingsError ? settingsProblemsError(settings, [...error.problems]) : error;
   });
   // Patrol checks are checked against the real tools and the patrol's role before anything opens or runs.
+  // Built once: the kernel gets these two.
   const registry = new ToolRegistry(tools);
-  const patrolIssues = patrolProblems(
-    settings.patrols,
-    registry,
-    settingsToolPolicy(settings.permissions, registry),
-    settings.permissions,
-  );
+  const policy = settingsToolPolicy(settings.permissions, registry);
+  const patrolIssues = patrolProblems(settings.patrols, registry, policy, settings.permissions);
   if (patrolIssues.length > 0) throw settingsProblemsError(settings, patrolIssues);
   const instance = claimInstanceId(environment.OPSBOT_DATA_DIR);
   if (instance.note) logger.warn({ instanceId: instance.id }, instance.note);
@@ -111,9 +113,11 @@ export async function createOpsbot(options: ComposeOptions): Promise<Opsbot> {
         model: environment.OPENAI_MODEL,
         timeoutMs: limits.model_timeout,
         maxRetries: limits.model_retries,
+        breaker: modelBreaker(environment, store, logger, options.clock),
         logger,
         ...(settings.model.temperature === undefined ? {} : { temperature: settings.model.temperature }),
         ...(options.clock ? { clock: options.clock } : {}),
+        proxyEnv: environment,
       })
     : undefined;
   const modelHealth = model
@@ -126,6 +130,9 @@ export async function createOpsbot(options: ComposeOptions): Promise<Opsbot> {
             ...(environment.OPENAI_BASE_URL ? { baseURL: environment.OPENAI_BASE_URL } : {}),
             model: environment.OPENAI_MODEL,
             timeoutMs: Math.min(limits.model_timeout, MODEL_HEALTH_TIMEOUT_MS),
+            // Through the model's own connections and proxy, so the answer is the model client's.
+            dispatcher: model.dispatcher,
+            ...(model.proxy ? { proxy: model.proxy } : {}),
           }),
       })
     : undefined;
@@ -140,11 +147,11 @@ export async function createOpsbot(options: ComposeOptions): Promise<Opsbot> {
   const trace = new FileTraceSink(traceDir);
   const kernel = new Kernel({
     store,
-    tools,
+    tools: registry,
     ...(model
       ? { model: metrics ? meteredModelClient(model, metrics, options.clock ?? systemClock) : model }
       : {}),
-    policy: (registry) => settingsToolPolicy(settings.permissions, registry),
+    policy,
     approvals,
     chat: options.chat,
     trace: metrics
@@ -172,6 +179,15 @@ export async function createOpsbot(options: ComposeOptions): Promise<Opsbot> {
     runLeaseMs: limits.worker_lock,
   });
   if (metrics) kernel.onRunChange(runLifecycleMetrics(metrics));
+  /** The model and where it is reached, e.g. "gpt-4o-mini at https://api.openai.com/v1 (through proxy …)". */
+  const describeModel = () =>
+    model
+      ? `${environment.OPENAI_MODEL} at ${model.baseURL}${model.proxy ? ` (through proxy ${model.proxy.url})` : ''}`
+      : 'none configured (command engine only; set OPENAI_BASE_URL or OPENAI_API_KEY for free text)';
+  const closeStorage = async () => {
+    instance.release();
+    await store.close();
+  };
   return {
     kernel,
     instanceId: instance.id,
@@ -184,17 +200,32 @@ export async function createOpsbot(options: ComposeOptions): Promise<Opsbot> {
     modelHealth,
     traceDir,
     describe() {
-      const modelLine = model
-        ? `model: ${environment.OPENAI_MODEL} at ${environment.OPENAI_BASE_URL ?? 'https://api.openai.com/v1'}`
-        : 'model: none configured (command engine only; set OPENAI_BASE_URL or OPENAI_API_KEY for free text)';
-      return [`store: ${store.description}`, modelLine, `tools: ${kernel.registry.names().join(', ')}`];
+      return [
+        `store: ${store.description}`,
+        `model: ${describeModel()}`,
+        `tools: ${kernel.registry.names().join(', ')}`,
+      ];
     },
     async close() {
       await kernel.shutdown();
-      instance.release();
-      await store.close();
+      await closeStorage();
     },
+    closeStorage,
   };
+}
+
+/**
+ * The model's breaker, kept in the Store: a model found down stays refused after a restart, and by every process
+ * on the same Store, until its open time has run out. One per endpoint and model, so a changed one starts closed.
+ */
+function modelBreaker(environment: Environment, store: Store, logger: Logger, clock: Clock | undefined) {
+  const endpoint = maskUrlPassword(environment.OPENAI_BASE_URL ?? 'https://api.openai.com/v1');
+  return new CircuitBreaker({
+    name: `model:${environment.OPENAI_MODEL}@${endpoint}`,
+    store,
+    logger,
+    ...(clock ? { clock } : {}),
+  });
 }
 
 /**

@@ -2,6 +2,7 @@
 // adapters whose tokens are set.
 import { systemClock } from '../agent/clock.js';
 import { errorMessage } from '../agent/errors.js';
+import type { Logger } from '../agent/logger.js';
 import { Redactor } from '../agent/redaction.js';
 import { ChatPortByPlatform } from './chat-port-by-platform.js';
 import { liveProcesses, ProcessPresence } from './cluster/process-presence.js';
@@ -9,9 +10,7 @@ import { settingsHash, warnOnSettingsDrift } from './cluster/settings-drift.js';
 import { createOpsbot } from './compose.js';
 import {
   discordConfigured,
-  environmentWarnings,
   metricsEnabled,
-  modelConfigured,
   playgroundEnabled,
   readEnvironment,
   slackMode,
@@ -30,18 +29,20 @@ import { RecoverySweep } from './services/recovery-sweep.js';
 import { ServiceSet } from './services/service-set.js';
 import { storeService } from './services/store-service.js';
 import { installGracefulShutdown } from './shutdown.js';
+import type { StartUp } from './start-up-banner.js';
 
 export interface ServeOptions {
   env: NodeJS.ProcessEnv;
   /** `--config <file>` overrides OPSBOT_CONFIG. */
   argv: string[];
-  /** Which program runs (the bundle and when it was built, or the sources), for the start-up log. */
-  program?: string;
 }
 
 export interface Serving {
   /** The playground's address (or the HTTP server's, with the playground off). */
   url: string;
+  logger: Logger;
+  /** What started, for the start-up banner (start-up-banner.ts). */
+  startUp: StartUp;
   /** Stops everything in order; safe to call more than once. */
   stop(): Promise<void>;
 }
@@ -149,16 +150,18 @@ export async function serve(options: ServeOptions): Promise<Serving> {
     },
   });
   const recovery = new RecoverySweep({ kernel: opsbot.kernel, logger, intervalMs: RECOVERY_SWEEP_MS });
-  // Started in this order and stopped in reverse: the sweep and the HTTP server stop taking work first, the
-  // kernel stops before the playground waits for the events in progress to settle, and the store closes last.
+  // Started in this order and stopped in reverse, each part by its own service: the sweeps, the HTTP server and
+  // the adapters stop taking work first, the playground lets the events in progress settle, the kernel stops
+  // stepping runs, and the store closes last. The kernel runs from the moment it is composed, so its service
+  // comes right after the store's: a part that fails to start stops it too.
   const services = new ServiceSet(
     [
       storeService(opsbot),
+      kernelService(opsbot.kernel),
       presence,
       playground
         ? new PlaygroundService({ opsbot, router, httpServer: http, settings, environment, logger, chat })
         : undefined,
-      kernelService(opsbot.kernel),
       opsbot.modelHealth ? modelService(opsbot.modelHealth) : undefined,
       slack,
       discord,
@@ -171,75 +174,38 @@ export async function serve(options: ServeOptions): Promise<Serving> {
   );
   await services.start();
   const url = http.url;
-  const recovered = recovery.recovered;
   const uninstall = installGracefulShutdown({ logger, steps: services.stopSteps() });
 
-  const tools = opsbot.kernel.registry.names();
-  const lines = [
-    role === 'all'
-      ? `opsbot is running. ${playground ? `Open ${url}/ in a browser.` : 'The playground is off (OPSBOT_PLAYGROUND=off).'}`
-      : `opsbot is running as a ${role} (OPSBOT_ROLE=${role}): ${
-          role === 'gateway'
-            ? 'it takes events and enqueues runs; workers step them'
-            : `it steps runs from the queue, ${settings.limits.worker_concurrency} at once, and posts through ${
-                workerChat.join(' and ') || 'no chat platform (set SLACK_BOT_TOKEN or DISCORD_TOKEN)'
-              }`
-        }. The playground lives in one process (OPSBOT_ROLE=all).`,
-    `  http:      ${url} (/healthz, /readyz${metrics ? ', /metrics' : ''}${playground ? ', playground at /' : ''})`,
-    ...(environment.OPSBOT_PLAYGROUND_TOKEN && playground
-      ? ['  token:     required; open it once as /?token=<OPSBOT_PLAYGROUND_TOKEN>']
-      : []),
-    ...(slack
-      ? [
-          `  slack:     ${slack.adapter?.mode === 'socket' ? 'Socket Mode' : `HTTP events at ${url}/slack/events`} (${environment.SLACK_SLASH_COMMAND})`,
-        ]
-      : []),
-    ...(discord && !discord.adapter
-      ? [
-          '  discord:   standby: another gateway holds the Discord session (one per bot token); this one takes it over if that one goes',
-        ]
-      : []),
-    ...(discord?.adapter
-      ? [
-          `  discord:   gateway as ${discord.adapter.botUserId}, ${
-            settings.discord.message_content
-              ? 'with MessageContent (plain thread replies reach opsbot)'
-              : 'without MessageContent: mentions, DMs and /ops work; plain thread replies need a mention (set discord.message_content after enabling the intent in the developer portal)'
-          }`,
-        ]
-      : []),
-    ...(options.program ? [`  program:   ${options.program}`] : []),
-    `  settings:  ${loaded.source === 'file' ? loaded.path : 'built-in defaults (no opsbot.yaml found)'}`,
-    `  store:     ${opsbot.store.description}`,
-    `  model:     ${
-      modelConfigured(environment)
-        ? `${environment.OPENAI_MODEL} at ${environment.OPENAI_BASE_URL ?? 'https://api.openai.com/v1'}`
-        : 'none: command engine only (set OPENAI_BASE_URL or OPENAI_API_KEY for free text)'
-    }`,
-    `  tools:     ${tools.length} (${tools.join(', ')})`,
+  const startUp: StartUp = {
+    role,
+    url,
+    playground,
+    playgroundToken: Boolean(environment.OPSBOT_PLAYGROUND_TOKEN),
+    metrics: metrics !== undefined,
+    worker: { concurrency: settings.limits.worker_concurrency, chat: workerChat },
+    ...(slack?.adapter
+      ? { slack: { mode: slack.adapter.mode, slashCommand: environment.SLACK_SLASH_COMMAND } }
+      : {}),
+    ...(discord
+      ? {
+          discord: discord.adapter
+            ? { botUserId: discord.adapter.botUserId, messageContent: settings.discord.message_content }
+            : ('standby' as const),
+        }
+      : {}),
+    settingsPath: loaded.source === 'file' ? loaded.path : undefined,
+    described: opsbot.describe(),
     ...(patrols
-      ? [
-          `  patrols:   ${patrols.running().join(', ') || 'none running'}${
-            patrols.running().length < Object.keys(settings.patrols).length
-              ? ` (skipped: ${Object.keys(settings.patrols)
-                  .filter((name) => !patrols.running().includes(name))
-                  .join(', ')}, whose platform is off)`
-              : ''
-          }`,
-        ]
-      : []),
-    ...(recovered.continued + recovered.outcomeUnknown > 0
-      ? [
-          `  recovered: ${recovered.continued} runs continued, ${recovered.outcomeUnknown} marked outcome unknown`,
-        ]
-      : []),
-  ];
-  for (const line of lines) logger.info({}, line);
-  for (const warning of environmentWarnings(options.env)) logger.warn({}, warning);
+      ? { patrols: { running: patrols.running(), configured: Object.keys(settings.patrols) } }
+      : {}),
+    recovered: recovery.recovered,
+  };
 
   let stopping: Promise<void> | undefined;
   return {
     url,
+    logger,
+    startUp,
     stop() {
       stopping ??= (async () => {
         uninstall();

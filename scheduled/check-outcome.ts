@@ -6,7 +6,7 @@ export type CheckOutcome =
   | { kind: 'fail'; severity: Severity; detail: string }
   | { kind: 'error'; detail: string };
 
-/** What the patrol runner got from the tool: its result, or the message of what it threw or why it timed out. */
+/** What the patrol runner got from the tool: its result (a timeout is one that did not pass), or what it threw. */
 export type CheckToolResult = { ok: boolean; summary: string } | { thrown: string };
 
 /** A level a failing check can show: how bad it is, or `error` when it could not run. */

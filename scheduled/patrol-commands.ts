@@ -75,8 +75,7 @@ export class PatrolCommands {
 
   private async list(): Promise<string> {
     const names = Object.keys(this.deps.all);
-    if (names.length === 0)
-      return 'No patrols are configured. The README\'s "Patrols" section shows how to add one.';
+    if (names.length === 0) return 'No patrols are configured. docs/patrols.md shows how to add one.';
     const lines = await Promise.all(
       names.map(async (name) => {
         const patrol = this.deps.all[name]!;

@@ -54,7 +54,8 @@ export async function runPatrolChecks(
   for (const check of patrol.checks) {
     const result = run.events.findLast((e) => e.type === 'tool_result' && e.callId === callId(check.id));
     if (result?.type !== 'tool_result') continue;
-    // A result with an error class never got an answer from the tool: it threw, timed out, or was refused.
+    // A result with an error class never got an answer from the tool: it threw or was refused. A call that timed
+    // out has none: it is a result that did not pass, so a hung service fails its check at the check's severity.
     outcomes[check.id] = checkOutcome(
       check,
       result.errorClass ? { thrown: result.summary } : { ok: result.ok, summary: result.summary },

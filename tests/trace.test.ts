@@ -5,18 +5,21 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { REDACTED, Redactor } from '../agent/redaction.js';
+import { type Run, RunSchema } from '../agent/run.js';
+import { runJson } from '../agent/run-json.js';
+import { runStateHash } from '../agent/run-state-hash.js';
 import { stableJson } from '../agent/stable-json.js';
 import {
   type CorruptTraceLine,
   FileTraceSink,
   formatTrace,
-  hashState,
   MemoryTraceSink,
   nullTraceSink,
   readTrace,
   type TraceRecord,
   traceFileName,
 } from '../agent/trace.js';
+import { AT, sampleRuns } from './kernel/run-machine-samples.js';
 
 const START = Date.UTC(2026, 0, 1, 12, 0, 0);
 
@@ -26,7 +29,7 @@ function record(overrides: Partial<TraceRecord> = {}): TraceRecord {
     runId: 'run_01abc',
     step: 1,
     kind: 'model_turn',
-    stateHash: hashState({ step: 1 }),
+    stateHash: '0123456789abcdef',
     durationMs: 10,
     ...overrides,
   };
@@ -211,20 +214,67 @@ describe('formatTrace', () => {
   });
 });
 
-describe('hashState', () => {
-  it('is stable across key order, at every depth', () => {
-    const a = { status: 'running', usage: { promptTokens: 1, completionTokens: 2 }, list: [{ b: 1, a: 2 }] };
-    const b = { list: [{ a: 2, b: 1 }], usage: { completionTokens: 2, promptTokens: 1 }, status: 'running' };
-    expect(hashState(a)).toBe(hashState(b));
-    expect(hashState(a)).toMatch(/^[0-9a-f]{16}$/);
+describe('runStateHash', () => {
+  const running: Run = sampleRuns.running;
+  /** The same run made afresh: no object shared with `running`, keys in another order. */
+  const rebuilt = (): Run => RunSchema.parse(JSON.parse(runJson(running)));
+
+  it('is the same for the same content, however the run was made or read back', () => {
+    expect(runStateHash(running)).toMatch(/^[0-9a-f]{16}$/);
+    expect(runStateHash(rebuilt())).toBe(runStateHash(running));
+    const reordered = Object.fromEntries(Object.entries(running).reverse()) as Run;
+    expect(runStateHash(reordered)).toBe(runStateHash(running));
+    // A save changes when, not what; the run's id and its chat message ids say where, not what.
+    expect(
+      runStateHash({ ...rebuilt(), id: 'run_other', updatedAt: AT + 5_000, statusMessageId: 'm_status' }),
+    ).toBe(runStateHash(running));
+    const waiting = sampleRuns.waiting_for_approval;
+    expect(
+      runStateHash({ ...waiting, approval: { ...waiting.approval, cardMessageId: 'm_elsewhere' } }),
+    ).toBe(runStateHash(waiting));
   });
 
-  it('changes when a value changes, and ignores undefined properties as JSON does', () => {
-    expect(hashState({ step: 1 })).not.toBe(hashState({ step: 2 }));
-    expect(hashState({ step: 1, note: undefined })).toBe(hashState({ step: 1 }));
-    expect(hashState([1, 2])).not.toBe(hashState([2, 1]));
+  it('differs between two runs with as many messages and events but other content', () => {
+    const other: Run = {
+      ...rebuilt(),
+      messages: [{ role: 'user', content: 'restart the worker' }],
+      events: [{ type: 'task_received', at: AT, step: 0, text: 'restart the worker', engine: 'react' }],
+    };
+    expect(other.messages).toHaveLength(running.messages.length);
+    expect(other.events).toHaveLength(running.events.length);
+    expect(runStateHash(other)).not.toBe(runStateHash(running));
+    const otherEvent: Run = {
+      ...rebuilt(),
+      events: [{ ...running.events[0]!, at: AT + 1 } as Run['events'][0]],
+    };
+    expect(runStateHash(otherEvent)).not.toBe(runStateHash(running));
   });
 
+  it('differs in each part of the state: status, wait, planned and completed calls, usage', () => {
+    const hashes = [
+      runStateHash(running),
+      runStateHash(sampleRuns.queued),
+      runStateHash(sampleRuns.waiting_for_user),
+      runStateHash({
+        ...sampleRuns.waiting_for_user,
+        question: { ...sampleRuns.waiting_for_user.question, choices: ['api'] },
+      }),
+      runStateHash({ ...running, queue: [] }),
+      runStateHash({
+        ...running,
+        completedCalls: { 'restart_service:{"service":"api"}': { callId: 'c', content: '{}' } },
+      }),
+      runStateHash({
+        ...running,
+        completedCalls: { 'restart_service:{"service":"api"}': { callId: 'c', content: '{"ok":1}' } },
+      }),
+      runStateHash({ ...running, usage: { ...running.usage, promptTokens: 1 } }),
+    ];
+    expect(new Set(hashes).size).toBe(hashes.length);
+  });
+});
+
+describe('stableJson', () => {
   it('sorts keys in stableJson and refuses cycles', () => {
     expect(stableJson({ b: 1, a: { d: [1], c: null } })).toBe('{"a":{"c":null,"d":[1]},"b":1}');
     const cyclic: Record<string, unknown> = {};

@@ -1,8 +1,13 @@
-// Per-call time limits: a tool's own timeout_ms folded together with the kernel's deadline and abort signal.
+// Per-call time limits: a tool's own timeout_ms folded into the call's deadline, under a timer the call owns.
 import { z } from 'zod';
+import { formatDuration } from '../agent/duration-text.js';
 import type { ToolContext } from '../agent/tool.js';
+import { isToolTimeout, ToolTimeoutError } from '../agent/tool-timeout.js';
 
-/** The optional `timeout_ms` every ops tool accepts, bounded so a model cannot ask for an hour. */
+/**
+ * The optional `timeout_ms` every ops tool accepts, bounded so a model cannot ask for an hour. limits.tool_timeout
+ * may cut it shorter, and a result that timed out names the limit the call really had.
+ */
 export function timeoutField(defaultMs: number, maxMs: number) {
   return z
     .number()
@@ -13,36 +18,98 @@ export function timeoutField(defaultMs: number, maxMs: number) {
     .describe(`Time limit for this call in milliseconds (default ${defaultMs}, at most ${maxMs}).`);
 }
 
+/** A call's time limits, as the tool's work sees them inside withCallLimits. */
 export interface CallLimits {
-  /** Aborts when the kernel cancels the run or the call's own time is up. */
-  signal: AbortSignal;
+  /** Aborts when the kernel cancels the run, or with a ToolTimeoutError when the call's time is up. */
+  readonly signal: AbortSignal;
   /** Epoch ms by which the work must stop. */
-  deadline: number;
+  readonly deadline: number;
   /** The time the call was given, for messages. */
-  timeoutMs: number;
+  readonly timeoutMs: number;
   remainingMs(): number;
-  /** Whether an abort came from the kernel (cancel) rather than the time limit. */
+  /** Whether the signal aborted because the call was cancelled, rather than because its time ran out. */
   cancelledByCaller(): boolean;
 }
 
-export function callLimits(ctx: ToolContext, requestedMs: number | undefined, defaultMs: number): CallLimits {
-  const now = Date.now();
-  const wanted = requestedMs ?? defaultMs;
-  const deadline = Math.min(Number.isFinite(ctx.deadline) ? ctx.deadline : now + wanted, now + wanted);
-  const timeoutMs = Math.max(1, deadline - now);
-  const signal = AbortSignal.any([ctx.signal, AbortSignal.timeout(timeoutMs)]);
-  return {
-    signal,
-    deadline,
-    timeoutMs,
-    remainingMs: () => Math.max(0, deadline - Date.now()),
-    cancelledByCaller: () => ctx.signal.aborted,
-  };
+/**
+ * Its signal aborts when the caller's does (a cancel, or the kernel's deadline) or when its own timer fires.
+ * Made only by withCallLimits, which disposes of it, so no call can forget to.
+ */
+class OwnedCallLimits implements CallLimits {
+  readonly signal: AbortSignal;
+  readonly deadline: number;
+  readonly timeoutMs: number;
+  private readonly controller = new AbortController();
+  private readonly timer: NodeJS.Timeout | undefined;
+  private readonly forward = () => this.controller.abort(this.caller.reason);
+
+  constructor(
+    private readonly caller: AbortSignal,
+    callerDeadline: number,
+    callerTimeoutMs: number,
+    wantedMs: number,
+  ) {
+    const now = Date.now();
+    const callerLeft = Number.isFinite(callerDeadline) ? callerDeadline - now : Number.POSITIVE_INFINITY;
+    const callerBinds = callerLeft <= wantedMs;
+    this.deadline = callerBinds ? callerDeadline : now + wantedMs;
+    // When the caller's limit is the nearer one, say its whole limit, not the few ms less that is left of it.
+    this.timeoutMs = !callerBinds
+      ? wantedMs
+      : Number.isFinite(callerTimeoutMs) && callerTimeoutMs >= callerLeft
+        ? callerTimeoutMs
+        : Math.max(1, callerLeft);
+    this.signal = this.controller.signal;
+    if (caller.aborted) {
+      this.forward();
+      return;
+    }
+    caller.addEventListener('abort', this.forward, { once: true });
+    // A plain timer, not AbortSignal.timeout(): Node 20 can garbage-collect that inside AbortSignal.any().
+    this.timer = setTimeout(
+      () => this.controller.abort(new ToolTimeoutError(this.timeoutMs)),
+      Math.max(1, this.deadline - now),
+    );
+  }
+
+  remainingMs(): number {
+    return Math.max(0, this.deadline - Date.now());
+  }
+
+  cancelledByCaller(): boolean {
+    return this.signal.aborted && !isToolTimeout(this.signal.reason);
+  }
+
+  /** Clears the timer and the listener on the caller's signal; the signal never aborts after this. */
+  dispose(): void {
+    clearTimeout(this.timer);
+    this.caller.removeEventListener('abort', this.forward);
+  }
 }
 
-/** A readable reason for an aborted call: cancelled by the kernel, or out of time. */
+/**
+ * Runs a tool's work under its time limits: `timeout_ms` (or the tool's default) within the call's deadline,
+ * and disposes of them however the work ends, so a finished call leaves no timer or listener behind.
+ */
+export async function withCallLimits<T>(
+  ctx: ToolContext,
+  requestedMs: number | undefined,
+  defaultMs: number,
+  work: (limits: CallLimits) => Promise<T>,
+): Promise<T> {
+  const limits = new OwnedCallLimits(ctx.signal, ctx.deadline, ctx.timeoutMs, requestedMs ?? defaultMs);
+  try {
+    return await work(limits);
+  } finally {
+    limits.dispose();
+  }
+}
+
+/** A readable reason for a stopped call: cancelled by the kernel, or out of time ("timed out after 10 s"). */
 export function abortText(limits: CallLimits): string {
-  return limits.cancelledByCaller() ? 'the call was cancelled' : `it timed out after ${limits.timeoutMs} ms`;
+  return limits.cancelledByCaller()
+    ? 'the call was cancelled'
+    : `it timed out after ${formatDuration(limits.timeoutMs)}`;
 }
 
 /** Error text with the system error code when there is one (ECONNREFUSED, ENOTFOUND, ...). */

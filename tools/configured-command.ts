@@ -3,9 +3,10 @@ import { randomUUID } from 'node:crypto';
 import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { z } from 'zod';
+import { formatDuration } from '../agent/duration-text.js';
 import type { Logger } from '../agent/logger.js';
 import { defineTool, type Tool } from '../agent/tool.js';
-import { callLimits, errorText, formatBytes, timeoutField } from './call-limits.js';
+import { errorText, formatBytes, timeoutField, withCallLimits } from './call-limits.js';
 import {
   CommandSettingsError,
   checkArgvTemplate,
@@ -35,10 +36,10 @@ function shellQuoted(argv: string[]): string {
     .join(' ');
 }
 
-function summarize(shown: string, outcome: CommandOutcome, limitBytes: number): string {
+function summarize(shown: string, outcome: CommandOutcome, limitBytes: number, timeoutMs: number): string {
   if (outcome.spawnError) return `\`${shown}\` could not be started: ${outcome.spawnError}.`;
   if (outcome.timedOut) {
-    return `\`${shown}\` timed out after ${outcome.durationMs} ms; its whole process group was stopped.`;
+    return `\`${shown}\` timed out after ${formatDuration(timeoutMs)}; its whole process group was stopped.`;
   }
   if (outcome.cancelled)
     return `\`${shown}\` was cancelled after ${outcome.durationMs} ms and its process group stopped.`;
@@ -98,56 +99,57 @@ export async function createConfiguredCommandTool(
     risk: command.risk,
     timeoutMs: command.timeout,
     approvalTtlMs: command.approval_ttl,
-    async execute(ctx, args) {
-      const limits = callLimits(ctx, args.timeout_ms as number | undefined, command.timeout);
-      let executable: Awaited<ReturnType<ExecutableAllowList['resolve']>>;
-      try {
-        // Again at call time: the file behind the name may have changed since start-up.
-        executable = await options.allowList.resolve(program, options.pathVariable);
-      } catch (error) {
-        if (!(error instanceof ExecutableRefusal)) throw error;
-        return { ok: false, summary: `${name} refused: ${error.message}.`, data: { refused: true } };
-      }
-      const argv = substituteArguments(command.argv, args as Record<string, unknown>);
-      const shown = shellQuoted([program, ...argv]);
-      const outcome = await runCommand({
-        file: executable.file,
-        argv0: executable.argv0,
-        args: argv,
-        cwd,
-        env: options.env,
-        environment: command.env,
-        // Unique per call, so a timeout never touches another call's processes; the run id shows whose they are.
-        callId: `${ctx.runId}.${randomUUID()}`,
-        timeoutMs: limits.remainingMs(),
-        signal: ctx.signal,
-        outputLimitBytes: options.outputLimitBytes,
-        killGraceMs: options.killGraceMs,
+    execute(ctx, args) {
+      return withCallLimits(ctx, args.timeout_ms as number | undefined, command.timeout, async (limits) => {
+        let executable: Awaited<ReturnType<ExecutableAllowList['resolve']>>;
+        try {
+          // Again at call time: the file behind the name may have changed since start-up.
+          executable = await options.allowList.resolve(program, options.pathVariable);
+        } catch (error) {
+          if (!(error instanceof ExecutableRefusal)) throw error;
+          return { ok: false, summary: `${name} refused: ${error.message}.`, data: { refused: true } };
+        }
+        const argv = substituteArguments(command.argv, args as Record<string, unknown>);
+        const shown = shellQuoted([program, ...argv]);
+        const outcome = await runCommand({
+          file: executable.file,
+          argv0: executable.argv0,
+          args: argv,
+          cwd,
+          env: options.env,
+          environment: command.env,
+          // Unique per call, so a timeout never touches another call's processes; the run id shows whose they are.
+          callId: `${ctx.runId}.${randomUUID()}`,
+          timeoutMs: limits.remainingMs(),
+          signal: limits.signal,
+          outputLimitBytes: options.outputLimitBytes,
+          killGraceMs: options.killGraceMs,
+        });
+        const ok =
+          outcome.exitCode === 0 &&
+          !outcome.timedOut &&
+          !outcome.cancelled &&
+          !outcome.flooded &&
+          !outcome.spawnError;
+        return {
+          ok,
+          summary: summarize(shown, outcome, options.outputLimitBytes, limits.timeoutMs),
+          data: {
+            argv: [executable.argv0, ...argv],
+            exit_code: outcome.exitCode,
+            signal: outcome.signal,
+            timed_out: outcome.timedOut,
+            cancelled: outcome.cancelled,
+            flooded: outcome.flooded,
+            duration_ms: outcome.durationMs,
+            stdout: outcome.stdout.text,
+            stderr: outcome.stderr.text,
+            stdout_bytes: outcome.stdout.totalBytes,
+            stderr_bytes: outcome.stderr.totalBytes,
+            output_truncated: outcome.stdout.truncated || outcome.stderr.truncated,
+          },
+        };
       });
-      const ok =
-        outcome.exitCode === 0 &&
-        !outcome.timedOut &&
-        !outcome.cancelled &&
-        !outcome.flooded &&
-        !outcome.spawnError;
-      return {
-        ok,
-        summary: summarize(shown, outcome, options.outputLimitBytes),
-        data: {
-          argv: [executable.argv0, ...argv],
-          exit_code: outcome.exitCode,
-          signal: outcome.signal,
-          timed_out: outcome.timedOut,
-          cancelled: outcome.cancelled,
-          flooded: outcome.flooded,
-          duration_ms: outcome.durationMs,
-          stdout: outcome.stdout.text,
-          stderr: outcome.stderr.text,
-          stdout_bytes: outcome.stdout.totalBytes,
-          stderr_bytes: outcome.stderr.totalBytes,
-          output_truncated: outcome.stdout.truncated || outcome.stderr.truncated,
-        },
-      };
     },
   });
 }

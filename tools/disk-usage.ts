@@ -2,7 +2,7 @@
 import { realpath, statfs } from 'node:fs/promises';
 import { z } from 'zod';
 import { defineTool, type Tool } from '../agent/tool.js';
-import { callLimits, errorText, formatBytes, timeoutField } from './call-limits.js';
+import { errorText, formatBytes, timeoutField, withCallLimits } from './call-limits.js';
 import { mountOf, readMounts } from './mount-table.js';
 
 const DEFAULT_TIMEOUT_MS = 5_000;
@@ -111,34 +111,36 @@ export function createDiskUsageTool(): Tool {
     input,
     risk: 'read',
     timeoutMs: MAX_TIMEOUT_MS,
-    async execute(ctx, args) {
-      const limits = callLimits(ctx, args.timeout_ms, DEFAULT_TIMEOUT_MS);
-      const mounts = await readMounts();
-      const rows: DiskRow[] = [];
-      for (const path of [...new Set(args.paths)]) {
-        if (limits.signal.aborted) break;
-        rows.push(await diskRow(path, mounts));
-      }
-      const failed = rows.filter((row) => row.error !== null);
-      const measured = rows.filter((row) => row.error === null);
-      const over =
-        args.max_percent === undefined
-          ? []
-          : measured.filter((row) => (row.percent ?? 0) > (args.max_percent ?? 100));
-      const parts = measured.map(
-        (row) =>
-          `${row.path}${row.mount && row.mount !== row.path ? ` (on ${row.mount})` : ''} is ${row.percent}% full, ${row.used} of ${row.total}`,
-      );
-      if (failed.length > 0) parts.push(`${failed.map((row) => `${row.path}: ${row.error}`).join('; ')}`);
-      if (rows.length < args.paths.length) parts.push('the call ran out of time before checking every path');
-      let summary = `${parts.join('; ')}.`;
-      if (over.length > 0)
-        summary += ` Above ${args.max_percent}%: ${over.map((row) => row.path).join(', ')}.`;
-      return {
-        ok: failed.length === 0 && over.length === 0 && rows.length === new Set(args.paths).size,
-        summary,
-        data: { rows },
-      };
+    execute(ctx, args) {
+      return withCallLimits(ctx, args.timeout_ms, DEFAULT_TIMEOUT_MS, async (limits) => {
+        const mounts = await readMounts();
+        const rows: DiskRow[] = [];
+        for (const path of [...new Set(args.paths)]) {
+          if (limits.signal.aborted) break;
+          rows.push(await diskRow(path, mounts));
+        }
+        const failed = rows.filter((row) => row.error !== null);
+        const measured = rows.filter((row) => row.error === null);
+        const over =
+          args.max_percent === undefined
+            ? []
+            : measured.filter((row) => (row.percent ?? 0) > (args.max_percent ?? 100));
+        const parts = measured.map(
+          (row) =>
+            `${row.path}${row.mount && row.mount !== row.path ? ` (on ${row.mount})` : ''} is ${row.percent}% full, ${row.used} of ${row.total}`,
+        );
+        if (failed.length > 0) parts.push(`${failed.map((row) => `${row.path}: ${row.error}`).join('; ')}`);
+        if (rows.length < args.paths.length)
+          parts.push('the call ran out of time before checking every path');
+        let summary = `${parts.join('; ')}.`;
+        if (over.length > 0)
+          summary += ` Above ${args.max_percent}%: ${over.map((row) => row.path).join(', ')}.`;
+        return {
+          ok: failed.length === 0 && over.length === 0 && rows.length === new Set(args.paths).size,
+          summary,
+          data: { rows },
+        };
+      });
     },
   });
 }

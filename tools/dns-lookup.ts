@@ -2,7 +2,7 @@
 import { Resolver } from 'node:dns/promises';
 import { z } from 'zod';
 import { defineTool, type Tool } from '../agent/tool.js';
-import { abortText, callLimits, errorCode, errorText, timeoutField } from './call-limits.js';
+import { abortText, errorCode, errorText, timeoutField, withCallLimits } from './call-limits.js';
 
 const DEFAULT_TIMEOUT_MS = 5_000;
 const MAX_TIMEOUT_MS = 30_000;
@@ -85,51 +85,52 @@ export function createDnsLookupTool(options: { servers: string[] }): Tool {
     input,
     risk: 'read',
     timeoutMs: MAX_TIMEOUT_MS,
-    async execute(ctx, args) {
-      const limits = callLimits(ctx, args.timeout_ms, DEFAULT_TIMEOUT_MS);
-      const tries = 2;
-      const resolver = new Resolver({
-        timeout: Math.max(50, Math.floor(limits.remainingMs() / tries)),
-        tries,
+    execute(ctx, args) {
+      return withCallLimits(ctx, args.timeout_ms, DEFAULT_TIMEOUT_MS, async (limits) => {
+        const tries = 2;
+        const resolver = new Resolver({
+          timeout: Math.max(50, Math.floor(limits.remainingMs() / tries)),
+          tries,
+        });
+        if (options.servers.length > 0) resolver.setServers(options.servers);
+        const servers = resolver.getServers();
+        const onAbort = () => resolver.cancel();
+        limits.signal.addEventListener('abort', onAbort, { once: true });
+        const name = args.name.replace(/\.$/, '');
+        try {
+          const records = await query(resolver, name, args.type);
+          const list = records
+            .slice(0, 5)
+            .map((row) => shown(args.type, row))
+            .join(', ');
+          return {
+            ok: records.length > 0,
+            summary: `${name} has ${records.length} ${args.type} record${records.length === 1 ? '' : 's'}${records.length > 0 ? `: ${list}${records.length > 5 ? ', …' : ''}` : ''}.`,
+            data: { name, type: args.type, servers, records, error_code: null },
+          };
+        } catch (error) {
+          const code = limits.signal.aborted
+            ? limits.cancelledByCaller()
+              ? 'ECANCELLED'
+              : 'ETIMEOUT'
+            : errorCode(error);
+          const why =
+            code === 'ENOTFOUND'
+              ? 'the name does not exist'
+              : code === 'ENODATA'
+                ? `the name has no ${args.type} records`
+                : limits.signal.aborted
+                  ? abortText(limits)
+                  : errorText(error);
+          return {
+            ok: false,
+            summary: `No ${args.type} records for ${name}: ${why}.`,
+            data: { name, type: args.type, servers, records: [], error_code: code ?? null },
+          };
+        } finally {
+          limits.signal.removeEventListener('abort', onAbort);
+        }
       });
-      if (options.servers.length > 0) resolver.setServers(options.servers);
-      const servers = resolver.getServers();
-      const onAbort = () => resolver.cancel();
-      limits.signal.addEventListener('abort', onAbort, { once: true });
-      const name = args.name.replace(/\.$/, '');
-      try {
-        const records = await query(resolver, name, args.type);
-        const list = records
-          .slice(0, 5)
-          .map((row) => shown(args.type, row))
-          .join(', ');
-        return {
-          ok: records.length > 0,
-          summary: `${name} has ${records.length} ${args.type} record${records.length === 1 ? '' : 's'}${records.length > 0 ? `: ${list}${records.length > 5 ? ', …' : ''}` : ''}.`,
-          data: { name, type: args.type, servers, records, error_code: null },
-        };
-      } catch (error) {
-        const code = limits.signal.aborted
-          ? limits.cancelledByCaller()
-            ? 'ECANCELLED'
-            : 'ETIMEOUT'
-          : errorCode(error);
-        const why =
-          code === 'ENOTFOUND'
-            ? 'the name does not exist'
-            : code === 'ENODATA'
-              ? `the name has no ${args.type} records`
-              : limits.signal.aborted
-                ? abortText(limits)
-                : errorText(error);
-        return {
-          ok: false,
-          summary: `No ${args.type} records for ${name}: ${why}.`,
-          data: { name, type: args.type, servers, records: [], error_code: code ?? null },
-        };
-      } finally {
-        limits.signal.removeEventListener('abort', onAbort);
-      }
     },
   });
 }

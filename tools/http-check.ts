@@ -1,7 +1,7 @@
 // The http_check tool: requests a URL, follows redirects up to a limit, and checks status and body.
 import { z } from 'zod';
 import { defineTool, type Tool } from '../agent/tool.js';
-import { abortText, callLimits, errorText, timeoutField } from './call-limits.js';
+import { abortText, errorText, timeoutField, withCallLimits } from './call-limits.js';
 import { type HttpResponseSummary, sendHttpRequest } from './http-request.js';
 import { type NetworkGuard, NetworkRefusal } from './network-guard.js';
 
@@ -112,123 +112,126 @@ export function createHttpCheckTool(options: { guard: NetworkGuard }): Tool {
     input,
     risk: 'read',
     timeoutMs: MAX_TIMEOUT_MS,
-    async execute(ctx, args) {
-      const limits = callLimits(ctx, args.timeout_ms, DEFAULT_TIMEOUT_MS);
-      const expected = args.expected_status ?? '200-399';
-      const redirects: { status: number; url: string; location: string }[] = [];
-      let url: URL;
-      try {
-        url = new URL(args.url);
-      } catch {
-        return {
-          ok: false,
-          summary: `http_check refused: ${args.url} is not a valid URL.`,
-          data: { refused: true },
-        };
-      }
-      let headers: Record<string, string> = { ...args.headers };
-      const started = performance.now();
-      let response: HttpResponseSummary;
-      try {
-        for (;;) {
-          if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-            throw new NetworkRefusal(`refused: ${url.href} is not http or https`);
-          }
-          const checked = await options.guard.check(url.hostname, limits.signal);
-          const address = checked.addresses[0];
-          if (!address) throw new NetworkRefusal(`refused: ${url.hostname} has no usable address`);
-          response = await sendHttpRequest({
-            url,
-            method: args.method,
-            headers,
-            address,
-            verifyTls: args.verify_tls,
-            maxBodyBytes: MAX_BODY_BYTES,
-            signal: limits.signal,
-          });
-          const location = response.headers.location;
-          if (!args.follow_redirects || !REDIRECT_STATUSES.has(response.status) || !location) break;
-          if (redirects.length >= args.max_redirects) {
-            redirects.push({ status: response.status, url: url.href, location });
-            const latency = Math.round(performance.now() - started);
-            return {
-              ok: false,
-              summary: `${args.method} ${args.url} was still redirecting after ${args.max_redirects} redirects (next: ${location}), so it stopped.`,
-              data: {
-                url: args.url,
-                final_url: url.href,
-                status: response.status,
-                redirects,
-                latency_ms: latency,
-              },
-            };
-          }
-          const next = new URL(location, url);
-          redirects.push({ status: response.status, url: url.href, location: next.href });
-          if (next.origin !== url.origin) {
-            headers = Object.fromEntries(
-              Object.entries(headers).filter(([name]) => !CREDENTIAL_HEADERS.includes(name.toLowerCase())),
-            );
-          }
-          url = next;
-        }
-      } catch (error) {
-        const where = redirects.length > 0 ? `${url.href} (after ${redirects.length} redirect(s))` : args.url;
-        if (error instanceof NetworkRefusal) {
+    execute(ctx, args) {
+      return withCallLimits(ctx, args.timeout_ms, DEFAULT_TIMEOUT_MS, async (limits) => {
+        const expected = args.expected_status ?? '200-399';
+        const redirects: { status: number; url: string; location: string }[] = [];
+        let url: URL;
+        try {
+          url = new URL(args.url);
+        } catch {
           return {
             ok: false,
-            summary: `http_check ${where} ${error.message}.`,
-            data: { refused: true, redirects },
+            summary: `http_check refused: ${args.url} is not a valid URL.`,
+            data: { refused: true },
           };
         }
-        const why = limits.signal.aborted ? abortText(limits) : errorText(error);
-        return {
-          ok: false,
-          summary: `${args.method} ${where} failed: ${why}.`,
-          data: { url: args.url, final_url: url.href, status: null, error: why, redirects },
-        };
-      }
+        let headers: Record<string, string> = { ...args.headers };
+        const started = performance.now();
+        let response: HttpResponseSummary;
+        try {
+          for (;;) {
+            if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+              throw new NetworkRefusal(`refused: ${url.href} is not http or https`);
+            }
+            const checked = await options.guard.check(url.hostname, limits.signal);
+            const address = checked.addresses[0];
+            if (!address) throw new NetworkRefusal(`refused: ${url.hostname} has no usable address`);
+            response = await sendHttpRequest({
+              url,
+              method: args.method,
+              headers,
+              address,
+              verifyTls: args.verify_tls,
+              maxBodyBytes: MAX_BODY_BYTES,
+              signal: limits.signal,
+            });
+            const location = response.headers.location;
+            if (!args.follow_redirects || !REDIRECT_STATUSES.has(response.status) || !location) break;
+            if (redirects.length >= args.max_redirects) {
+              redirects.push({ status: response.status, url: url.href, location });
+              const latency = Math.round(performance.now() - started);
+              return {
+                ok: false,
+                summary: `${args.method} ${args.url} was still redirecting after ${args.max_redirects} redirects (next: ${location}), so it stopped.`,
+                data: {
+                  url: args.url,
+                  final_url: url.href,
+                  status: response.status,
+                  redirects,
+                  latency_ms: latency,
+                },
+              };
+            }
+            const next = new URL(location, url);
+            redirects.push({ status: response.status, url: url.href, location: next.href });
+            if (next.origin !== url.origin) {
+              headers = Object.fromEntries(
+                Object.entries(headers).filter(([name]) => !CREDENTIAL_HEADERS.includes(name.toLowerCase())),
+              );
+            }
+            url = next;
+          }
+        } catch (error) {
+          const where =
+            redirects.length > 0 ? `${url.href} (after ${redirects.length} redirect(s))` : args.url;
+          if (error instanceof NetworkRefusal) {
+            return {
+              ok: false,
+              summary: `http_check ${where} ${error.message}.`,
+              data: { refused: true, redirects },
+            };
+          }
+          const why = limits.signal.aborted ? abortText(limits) : errorText(error);
+          return {
+            ok: false,
+            summary: `${args.method} ${where} failed: ${why}.`,
+            data: { url: args.url, final_url: url.href, status: null, error: why, redirects },
+          };
+        }
 
-      const latencyMs = Math.round(performance.now() - started);
-      const statusOk = statusMatches(response.status, expected);
-      const bodyMatch = args.body_contains === undefined ? null : response.body.includes(args.body_contains);
-      const shownHeaders = Object.fromEntries(
-        SHOWN_HEADERS.flatMap((name) => (response.headers[name] ? [[name, response.headers[name]]] : [])),
-      );
-      const problems: string[] = [];
-      if (!statusOk) problems.push(`${expected} was expected`);
-      if (bodyMatch === false)
-        problems.push(`the body does not contain ${JSON.stringify(args.body_contains)}`);
-      let summary = `${args.method} ${args.url} returned ${response.status}${response.statusText ? ` ${response.statusText}` : ''} in ${latencyMs} ms`;
-      if (redirects.length > 0) summary += ` after ${redirects.length} redirect(s) to ${url.href}`;
-      summary += problems.length > 0 ? `, but ${problems.join(' and ')}` : '';
-      if (bodyMatch === true) summary += `; the body contains ${JSON.stringify(args.body_contains)}`;
-      if (response.tls?.days_left !== null && response.tls?.days_left !== undefined) {
-        summary += `; the certificate expires in ${response.tls.days_left} days`;
-      }
-      return {
-        ok: statusOk && bodyMatch !== false,
-        summary: `${summary}.`,
-        data: {
-          url: args.url,
-          final_url: url.href,
-          method: args.method,
-          status: response.status,
-          status_text: response.statusText,
-          expected_status: expected,
-          status_ok: statusOk,
-          body_contains: args.body_contains ?? null,
-          body_match: bodyMatch,
-          latency_ms: latencyMs,
-          time_to_headers_ms: Math.round(response.timeToHeadersMs),
-          redirects,
-          headers: shownHeaders,
-          body_excerpt: excerpt(response.body),
-          body_bytes_read: response.bodyBytesRead,
-          body_truncated: response.bodyTruncated,
-          tls: response.tls,
-        },
-      };
+        const latencyMs = Math.round(performance.now() - started);
+        const statusOk = statusMatches(response.status, expected);
+        const bodyMatch =
+          args.body_contains === undefined ? null : response.body.includes(args.body_contains);
+        const shownHeaders = Object.fromEntries(
+          SHOWN_HEADERS.flatMap((name) => (response.headers[name] ? [[name, response.headers[name]]] : [])),
+        );
+        const problems: string[] = [];
+        if (!statusOk) problems.push(`${expected} was expected`);
+        if (bodyMatch === false)
+          problems.push(`the body does not contain ${JSON.stringify(args.body_contains)}`);
+        let summary = `${args.method} ${args.url} returned ${response.status}${response.statusText ? ` ${response.statusText}` : ''} in ${latencyMs} ms`;
+        if (redirects.length > 0) summary += ` after ${redirects.length} redirect(s) to ${url.href}`;
+        summary += problems.length > 0 ? `, but ${problems.join(' and ')}` : '';
+        if (bodyMatch === true) summary += `; the body contains ${JSON.stringify(args.body_contains)}`;
+        if (response.tls?.days_left !== null && response.tls?.days_left !== undefined) {
+          summary += `; the certificate expires in ${response.tls.days_left} days`;
+        }
+        return {
+          ok: statusOk && bodyMatch !== false,
+          summary: `${summary}.`,
+          data: {
+            url: args.url,
+            final_url: url.href,
+            method: args.method,
+            status: response.status,
+            status_text: response.statusText,
+            expected_status: expected,
+            status_ok: statusOk,
+            body_contains: args.body_contains ?? null,
+            body_match: bodyMatch,
+            latency_ms: latencyMs,
+            time_to_headers_ms: Math.round(response.timeToHeadersMs),
+            redirects,
+            headers: shownHeaders,
+            body_excerpt: excerpt(response.body),
+            body_bytes_read: response.bodyBytesRead,
+            body_truncated: response.bodyTruncated,
+            tls: response.tls,
+          },
+        };
+      });
     },
   });
 }

@@ -1,7 +1,7 @@
 // The log_search tool: finds lines in log files under the configured roots, newest first.
 import { z } from 'zod';
 import { defineTool, type Tool } from '../agent/tool.js';
-import { abortText, callLimits, errorText, formatBytes, timeoutField } from './call-limits.js';
+import { abortText, errorText, formatBytes, timeoutField, withCallLimits } from './call-limits.js';
 import { createLineMatcher, PatternRefusal, PatternTimeout } from './line-pattern.js';
 import { type FileSearchReport, type LogMatch, searchLogFile } from './log-file-search.js';
 import { findLogFiles } from './log-files.js';
@@ -69,116 +69,117 @@ export function createLogSearchTool(options: LogSearchOptions): Tool {
     input,
     risk: 'read',
     timeoutMs: MAX_TIMEOUT_MS,
-    async execute(ctx, args) {
-      const limits = callLimits(ctx, args.timeout_ms, DEFAULT_TIMEOUT_MS);
-      const nowMs = now();
-      let sinceMs: number | undefined;
-      try {
-        sinceMs = args.since === undefined ? undefined : parseSince(args.since, nowMs);
-      } catch (error) {
-        return { ok: false, summary: `log_search refused: ${errorText(error)}.`, data: { refused: true } };
-      }
-      let matcher: ReturnType<typeof createLineMatcher>;
-      let found: Awaited<ReturnType<typeof findLogFiles>>;
-      const roots = await resolveRoots(options.roots, options.cwd);
-      try {
-        matcher = createLineMatcher({
-          pattern: args.pattern,
-          regex: args.regex,
-          ignoreCase: args.ignore_case,
-        });
-        found = await findLogFiles(args.glob, roots);
-      } catch (error) {
-        if (error instanceof PatternRefusal || error instanceof PathRefusal) {
-          return { ok: false, summary: `log_search refused: ${error.message}.`, data: { refused: true } };
+    execute(ctx, args) {
+      return withCallLimits(ctx, args.timeout_ms, DEFAULT_TIMEOUT_MS, async (limits) => {
+        const nowMs = now();
+        let sinceMs: number | undefined;
+        try {
+          sinceMs = args.since === undefined ? undefined : parseSince(args.since, nowMs);
+        } catch (error) {
+          return { ok: false, summary: `log_search refused: ${errorText(error)}.`, data: { refused: true } };
         }
-        throw error;
-      }
-      const rootNames = roots.map((root) => root.configured);
-      if (found.files.length === 0) {
-        const why =
-          found.refused.length > 0
-            ? `refused ${found.refused.map((item) => `${item.path} (${item.reason})`).join('; ')}`
-            : `no file under ${rootNames.join(', ')} matches ${JSON.stringify(args.glob)}`;
-        return {
-          ok: false,
-          summary: `log_search found nothing to search: ${why}.`,
-          data: { roots: rootNames, refused: found.refused },
-        };
-      }
+        let matcher: ReturnType<typeof createLineMatcher>;
+        let found: Awaited<ReturnType<typeof findLogFiles>>;
+        const roots = await resolveRoots(options.roots, options.cwd);
+        try {
+          matcher = createLineMatcher({
+            pattern: args.pattern,
+            regex: args.regex,
+            ignoreCase: args.ignore_case,
+          });
+          found = await findLogFiles(args.glob, roots);
+        } catch (error) {
+          if (error instanceof PatternRefusal || error instanceof PathRefusal) {
+            return { ok: false, summary: `log_search refused: ${error.message}.`, data: { refused: true } };
+          }
+          throw error;
+        }
+        const rootNames = roots.map((root) => root.configured);
+        if (found.files.length === 0) {
+          const why =
+            found.refused.length > 0
+              ? `refused ${found.refused.map((item) => `${item.path} (${item.reason})`).join('; ')}`
+              : `no file under ${rootNames.join(', ')} matches ${JSON.stringify(args.glob)}`;
+          return {
+            ok: false,
+            summary: `log_search found nothing to search: ${why}.`,
+            data: { roots: rootNames, refused: found.refused },
+          };
+        }
 
-      const all: LogMatch[] = [];
-      const reports: FileSearchReport[] = [];
-      const failures: { path: string; reason: string }[] = [];
-      let bytesLeft = workBudget;
-      let interruption: string | undefined;
-      const budgetText = `the work budget of ${formatBytes(workBudget)} read was used up`;
-      try {
-        for (const file of found.files) {
-          if (limits.signal.aborted || Date.now() > limits.deadline) {
-            interruption = abortText(limits);
-            break;
-          }
-          if (bytesLeft <= 0) {
-            interruption = budgetText;
-            break;
-          }
-          try {
-            const result = await searchLogFile(file, {
-              matcher,
-              sinceMs,
-              maxMatches: args.max_lines,
-              deadline: limits.deadline,
-              signal: limits.signal,
-              bytesBudget: bytesLeft,
-              nowMs,
-            });
-            bytesLeft -= result.report.bytes_read;
-            all.push(...result.matches);
-            reports.push(result.report);
-            if (result.report.stopped_at === 'deadline') interruption = abortText(limits);
-            if (result.report.stopped_at === 'work_budget') interruption = budgetText;
-            if (interruption) break;
-          } catch (error) {
-            if (error instanceof PatternTimeout) {
-              interruption = `${error.message} (${abortText(limits)})`;
+        const all: LogMatch[] = [];
+        const reports: FileSearchReport[] = [];
+        const failures: { path: string; reason: string }[] = [];
+        let bytesLeft = workBudget;
+        let interruption: string | undefined;
+        const budgetText = `the work budget of ${formatBytes(workBudget)} read was used up`;
+        try {
+          for (const file of found.files) {
+            if (limits.signal.aborted || Date.now() > limits.deadline) {
+              interruption = abortText(limits);
               break;
             }
-            failures.push({ path: file.display, reason: errorText(error) });
+            if (bytesLeft <= 0) {
+              interruption = budgetText;
+              break;
+            }
+            try {
+              const result = await searchLogFile(file, {
+                matcher,
+                sinceMs,
+                maxMatches: args.max_lines,
+                deadline: limits.deadline,
+                signal: limits.signal,
+                bytesBudget: bytesLeft,
+                nowMs,
+              });
+              bytesLeft -= result.report.bytes_read;
+              all.push(...result.matches);
+              reports.push(result.report);
+              if (result.report.stopped_at === 'deadline') interruption = abortText(limits);
+              if (result.report.stopped_at === 'work_budget') interruption = budgetText;
+              if (interruption) break;
+            } catch (error) {
+              if (error instanceof PatternTimeout) {
+                interruption = `${error.message} (${abortText(limits)})`;
+                break;
+              }
+              failures.push({ path: file.display, reason: errorText(error) });
+            }
           }
+        } finally {
+          await matcher.close();
         }
-      } finally {
-        await matcher.close();
-      }
 
-      const matches = sortNewestFirst(all)
-        .slice(0, args.max_lines)
-        .map(({ sortKey: _sortKey, ...rest }) => rest);
-      const complete =
-        interruption === undefined &&
-        !found.incomplete &&
-        reports.every((report) => report.stopped_at === 'start_of_file' || report.stopped_at === 'since');
-      const fileCount = `${reports.length} file${reports.length === 1 ? '' : 's'}`;
-      const quoted = JSON.stringify(args.pattern);
-      let summary =
-        matches.length === 0
-          ? `No lines matching ${quoted} in ${fileCount}${args.since ? ` since ${args.since}` : ''}.`
-          : `Found ${matches.length} line${matches.length === 1 ? '' : 's'} matching ${quoted} in ${fileCount}${args.since ? ` since ${args.since}` : ''}, newest first${matches[0]?.timestamp ? ` (latest ${matches[0].timestamp})` : ''}.`;
-      if (interruption) summary += ` The search stopped early: ${interruption}.`;
-      if (found.refused.length > 0) summary += ` ${found.refused.length} path(s) were refused.`;
-      return {
-        // An interrupted search may have missed newer matches in files it never reached; say so in ok too.
-        ok: interruption === undefined,
-        summary,
-        data: {
-          matches,
-          files: reports,
-          refused: found.refused,
-          failed: failures,
-          complete,
-          roots: rootNames,
-        },
-      };
+        const matches = sortNewestFirst(all)
+          .slice(0, args.max_lines)
+          .map(({ sortKey: _sortKey, ...rest }) => rest);
+        const complete =
+          interruption === undefined &&
+          !found.incomplete &&
+          reports.every((report) => report.stopped_at === 'start_of_file' || report.stopped_at === 'since');
+        const fileCount = `${reports.length} file${reports.length === 1 ? '' : 's'}`;
+        const quoted = JSON.stringify(args.pattern);
+        let summary =
+          matches.length === 0
+            ? `No lines matching ${quoted} in ${fileCount}${args.since ? ` since ${args.since}` : ''}.`
+            : `Found ${matches.length} line${matches.length === 1 ? '' : 's'} matching ${quoted} in ${fileCount}${args.since ? ` since ${args.since}` : ''}, newest first${matches[0]?.timestamp ? ` (latest ${matches[0].timestamp})` : ''}.`;
+        if (interruption) summary += ` The search stopped early: ${interruption}.`;
+        if (found.refused.length > 0) summary += ` ${found.refused.length} path(s) were refused.`;
+        return {
+          // An interrupted search may have missed newer matches in files it never reached; say so in ok too.
+          ok: interruption === undefined,
+          summary,
+          data: {
+            matches,
+            files: reports,
+            refused: found.refused,
+            failed: failures,
+            complete,
+            roots: rootNames,
+          },
+        };
+      });
     },
   });
 }

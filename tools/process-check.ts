@@ -3,7 +3,7 @@ import { access } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { z } from 'zod';
 import { defineTool, type Tool } from '../agent/tool.js';
-import { abortText, callLimits, timeoutField } from './call-limits.js';
+import { abortText, timeoutField, withCallLimits } from './call-limits.js';
 import { createLineMatcher, PatternRefusal, PatternTimeout } from './line-pattern.js';
 import { commandLine, describeProcesses, listProcesses, type ProcessEntry } from './process-table.js';
 
@@ -60,69 +60,74 @@ export function createProcessCheckTool(): Tool {
     input,
     risk: 'read',
     timeoutMs: MAX_TIMEOUT_MS,
-    async execute(ctx, args) {
-      const limits = callLimits(ctx, args.timeout_ms, DEFAULT_TIMEOUT_MS);
-      if (
-        !(await access('/proc/self/stat').then(
-          () => true,
-          () => false,
-        ))
-      ) {
-        return {
-          ok: false,
-          summary: 'process_check needs /proc, which this system does not have.',
-          data: {},
-        };
-      }
-      let matcher: ReturnType<typeof createLineMatcher> | undefined;
-      try {
-        if (args.pattern !== undefined)
-          matcher = createLineMatcher({ pattern: args.pattern, regex: true, ignoreCase: false });
-      } catch (error) {
-        if (error instanceof PatternRefusal) {
-          return { ok: false, summary: `process_check refused: ${error.message}.`, data: { refused: true } };
-        }
-        throw error;
-      }
-      let candidates = (await listProcesses()).filter((entry) => entry.pid !== process.pid);
-      if (args.name !== undefined)
-        candidates = candidates.filter((entry) => nameMatches(entry, args.name ?? ''));
-      try {
-        if (matcher) {
-          const hits = await matcher.match(candidates.map(commandLine), limits.deadline);
-          candidates = candidates.filter((_entry, index) => hits[index]);
-        }
-      } catch (error) {
-        if (error instanceof PatternTimeout) {
+    execute(ctx, args) {
+      return withCallLimits(ctx, args.timeout_ms, DEFAULT_TIMEOUT_MS, async (limits) => {
+        if (
+          !(await access('/proc/self/stat').then(
+            () => true,
+            () => false,
+          ))
+        ) {
           return {
             ok: false,
-            summary: `process_check stopped: ${error.message} (${abortText(limits)}).`,
+            summary: 'process_check needs /proc, which this system does not have.',
             data: {},
           };
         }
-        throw error;
-      } finally {
-        await matcher?.close();
-      }
-      const rows = await describeProcesses(candidates.slice(0, args.max_results));
-      const what = [
-        args.name && `named ${JSON.stringify(args.name)}`,
-        args.pattern && `matching /${args.pattern}/`,
-      ]
-        .filter(Boolean)
-        .join(' and ');
-      const ok = args.expect === 'running' ? rows.length > 0 : rows.length === 0;
-      let summary: string;
-      if (rows.length === 0) {
-        summary = `No process ${what} is running${args.expect === 'absent' ? ', as expected' : ''}.`;
-      } else {
-        const shown = rows
-          .slice(0, 3)
-          .map((row) => `pid ${row.pid} (${row.cpu_percent}% CPU, started ${row.started_at})`)
-          .join(', ');
-        summary = `${candidates.length} process${candidates.length === 1 ? '' : 'es'} ${what}: ${shown}${rows.length > 3 ? ', …' : ''}${args.expect === 'absent' ? ', but none was expected' : ''}.`;
-      }
-      return { ok, summary, data: { matched: candidates.length, processes: rows } };
+        let matcher: ReturnType<typeof createLineMatcher> | undefined;
+        try {
+          if (args.pattern !== undefined)
+            matcher = createLineMatcher({ pattern: args.pattern, regex: true, ignoreCase: false });
+        } catch (error) {
+          if (error instanceof PatternRefusal) {
+            return {
+              ok: false,
+              summary: `process_check refused: ${error.message}.`,
+              data: { refused: true },
+            };
+          }
+          throw error;
+        }
+        let candidates = (await listProcesses()).filter((entry) => entry.pid !== process.pid);
+        if (args.name !== undefined)
+          candidates = candidates.filter((entry) => nameMatches(entry, args.name ?? ''));
+        try {
+          if (matcher) {
+            const hits = await matcher.match(candidates.map(commandLine), limits.deadline);
+            candidates = candidates.filter((_entry, index) => hits[index]);
+          }
+        } catch (error) {
+          if (error instanceof PatternTimeout) {
+            return {
+              ok: false,
+              summary: `process_check stopped: ${error.message} (${abortText(limits)}).`,
+              data: {},
+            };
+          }
+          throw error;
+        } finally {
+          await matcher?.close();
+        }
+        const rows = await describeProcesses(candidates.slice(0, args.max_results));
+        const what = [
+          args.name && `named ${JSON.stringify(args.name)}`,
+          args.pattern && `matching /${args.pattern}/`,
+        ]
+          .filter(Boolean)
+          .join(' and ');
+        const ok = args.expect === 'running' ? rows.length > 0 : rows.length === 0;
+        let summary: string;
+        if (rows.length === 0) {
+          summary = `No process ${what} is running${args.expect === 'absent' ? ', as expected' : ''}.`;
+        } else {
+          const shown = rows
+            .slice(0, 3)
+            .map((row) => `pid ${row.pid} (${row.cpu_percent}% CPU, started ${row.started_at})`)
+            .join(', ');
+          summary = `${candidates.length} process${candidates.length === 1 ? '' : 'es'} ${what}: ${shown}${rows.length > 3 ? ', …' : ''}${args.expect === 'absent' ? ', but none was expected' : ''}.`;
+        }
+        return { ok, summary, data: { matched: candidates.length, processes: rows } };
+      });
     },
   });
 }

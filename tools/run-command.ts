@@ -1,6 +1,7 @@
 // Runs a program without a shell: own process group, timeout kills the group, output capped, env allow-listed.
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
+import { isToolTimeout } from '../agent/tool-timeout.js';
 import { CALL_MARK_VARIABLE, childEnvironment } from './child-environment.js';
 import { killMarkedProcesses, signalMarkedProcesses } from './marked-processes.js';
 import { type CapturedOutput, OutputCapture } from './output-capture.js';
@@ -126,8 +127,10 @@ export function runCommand(options: RunCommandOptions): Promise<CommandOutcome> 
       timedOut = true;
       stop();
     }, options.timeoutMs);
+    // The caller's signal also aborts at the call's deadline, with a timeout for its reason: not a cancel.
     const onAbort = () => {
-      cancelled = true;
+      if (isToolTimeout(options.signal?.reason)) timedOut = true;
+      else cancelled = true;
       stop();
     };
     if (options.signal?.aborted) onAbort();

@@ -2,7 +2,7 @@
 import { connect } from 'node:net';
 import { z } from 'zod';
 import { defineTool, type Tool } from '../agent/tool.js';
-import { abortText, callLimits, errorCode, errorText, timeoutField } from './call-limits.js';
+import { abortText, errorCode, errorText, timeoutField, withCallLimits } from './call-limits.js';
 import { type NetworkGuard, NetworkRefusal } from './network-guard.js';
 import { hostField, portField } from './network-input.js';
 
@@ -45,50 +45,51 @@ export function createTcpCheckTool(options: { guard: NetworkGuard }): Tool {
     input,
     risk: 'read',
     timeoutMs: MAX_TIMEOUT_MS,
-    async execute(ctx, args) {
-      const limits = callLimits(ctx, args.timeout_ms, DEFAULT_TIMEOUT_MS);
-      const target = `${args.host}:${args.port}`;
-      let address: string | undefined;
-      try {
-        const checked = await options.guard.check(args.host, limits.signal);
-        address = checked.addresses[0]?.address;
-        if (!address) throw new NetworkRefusal(`${args.host} has no usable address`);
-        const latency = await connectOnce(address, args.port, limits.signal);
-        const latencyMs = Math.round(latency * 10) / 10;
-        return {
-          ok: true,
-          summary: `Connected to ${target}${address !== args.host ? ` (${address})` : ''} in ${latencyMs} ms.`,
-          data: {
-            host: args.host,
-            port: args.port,
-            address,
-            connected: true,
-            latency_ms: latencyMs,
-            error_code: null,
-          },
-        };
-      } catch (error) {
-        if (error instanceof NetworkRefusal) {
-          return { ok: false, summary: `tcp_check ${target} ${error.message}.`, data: { refused: true } };
+    execute(ctx, args) {
+      return withCallLimits(ctx, args.timeout_ms, DEFAULT_TIMEOUT_MS, async (limits) => {
+        const target = `${args.host}:${args.port}`;
+        let address: string | undefined;
+        try {
+          const checked = await options.guard.check(args.host, limits.signal);
+          address = checked.addresses[0]?.address;
+          if (!address) throw new NetworkRefusal(`${args.host} has no usable address`);
+          const latency = await connectOnce(address, args.port, limits.signal);
+          const latencyMs = Math.round(latency * 10) / 10;
+          return {
+            ok: true,
+            summary: `Connected to ${target}${address !== args.host ? ` (${address})` : ''} in ${latencyMs} ms.`,
+            data: {
+              host: args.host,
+              port: args.port,
+              address,
+              connected: true,
+              latency_ms: latencyMs,
+              error_code: null,
+            },
+          };
+        } catch (error) {
+          if (error instanceof NetworkRefusal) {
+            return { ok: false, summary: `tcp_check ${target} ${error.message}.`, data: { refused: true } };
+          }
+          const why = limits.signal.aborted ? abortText(limits) : errorText(error);
+          return {
+            ok: false,
+            summary: `Could not connect to ${target}: ${why}.`,
+            data: {
+              host: args.host,
+              port: args.port,
+              address: address ?? null,
+              connected: false,
+              latency_ms: null,
+              error_code: limits.signal.aborted
+                ? limits.cancelledByCaller()
+                  ? 'CANCELLED'
+                  : 'ETIMEDOUT'
+                : (errorCode(error) ?? null),
+            },
+          };
         }
-        const why = limits.signal.aborted ? abortText(limits) : errorText(error);
-        return {
-          ok: false,
-          summary: `Could not connect to ${target}: ${why}.`,
-          data: {
-            host: args.host,
-            port: args.port,
-            address: address ?? null,
-            connected: false,
-            latency_ms: null,
-            error_code: limits.signal.aborted
-              ? limits.cancelledByCaller()
-                ? 'CANCELLED'
-                : 'ETIMEDOUT'
-              : (errorCode(error) ?? null),
-          },
-        };
-      }
+      });
     },
   });
 }

@@ -3,7 +3,7 @@ import { isIP } from 'node:net';
 import { checkServerIdentity, connect, type DetailedPeerCertificate, type TLSSocket } from 'node:tls';
 import { z } from 'zod';
 import { defineTool, type Tool } from '../agent/tool.js';
-import { abortText, callLimits, errorText, timeoutField } from './call-limits.js';
+import { abortText, errorText, timeoutField, withCallLimits } from './call-limits.js';
 import { firstValue } from './http-request.js';
 import { type NetworkGuard, NetworkRefusal } from './network-guard.js';
 import { hostField, portField } from './network-input.js';
@@ -87,92 +87,93 @@ export function createTlsCertificateTool(options: { guard: NetworkGuard; now?: (
     input,
     risk: 'read',
     timeoutMs: MAX_TIMEOUT_MS,
-    async execute(ctx, args) {
-      const limits = callLimits(ctx, args.timeout_ms, DEFAULT_TIMEOUT_MS);
-      const target = `${args.host}:${args.port}`;
-      const expectedName = (args.servername ?? args.host).replace(/^\[|\]$/g, '');
-      let socket: TLSSocket | undefined;
-      try {
-        const checked = await options.guard.check(args.host, limits.signal);
-        const address = checked.addresses[0]?.address;
-        if (!address) throw new NetworkRefusal(`refused: ${args.host} has no usable address`);
-        socket = await handshake(
-          address,
-          args.port,
-          isIP(expectedName) ? undefined : expectedName,
-          limits.signal,
-        );
-        const certificate = socket.getPeerCertificate(true);
-        if (!certificate?.valid_to) {
-          return {
-            ok: false,
-            summary: `${target} presented no certificate.`,
-            data: { host: args.host, port: args.port },
-          };
-        }
-        const validTo = new Date(certificate.valid_to);
-        const daysLeft = Math.floor((validTo.getTime() - now()) / DAY_MS);
-        const expired = validTo.getTime() <= now();
-        const identityError = checkServerIdentity(expectedName, certificate);
-        const chainVerified = socket.authorized;
-        const verifyError = socket.authorizationError ? String(socket.authorizationError) : null;
-        const subjectAltNames = (certificate.subjectaltname ?? '')
-          .split(',')
-          .map((entry) => entry.trim())
-          .filter(Boolean);
-        const subject = firstValue(certificate.subject?.CN) ?? names(certificate.subject);
-        const issuer = firstValue(certificate.issuer?.CN) ?? names(certificate.issuer);
-        const problems: string[] = [];
-        if (!chainVerified) problems.push(`the chain does not verify (${verifyError ?? 'unknown reason'})`);
-        if (identityError) problems.push(`it does not match ${expectedName}`);
-        if (expired) problems.push('it has expired');
-        else if (daysLeft < args.min_days_left)
-          problems.push(`fewer than ${args.min_days_left} days are left`);
-        const when = expired ? `expired ${-daysLeft} days ago` : `expires in ${daysLeft} days`;
-        const summary = `${target} presents CN=${subject} issued by ${issuer}, which ${when} (${validTo.toISOString().slice(0, 10)})${problems.length > 0 ? `; ${problems.join('; ')}` : '; the chain verifies and the name matches'}.`;
-        return {
-          ok: problems.length === 0,
-          summary,
-          data: {
-            host: args.host,
-            port: args.port,
+    execute(ctx, args) {
+      return withCallLimits(ctx, args.timeout_ms, DEFAULT_TIMEOUT_MS, async (limits) => {
+        const target = `${args.host}:${args.port}`;
+        const expectedName = (args.servername ?? args.host).replace(/^\[|\]$/g, '');
+        let socket: TLSSocket | undefined;
+        try {
+          const checked = await options.guard.check(args.host, limits.signal);
+          const address = checked.addresses[0]?.address;
+          if (!address) throw new NetworkRefusal(`refused: ${args.host} has no usable address`);
+          socket = await handshake(
             address,
-            subject,
-            subject_full: names(certificate.subject),
-            issuer,
-            issuer_full: names(certificate.issuer),
-            subject_alt_names: subjectAltNames,
-            valid_from: new Date(certificate.valid_from).toISOString(),
-            valid_to: validTo.toISOString(),
-            days_left: daysLeft,
-            expired,
-            chain_verified: chainVerified,
-            verify_error: verifyError,
-            hostname_matches: identityError === undefined,
-            hostname_error: identityError?.message ?? null,
-            fingerprint_sha256: certificate.fingerprint256,
-            serial_number: certificate.serialNumber,
-            protocol: socket.getProtocol(),
-            chain: chainOf(certificate),
-          },
-        };
-      } catch (error) {
-        if (error instanceof NetworkRefusal) {
+            args.port,
+            isIP(expectedName) ? undefined : expectedName,
+            limits.signal,
+          );
+          const certificate = socket.getPeerCertificate(true);
+          if (!certificate?.valid_to) {
+            return {
+              ok: false,
+              summary: `${target} presented no certificate.`,
+              data: { host: args.host, port: args.port },
+            };
+          }
+          const validTo = new Date(certificate.valid_to);
+          const daysLeft = Math.floor((validTo.getTime() - now()) / DAY_MS);
+          const expired = validTo.getTime() <= now();
+          const identityError = checkServerIdentity(expectedName, certificate);
+          const chainVerified = socket.authorized;
+          const verifyError = socket.authorizationError ? String(socket.authorizationError) : null;
+          const subjectAltNames = (certificate.subjectaltname ?? '')
+            .split(',')
+            .map((entry) => entry.trim())
+            .filter(Boolean);
+          const subject = firstValue(certificate.subject?.CN) ?? names(certificate.subject);
+          const issuer = firstValue(certificate.issuer?.CN) ?? names(certificate.issuer);
+          const problems: string[] = [];
+          if (!chainVerified) problems.push(`the chain does not verify (${verifyError ?? 'unknown reason'})`);
+          if (identityError) problems.push(`it does not match ${expectedName}`);
+          if (expired) problems.push('it has expired');
+          else if (daysLeft < args.min_days_left)
+            problems.push(`fewer than ${args.min_days_left} days are left`);
+          const when = expired ? `expired ${-daysLeft} days ago` : `expires in ${daysLeft} days`;
+          const summary = `${target} presents CN=${subject} issued by ${issuer}, which ${when} (${validTo.toISOString().slice(0, 10)})${problems.length > 0 ? `; ${problems.join('; ')}` : '; the chain verifies and the name matches'}.`;
+          return {
+            ok: problems.length === 0,
+            summary,
+            data: {
+              host: args.host,
+              port: args.port,
+              address,
+              subject,
+              subject_full: names(certificate.subject),
+              issuer,
+              issuer_full: names(certificate.issuer),
+              subject_alt_names: subjectAltNames,
+              valid_from: new Date(certificate.valid_from).toISOString(),
+              valid_to: validTo.toISOString(),
+              days_left: daysLeft,
+              expired,
+              chain_verified: chainVerified,
+              verify_error: verifyError,
+              hostname_matches: identityError === undefined,
+              hostname_error: identityError?.message ?? null,
+              fingerprint_sha256: certificate.fingerprint256,
+              serial_number: certificate.serialNumber,
+              protocol: socket.getProtocol(),
+              chain: chainOf(certificate),
+            },
+          };
+        } catch (error) {
+          if (error instanceof NetworkRefusal) {
+            return {
+              ok: false,
+              summary: `tls_certificate ${target} ${error.message}.`,
+              data: { refused: true },
+            };
+          }
+          const why = limits.signal.aborted ? abortText(limits) : errorText(error);
           return {
             ok: false,
-            summary: `tls_certificate ${target} ${error.message}.`,
-            data: { refused: true },
+            summary: `Could not complete a TLS handshake with ${target}: ${why}.`,
+            data: { error: why },
           };
+        } finally {
+          socket?.destroy();
         }
-        const why = limits.signal.aborted ? abortText(limits) : errorText(error);
-        return {
-          ok: false,
-          summary: `Could not complete a TLS handshake with ${target}: ${why}.`,
-          data: { error: why },
-        };
-      } finally {
-        socket?.destroy();
-      }
+      });
     },
   });
 }

@@ -8,29 +8,72 @@ import { networkEntryProblem } from './network-guard.js';
 import { DEFAULT_OUTPUT_LIMIT_BYTES } from './run-command.js';
 
 export const CommandParameterSchema = z.strictObject({
-  type: z.enum(['string', 'integer', 'number', 'boolean']).default('string'),
-  description: z.string().min(3),
-  enum: z.array(z.union([z.string(), z.number()])).optional(),
-  pattern: z.string().optional(),
-  required: z.boolean().default(true),
-  default: z.union([z.string(), z.number(), z.boolean()]).optional(),
-  /** Allow values that start with "-"; off by default to stop option injection. */
-  allow_leading_dash: z.boolean().default(false),
+  type: z
+    .enum(['string', 'integer', 'number', 'boolean'])
+    .default('string')
+    .describe('The JSON type of the value, checked before the command runs.'),
+  description: z
+    .string()
+    .min(3)
+    .describe('What the value is, for the model and for the questions opsbot asks.'),
+  enum: z
+    .array(z.union([z.string(), z.number()]))
+    .optional()
+    .describe('The allowed values; the model and people are offered these.'),
+  pattern: z
+    .string()
+    .optional()
+    .describe(
+      'A regular expression the WHOLE value must match; one that could backtrack catastrophically is refused.',
+    ),
+  required: z
+    .boolean()
+    .default(true)
+    .describe(
+      'Whether the value must be given; a missing optional value without a default drops its argument.',
+    ),
+  default: z
+    .union([z.string(), z.number(), z.boolean()])
+    .optional()
+    .describe('The value when none is given; it makes the parameter optional and must obey the rules above.'),
+  allow_leading_dash: z
+    .boolean()
+    .default(false)
+    .describe('Allow values that start with `-`; off, such values are refused, to stop option injection.'),
 });
 
 export const CommandSettingsSchema = z.strictObject({
-  description: z.string().min(10),
-  /** The program and its arguments; "{param}" inserts a parameter as one whole argument. */
-  argv: z.array(z.string()).min(1),
-  parameters: z.record(z.string(), CommandParameterSchema).default({}),
-  risk: z.enum(['read', 'write', 'danger']).default('read'),
-  timeout: DurationSchema.default(30_000),
-  cwd: z.string().optional(),
-  approval_ttl: DurationSchema.optional(),
-  /**
-   * The child's environment beyond PATH, HOME, LANG, LC_*, TZ and USER: "NAME" passes opsbot's value
-   * through, "NAME=value" sets one. Nothing else of opsbot's environment reaches the child.
-   */
+  description: z
+    .string()
+    .min(10)
+    .describe('For the model, like API docs: what the command does, when to use it, and when not to.'),
+  argv: z
+    .array(z.string())
+    .min(1)
+    .describe(
+      'The program and its arguments, run without a shell; `"{param}"` inserts a parameter as exactly one whole ' +
+        'argument. Every placeholder must be a parameter and every parameter used.',
+    ),
+  parameters: z
+    .record(z.string(), CommandParameterSchema)
+    .default({})
+    .describe("The typed parameters, by name; they become the tool's input schema."),
+  risk: z
+    .enum(['read', 'write', 'danger'])
+    .default('read')
+    .describe(
+      '`read` looks and changes nothing, `write` changes something recoverable, `danger` restarts or deletes.',
+    ),
+  timeout: DurationSchema.default(30_000).describe(
+    'The time limit of one run of this command, and the most its `timeout_ms` may ask for. limits.tool_timeout caps it: a command runs for the smaller of the two.',
+  ),
+  cwd: z
+    .string()
+    .optional()
+    .describe("The working directory, relative to opsbot's own; opsbot's when absent."),
+  approval_ttl: DurationSchema.optional().describe(
+    'How long an approval for this command stays open; `permissions.approval_ttl` when absent.',
+  ),
   env: z
     .array(
       z.string().superRefine((entry, ctx) => {
@@ -38,7 +81,11 @@ export const CommandSettingsSchema = z.strictObject({
         if (problem) ctx.addIssue({ code: 'custom', message: problem });
       }),
     )
-    .default([]),
+    .default([])
+    .describe(
+      "The child's environment beyond PATH, HOME, LANG, LC_*, TZ and USER: `NAME` passes opsbot's value " +
+        "through, `NAME=value` sets one. Nothing else of opsbot's environment reaches the child.",
+    ),
 });
 
 function networkEntry(kind: 'allow' | 'deny') {
@@ -50,28 +97,62 @@ function networkEntry(kind: 'allow' | 'deny') {
 
 export const ToolSettingsSchema = z
   .strictObject({
-    /** Allow-listed commands, each exposed as a tool. */
-    commands: z.record(z.string(), CommandSettingsSchema).default({}),
-    /** Absolute paths of programs commands may run; each command's program must resolve to one of these. */
-    allowed_executables: z.array(z.string()).default([]),
-    /** Roots log_search may read under. */
-    log_roots: z.array(z.string()).default(['/var/log']),
-    /** Folder of user TypeScript/JavaScript modules exporting defineTool(...). */
-    custom_tools_dir: z.string().optional(),
-    output_limit_bytes: z.number().int().min(1024).default(DEFAULT_OUTPUT_LIMIT_BYTES),
+    commands: z
+      .record(z.string(), CommandSettingsSchema)
+      .default({})
+      .describe('Allow-listed commands, each exposed as a tool of the same name (snake_case).'),
+    allowed_executables: z
+      .array(z.string())
+      .default([])
+      .describe(
+        "Absolute paths of the programs commands may run; a command's program must resolve, symlinks " +
+          'followed, to one of these.',
+      ),
+    log_roots: z
+      .array(z.string())
+      .default(['/var/log'])
+      .describe(
+        "Folders `log_search` may read under; relative ones are resolved against opsbot's working directory.",
+      ),
+    custom_tools_dir: z
+      .string()
+      .optional()
+      .describe(
+        'A folder of your own TypeScript or JavaScript modules exporting `defineTool(...)`, loaded at start-up.',
+      ),
+    output_limit_bytes: z
+      .number()
+      .int()
+      .min(1024)
+      .default(DEFAULT_OUTPUT_LIMIT_BYTES)
+      .describe(
+        "The most of a command's stdout, and of its stderr, that is kept (head and tail), before " +
+          '`limits.tool_output_chars` applies.',
+      ),
     network: z
       .strictObject({
-        /**
-         * Hosts or CIDRs checks may reach; everything not denied when empty. An entry that overlaps a cloud
-         * metadata range is an error: those ranges are refused whatever these lists say.
-         */
-        allow: z.array(networkEntry('allow')).default([]),
-        /** Refused hosts and CIDRs, on top of the metadata ranges, which are always refused. */
-        deny: z.array(networkEntry('deny')).default([...METADATA_RANGES]),
+        allow: z
+          .array(networkEntry('allow'))
+          .default([])
+          .describe(
+            'Host names, `*.domain`, IPs or CIDRs the network checks may reach; everything not denied when empty. ' +
+              'An entry that overlaps a cloud metadata range stops start-up.',
+          ),
+        deny: z
+          .array(networkEntry('deny'))
+          .default([...METADATA_RANGES])
+          .describe(
+            'Refused hosts and CIDRs; deny wins over allow. The cloud metadata ranges are refused whatever this says.',
+          ),
       })
-      .prefault({}),
-    /** DNS servers (host or host:port) for dns_lookup; the system's when empty. */
-    dns_servers: z.array(z.string()).default([]),
+      .prefault({})
+      .describe(
+        'Where `http_check`, `tcp_check` and `tls_certificate` may connect, checked after DNS resolution.',
+      ),
+    dns_servers: z
+      .array(z.string())
+      .default([])
+      .describe("DNS servers for `dns_lookup`, as `host` or `host:port`; the system's resolvers when empty."),
   })
   .prefault({});
 

@@ -1,12 +1,14 @@
 // The model client the kernel calls: one chat completion over the openai SDK, behind a circuit breaker.
 import OpenAI from 'openai';
+import type { Dispatcher } from 'undici';
 import { CircuitBreaker, type CircuitBreakerOptionsInput } from '../circuit-breaker.js';
 import { type Clock, systemClock } from '../clock.js';
 import { CallerError, ErrorCode, errorMessage, SystemError } from '../errors.js';
 import { type Logger, silentLogger } from '../logger.js';
-import { createHttpTransport } from './http-transport.js';
 import { classifyModelFailure, formatDuration } from './model-errors.js';
+import { createModelDispatcher, createModelFetch, ModelTimeoutError } from './model-fetch.js';
 import type { ModelClient, ModelReply, ModelRequest } from './model-port.js';
+import { type ModelProxy, modelProxyFor, type ProxyEnvironment } from './model-proxy.js';
 import { answeredProblem, type ModelRetry, sdkRetriesResponse, unansweredProblem } from './model-retry.js';
 import { readCompletion, toOpenAIMessages, toOpenAITools } from './openai-mapping.js';
 
@@ -14,7 +16,11 @@ export type { ModelClient, ModelReply, ModelRequest, ModelToolSpec } from './mod
 
 export interface OpenAIModelClient extends ModelClient {
   readonly baseURL: string;
-  /** Exposed so the kernel can persist and restore its state. */
+  /** The HTTP proxy calls go through (HTTPS_PROXY, HTTP_PROXY, NO_PROXY), for start-up and config check to say. */
+  readonly proxy: ModelProxy | undefined;
+  /** The keep-alive connections (and proxy) calls use, for other requests to the same server (the health probe). */
+  readonly dispatcher: Dispatcher;
+  /** In the Store it was given (the bot's, see compose.ts), so shared by every process on it; else this client's own. */
   readonly breaker: CircuitBreaker;
 }
 
@@ -22,17 +28,19 @@ export interface OpenAIModelClientOptions {
   apiKey?: string;
   baseURL?: string;
   model: string;
-  /** Per HTTP attempt, until the response headers arrive. */
+  /** Per HTTP attempt, from sending the request to the last byte of the answer. */
   timeoutMs: number;
   /** Retries by the SDK on 408, 409, 429, 5xx, connection errors and timeouts. */
   maxRetries: number;
   clock?: Clock;
-  /** Options for a new breaker, or a breaker the caller keeps (for example restored from the store). */
+  /** A breaker kept in the Store (the bot's), or options for one of this client's own (tests). */
   breaker?: CircuitBreakerOptionsInput | CircuitBreaker;
   logger?: Logger;
   temperature?: number;
-  /** The HTTP client under the SDK; opsbot's keep-alive transport (http-transport.ts) by default. */
-  fetch?: typeof fetch;
+  /** HTTPS_PROXY, HTTP_PROXY and NO_PROXY (either case); process.env by default. */
+  proxyEnv?: ProxyEnvironment;
+  /** Certificate authorities to trust in place of Node's (tests); NODE_EXTRA_CA_CERTS works without it. */
+  ca?: string | Buffer;
 }
 
 const ATTEMPTS = Symbol('opsbot.modelAttempts');
@@ -55,12 +63,33 @@ export function createOpenAIModelClient(options: OpenAIModelClientOptions): Open
   const clock = options.clock ?? systemClock;
   const logger = (options.logger ?? silentLogger).child({ component: 'model', model: options.model });
   const breaker =
-    options.breaker instanceof CircuitBreaker ? options.breaker : new CircuitBreaker(options.breaker, clock);
+    options.breaker instanceof CircuitBreaker
+      ? options.breaker
+      : new CircuitBreaker({
+          name: 'model',
+          ...(options.breaker ? { options: options.breaker } : {}),
+          clock,
+        });
   // Counts the SDK's HTTP attempts per call, retries included. The counter rides along in fetch's init under
   // a symbol: the SDK spreads per-request fetchOptions into init, and a symbol never reaches the wire.
-  const baseFetch = options.fetch ?? createHttpTransport();
+  const proxyEnv = options.proxyEnv ?? process.env;
+  let dispatcher: Dispatcher;
+  try {
+    dispatcher = createModelDispatcher(proxyEnv, {
+      connectTimeoutMs: options.timeoutMs,
+      ...(options.ca ? { ca: options.ca } : {}),
+    });
+  } catch (error) {
+    throw new CallerError(
+      ErrorCode.InvalidSettings,
+      `The model client could not start: ${errorMessage(error)}. Check HTTPS_PROXY, HTTP_PROXY and NO_PROXY: a proxy is a URL such as http://proxy.internal:3128.`,
+      { cause: error },
+    );
+  }
+  const baseFetch = createModelFetch({ dispatcher, timeoutMs: options.timeoutMs });
   // Set from the SDK's own once it is built; the fetch below runs only after that.
   let baseURL = options.baseURL ?? '';
+  let proxy: ModelProxy | undefined;
   const countingFetch: typeof fetch = (input, init) => {
     const counter = (init as CountedInit | undefined)?.[ATTEMPTS];
     if (!counter) return baseFetch(input, init);
@@ -77,8 +106,9 @@ export function createOpenAIModelClient(options: OpenAIModelClientOptions): Open
         return response;
       },
       (error: unknown) => {
-        // The SDK aborts its own signal when an attempt times out.
-        announce(unansweredProblem(plain.signal?.aborted === true, options.timeoutMs, baseURL));
+        // The SDK aborts its own signal when an attempt times out; the fetch has its own deadline too.
+        const timedOut = plain.signal?.aborted === true || error instanceof ModelTimeoutError;
+        announce(unansweredProblem(timedOut, options.timeoutMs, baseURL, proxy?.url));
         throw error;
       },
     );
@@ -101,6 +131,7 @@ export function createOpenAIModelClient(options: OpenAIModelClientOptions): Open
     );
   }
   baseURL = sdk.baseURL.replace(/\/+$/, '');
+  proxy = modelProxyFor(baseURL, proxyEnv);
   let lastOutage = '';
 
   function refuseFast(): SystemError {
@@ -117,7 +148,7 @@ export function createOpenAIModelClient(options: OpenAIModelClientOptions): Open
   }
 
   async function complete(request: ModelRequest): Promise<ModelReply> {
-    if (!breaker.canPass()) throw refuseFast();
+    if (!(await breaker.canPass())) throw refuseFast();
     const counter: AttemptCounter = {
       count: 0,
       ...(request.signal ? { signal: request.signal } : {}),
@@ -141,15 +172,16 @@ export function createOpenAIModelClient(options: OpenAIModelClientOptions): Open
         baseURL,
         attempts: Math.max(counter.count, 1),
         timeoutMs: options.timeoutMs,
+        ...(proxy ? { proxy } : {}),
       });
       if (failure.kind === 'aborted') {
-        breaker.recordCancelled();
+        await breaker.recordCancelled();
         throw request.signal?.reason ?? error;
       }
       if (failure.kind === 'outage') {
         lastOutage = failure.reason;
         const before = breaker.state();
-        breaker.recordFailure();
+        await breaker.recordFailure();
         if (before !== 'open' && breaker.state() === 'open') {
           // The first opening is news; a failed re-check of an open circuit is expected during an outage.
           const level = before === 'closed' ? 'warn' : 'info';
@@ -157,13 +189,13 @@ export function createOpenAIModelClient(options: OpenAIModelClientOptions): Open
         }
       } else {
         // The server answered, so it is reachable: a refused request is not an outage.
-        breaker.recordSuccess();
+        await breaker.recordSuccess();
       }
       logger.warn({ attempts: counter.count, error: failure.error.message }, 'model call failed');
       throw failure.error;
     }
 
-    breaker.recordSuccess();
+    await breaker.recordSuccess();
     const checked = readCompletion(body);
     if (!checked.ok) {
       throw new SystemError(
@@ -178,5 +210,5 @@ export function createOpenAIModelClient(options: OpenAIModelClientOptions): Open
     return checked.reply;
   }
 
-  return { model: options.model, baseURL, breaker, complete };
+  return { model: options.model, baseURL, proxy, dispatcher, breaker, complete };
 }

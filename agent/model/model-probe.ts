@@ -1,9 +1,12 @@
 // Is the model there? Asks the server for its models (GET /models, served by OpenAI, Ollama and vLLM alike)
 // and looks for the configured one; cached, so health checks never call the server on every request.
 import OpenAI, { APIConnectionError, APIConnectionTimeoutError, APIError } from 'openai';
+import type { Dispatcher } from 'undici';
 import { type Clock, systemClock } from '../clock.js';
 import { errorMessage } from '../errors.js';
-import { findErrorCode } from './model-errors.js';
+import { findErrorCode, tunnelRefusal } from './model-errors.js';
+import { createModelFetch } from './model-fetch.js';
+import type { ModelProxy } from './model-proxy.js';
 
 export type ModelHealth =
   /** The server answered and lists the model. */
@@ -21,7 +24,10 @@ export interface ModelProbeOptions {
   model: string;
   /** One attempt, no retries: a health check says how things are now. */
   timeoutMs: number;
-  fetch?: typeof fetch;
+  /** The model client's connections (and proxy), so the probe reaches the server as the client does. */
+  dispatcher: Dispatcher;
+  /** The proxy that dispatcher goes through, named when the server cannot be reached. */
+  proxy?: ModelProxy;
 }
 
 /** Placeholder for servers without auth (Ollama, vLLM), as the model client uses. */
@@ -35,7 +41,10 @@ export async function probeModel(options: ModelProbeOptions): Promise<ModelHealt
     baseURL: options.baseURL,
     timeout: options.timeoutMs,
     maxRetries: 0,
-    ...(options.fetch ? { fetch: options.fetch } : {}),
+    fetch: createModelFetch({
+      dispatcher: options.dispatcher,
+      timeoutMs: options.timeoutMs,
+    }),
   });
   const where = sdk.baseURL.replace(/\/+$/, '');
   const name = `"${options.model}" at ${where}`;
@@ -44,7 +53,7 @@ export async function probeModel(options: ModelProbeOptions): Promise<ModelHealt
     const page = await sdk.models.list();
     ids = page.data.map((model) => model.id);
   } catch (error) {
-    return failed(error, name, where, options.timeoutMs);
+    return failed(error, name, where, options);
   }
   // Ollama lists "qwen2.5:7b-instruct" and also answers to a name without its ":latest" tag.
   if (ids.includes(options.model) || ids.includes(`${options.model}:latest`)) {
@@ -61,7 +70,10 @@ export async function probeModel(options: ModelProbeOptions): Promise<ModelHealt
   };
 }
 
-function failed(error: unknown, name: string, where: string, timeoutMs: number): ModelHealth {
+function failed(error: unknown, name: string, where: string, options: ModelProbeOptions): ModelHealth {
+  const through = options.proxy
+    ? ` through the proxy ${options.proxy.url} (from ${options.proxy.variable})`
+    : '';
   if (error instanceof APIError && error.status === 404) {
     return {
       state: 'unlisted',
@@ -75,13 +87,20 @@ function failed(error: unknown, name: string, where: string, timeoutMs: number):
     };
   }
   if (error instanceof APIConnectionTimeoutError) {
-    return { state: 'unreachable', detail: `model ${name} did not answer within ${timeoutMs} ms` };
+    return {
+      state: 'unreachable',
+      detail: `model ${name} did not answer within ${options.timeoutMs} ms${through}`,
+    };
   }
   if (error instanceof APIConnectionError) {
+    const refused = options.proxy ? tunnelRefusal(error, options.proxy) : undefined;
+    if (refused) return { state: 'unreachable', detail: `model ${name} is unreachable: ${refused}` };
     const code = findErrorCode(error) ?? innermostMessage(error);
     return {
       state: 'unreachable',
-      detail: `model ${name} is unreachable${code ? ` (${code})` : ''}; is the server running, and is OPENAI_BASE_URL right?`,
+      detail: options.proxy
+        ? `model ${name} is unreachable${through}${code ? ` (${code})` : ''}; is that proxy running, and does it let opsbot reach the server (or should NO_PROXY list it)?`
+        : `model ${name} is unreachable${code ? ` (${code})` : ''}; is the server running, and is OPENAI_BASE_URL right?`,
     };
   }
   if (error instanceof APIError && typeof error.status === 'number') {

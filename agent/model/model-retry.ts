@@ -28,6 +28,12 @@ export function answeredProblem(status: number): string {
   return `the model server answered ${status} ${STATUS_CODES[status] ?? 'error'}`;
 }
 
-export function unansweredProblem(timedOut: boolean, timeoutMs: number, baseURL: string): string {
-  return timedOut ? `no answer within ${formatDuration(timeoutMs)}` : `could not reach ${baseURL}`;
+export function unansweredProblem(
+  timedOut: boolean,
+  timeoutMs: number,
+  baseURL: string,
+  proxyUrl?: string,
+): string {
+  if (timedOut) return `no answer within ${formatDuration(timeoutMs)}`;
+  return `could not reach ${baseURL}${proxyUrl ? ` through the proxy ${proxyUrl}` : ''}`;
 }

@@ -10,41 +10,66 @@ export const PATROL_ACTIONS = ['run', 'ack', 'snooze', 'pause'] as const;
 export type PatrolAction = (typeof PATROL_ACTIONS)[number];
 
 export const IdentitySettingsSchema = z.object({
-  /** Roles for this identity. */
-  roles: z.array(z.string()).min(1),
-  /** Shown in the playground's "you are" switcher, for local users. */
-  display_name: z.string().optional(),
+  roles: z
+    .array(z.string())
+    .min(1)
+    .describe('Roles of this identity; someone matching several identities has all their roles.'),
+  display_name: z
+    .string()
+    .optional()
+    .describe('The name shown for a local user in the playground\'s "you are" switcher.'),
 });
 
 export const RoleSettingsSchema = z.object({
-  description: z.string().optional(),
-  /** Tool names or globs (restart_*) members may use. */
-  tools: z.array(z.string()).default([]),
-  /** Risks members may use at all; the shipped default role is read-only. */
-  risks: z.array(RiskSchema).default(['read', 'write', 'danger']),
-  /** Tool names or globs members may approve for others. */
-  approve: z.array(z.string()).default([]),
-  /** Channels (ids or #names) where the role applies; all channels when absent. */
-  channels: z.array(z.string().min(1)).optional(),
-  /** Let members run write tools without approval. */
-  write_without_approval: z.boolean().default(false),
-  /** Danger tools (names or globs) members may run without approval. Explicit on purpose. */
-  danger_without_approval: z.array(z.string()).default([]),
-  /** Members may cancel anyone's run and see all runs. */
-  admin: z.boolean().default(false),
-  /**
-   * What members may do to patrols from chat and the CLI: run one now, ack a report (stops its reminders), snooze
-   * it, pause and resume it. Admins may do all four. Anyone may list and read patrols.
-   */
-  patrols: z.array(z.enum(PATROL_ACTIONS)).default([]),
+  description: z.string().optional().describe('What the role is for, for the people reading the settings.'),
+  tools: z.array(z.string()).default([]).describe('Tool names or globs (`*`, `restart_*`) members may use.'),
+  risks: z
+    .array(RiskSchema)
+    .default(['read', 'write', 'danger'])
+    .describe(
+      'Risks members may use at all: `read`, `write`, `danger`. The built-in `viewer` role is `[read]`.',
+    ),
+  approve: z.array(z.string()).default([]).describe('Tool names or globs members may approve for others.'),
+  channels: z
+    .array(z.string().min(1))
+    .optional()
+    .describe(
+      'Channels (ids or #names) where the role applies; all channels when absent. Elsewhere its members have ' +
+        'only their other roles.',
+    ),
+  write_without_approval: z
+    .boolean()
+    .default(false)
+    .describe('Members run `write` tools without an approval.'),
+  danger_without_approval: z
+    .array(z.string())
+    .default([])
+    .describe('`danger` tools (names or globs) members may run without an approval: explicit, tool by tool.'),
+  admin: z
+    .boolean()
+    .default(false)
+    .describe("Members may cancel anyone's run, see all runs, and steer every patrol."),
+  patrols: z
+    .array(z.enum(PATROL_ACTIONS))
+    .default([])
+    .describe(
+      'What members may do to patrols from chat and the CLI: `run` one now, `ack` a report (stops its reminders), ' +
+        '`snooze` it, `pause` and resume it. Admins may do all four; anyone may list and read patrols.',
+    ),
 });
 export type RoleSettings = z.output<typeof RoleSettingsSchema>;
 
 export const ChannelSettingsSchema = z.object({
-  /** Tool names or globs allowed in this channel; everything the role allows when absent. */
-  tools: z.array(z.string()).optional(),
-  /** Risks allowed in this channel. */
-  risks: z.array(RiskSchema).default(['read', 'write', 'danger']),
+  tools: z
+    .array(z.string())
+    .optional()
+    .describe('Tool names or globs allowed in this channel; everything the role allows when absent.'),
+  risks: z
+    .array(RiskSchema)
+    .default(['read', 'write', 'danger'])
+    .describe(
+      'Risks allowed in this channel. A channel rule narrows what a role may do there, never widens it.',
+    ),
 });
 export type ChannelSettings = z.output<typeof ChannelSettingsSchema>;
 
@@ -70,20 +95,58 @@ export const BUILTIN_ROLES: Readonly<Record<string, RoleSettings>> = Object.free
 
 export const PermissionSettingsSchema = z
   .object({
-    default_role: z.string().default('viewer'),
-    /** The role a patrol runs with when no `patrol:<name>` identity gives it others. */
-    patrol_role: z.string().default('patrol'),
-    roles: z.record(z.string(), RoleSettingsSchema).default({}),
-    /** Identity keys: slack:U123, slack_group:S123, discord:1234, discord_role:5678, local:alice, patrol:name. */
-    identities: z.record(z.string(), IdentitySettingsSchema).default({}),
-    /** Per-channel narrowing, keyed by channel id or #name; `*` is the rule for channels without their own. */
-    channels: z.record(z.string(), ChannelSettingsSchema).default({}),
-    allow_self_approval: z.boolean().default(false),
-    approval_ttl: DurationSchema.default(15 * 60_000),
-    /** What a denial does to the run: let the model continue, or stop the run. */
-    on_denial: z.enum(['continue', 'stop']).default('continue'),
-    /** New tasks per person per minute. */
-    tasks_per_minute: z.number().int().min(1).default(10),
+    default_role: z
+      .string()
+      .default('viewer')
+      .describe('The role of anyone not listed under `identities`. The built-in `viewer` is read-only.'),
+    patrol_role: z
+      .string()
+      .default('patrol')
+      .describe('The role a patrol runs with when no `patrol:<name>` identity gives it others.'),
+    roles: z
+      .record(z.string(), RoleSettingsSchema)
+      .default({})
+      .describe(
+        'Roles by name. `viewer` and `patrol` exist even when not written here (both read-only); a role of the ' +
+          'same name replaces the built-in one.',
+      ),
+    identities: z
+      .record(z.string(), IdentitySettingsSchema)
+      .default({})
+      .describe(
+        'Who has which roles, by identity key: `slack:U…`, `slack_group:S…`, `discord:<user id>`, ' +
+          '`discord_role:<role id>`, `local:<name>` (the playground and the CLI) or `patrol:<name>`.',
+      ),
+    channels: z
+      .record(z.string(), ChannelSettingsSchema)
+      .default({})
+      .describe(
+        'Channel rules, keyed by channel id or #name; `*` is the rule for channels without one of their own. ' +
+          "Quote such keys in YAML ('*', '#ops'): there `*` starts an alias and `#` a comment.",
+      ),
+    allow_self_approval: z
+      .boolean()
+      .default(false)
+      .describe('Whether a requester may approve their own call, when their role may approve it.'),
+    approval_ttl: DurationSchema.default(15 * 60_000).describe(
+      'How long an approval request stays open before it expires; a command can set its own.',
+    ),
+    on_denial: z
+      .enum(['continue', 'stop'])
+      .default('continue')
+      .describe(
+        'What a denied or expired approval does to the run: `continue` tells the model, which may try another ' +
+          'way; `stop` ends the run.',
+      ),
+    tasks_per_minute: z
+      .number()
+      .int()
+      .min(1)
+      .default(10)
+      .describe(
+        'New tasks per person per minute; the playground and the CLI count as one person. Patrol runs are not ' +
+          'counted: their schedule is their limit.',
+      ),
   })
   .transform((permissions) => ({ ...permissions, roles: { ...BUILTIN_ROLES, ...permissions.roles } }))
   .superRefine((permissions, ctx) => {

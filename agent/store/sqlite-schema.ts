@@ -1,6 +1,6 @@
 // The SQLite store's tables and their versions: a new file gets them all, an older one is upgraded in place.
-import type Database from 'better-sqlite3';
 import { ErrorCode, SystemError } from '../errors.js';
+import { type DatabaseSync, inTransaction } from './sqlite-database.js';
 
 const schemaVersion = 3;
 
@@ -36,8 +36,8 @@ const migrations: Record<number, string> = {
   `,
 };
 
-export function migrate(db: Database.Database, path: string): void {
-  const version = () => db.pragma('user_version', { simple: true }) as number;
+export function migrate(db: DatabaseSync, path: string): void {
+  const version = () => Number(db.prepare('PRAGMA user_version').get()?.user_version ?? 0);
   const refuseNewer = (found: number) => {
     if (found <= schemaVersion) return;
     throw new SystemError(
@@ -48,10 +48,14 @@ export function migrate(db: Database.Database, path: string): void {
   refuseNewer(version());
   if (version() === schemaVersion) return;
   // Under the write lock, and read again: another process may have upgraded the file meanwhile.
-  db.transaction(() => {
-    let found = version();
-    refuseNewer(found);
-    for (; found < schemaVersion; found++) db.exec(migrations[found]!);
-    db.pragma(`user_version = ${schemaVersion}`);
-  }).immediate();
+  inTransaction(
+    db,
+    () => {
+      let found = version();
+      refuseNewer(found);
+      for (; found < schemaVersion; found++) db.exec(migrations[found]!);
+      db.exec(`PRAGMA user_version = ${schemaVersion}`);
+    },
+    { immediate: true },
+  );
 }

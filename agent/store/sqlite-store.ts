@@ -1,13 +1,13 @@
 // The SQLite Store: one file that every process on a machine can share; keyv for values, one statement per primitive.
 import { mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import Database from 'better-sqlite3';
 import type { KeyvStoreAdapter, StoredData } from 'keyv';
 import type { Clock } from '../clock.js';
 import { systemClock } from '../clock.js';
 import { ErrorCode, errorMessage, OpsbotError, SystemError } from '../errors.js';
 import { type Batch, GroupCommit } from './group-commit.js';
 import { KeyvValues, keyvText } from './keyv-values.js';
+import { type DatabaseSync, inTransaction, openDatabase, sqliteCode } from './sqlite-database.js';
 import { migrate } from './sqlite-schema.js';
 import { prepareStatements, type Statements } from './sqlite-statements.js';
 import { describeWrite, type IndexEntry, type Store, type StoreWrite } from './store.js';
@@ -21,7 +21,7 @@ export interface SqliteStoreOptions {
   busyTimeoutMs?: number;
 }
 
-// better-sqlite3 waits for a lock synchronously, stalling the event loop, so keep the wait short; writes take ms.
+// SQLite waits for a lock synchronously, stalling the event loop, so keep the wait short; writes take ms.
 const defaultBusyTimeoutMs = 2000;
 
 // Expired rows are invisible to reads but would pile up (dedupe keys, one-off approval claims); sweep now and then.
@@ -29,7 +29,7 @@ const writesBetweenSweeps = 1000;
 
 export class SqliteStore implements Store {
   readonly description: string;
-  private readonly db: Database.Database;
+  private readonly db: DatabaseSync;
   private readonly statements: Statements;
   private readonly values: KeyvValues;
   private readonly writeBatch: (writes: readonly (() => void)[]) => void;
@@ -43,14 +43,16 @@ export class SqliteStore implements Store {
   ) {
     this.description = `sqlite ${path}`;
     this.clock = options.clock ?? systemClock;
-    let db: Database.Database | undefined;
+    let db: DatabaseSync | undefined;
     try {
       mkdirSync(dirname(resolve(path)), { recursive: true });
-      db = new Database(path);
+      db = openDatabase(path);
       // Busy timeout first: the WAL switch itself needs a lock another process may hold.
-      db.pragma(`busy_timeout = ${Math.max(0, Math.floor(options.busyTimeoutMs ?? defaultBusyTimeoutMs))}`);
-      db.pragma('journal_mode = WAL');
-      db.pragma('synchronous = NORMAL');
+      db.exec(
+        `PRAGMA busy_timeout = ${Math.max(0, Math.floor(options.busyTimeoutMs ?? defaultBusyTimeoutMs))}`,
+      );
+      db.exec('PRAGMA journal_mode = WAL');
+      db.exec('PRAGMA synchronous = NORMAL');
       migrate(db, path);
       this.db = db;
       this.statements = prepareStatements(db);
@@ -71,12 +73,15 @@ export class SqliteStore implements Store {
       clear: () => this.run('clear values', () => this.statements.valueClear.run()),
     };
     this.values = new KeyvValues(new SqliteKeyvAdapter(rows));
-    this.writeBatch = this.db.transaction((writes: readonly (() => void)[]) => {
-      for (const write of writes) write();
-    });
-    const commitAll = this.db.transaction((batches: readonly Batch[]) => {
-      for (const batch of batches) for (const write of batch) write();
-    });
+    const database = this.db;
+    this.writeBatch = (writes) =>
+      inTransaction(database, () => {
+        for (const write of writes) write();
+      });
+    const commitAll = (batches: readonly Batch[]) =>
+      inTransaction(database, () => {
+        for (const batch of batches) for (const write of batch) write();
+      });
     this.group = new GroupCommit((batches) =>
       this.write(`write ${batches.length} batches at once`, () => commitAll(batches)),
     );
@@ -170,7 +175,7 @@ export class SqliteStore implements Store {
   }
 
   async close(): Promise<void> {
-    if (!this.db.open) return;
+    if (!this.db.isOpen) return;
     // Batches asked for before the close are written, as they would have been before group commit.
     this.group.flush();
     this.db.close();
@@ -221,7 +226,7 @@ export class SqliteStore implements Store {
    */
   private commit(batch: Batch, operation: () => string): Promise<void> {
     const alone = () => this.write(operation(), () => this.writeBatch(batch));
-    if (!this.db.open) return Promise.resolve().then(alone);
+    if (!this.db.isOpen) return Promise.resolve().then(alone);
     return this.group.add(batch, alone);
   }
 
@@ -261,8 +266,9 @@ export class SqliteStore implements Store {
     try {
       return action();
     } catch (error) {
-      const code = typeof error === 'object' && error !== null && 'code' in error ? ` (${error.code})` : '';
-      const state = this.db.open ? '' : ' (the store is closed)';
+      const named = sqliteCode(error);
+      const code = named ? ` (${named})` : '';
+      const state = this.db.isOpen ? '' : ' (the store is closed)';
       throw new SystemError(
         ErrorCode.StoreUnavailable,
         `SQLite store ${this.path} could not ${operation}: ${errorMessage(error)}${code}${state}`,

@@ -36,6 +36,10 @@ export const storeKeys = {
   rateSlot: (personKey: string, window: number, slot: number) => `rate:${personKey}:${window}:${slot}`,
   /** Held by the one gateway process that holds the Discord gateway session (Discord allows one per token). */
   discordSession: 'discord:session',
+  /** A circuit breaker's state (`tool:<name>`, `model:…`), while it remembers failures; see circuit-breaker.ts. */
+  breaker: (name: string) => `breaker:${name}`,
+  /** Held by the one process sending a half-open breaker's trial call. */
+  breakerTrial: (name: string) => `breaker-trial:${name}`,
   /** The append-only audit log. */
   auditLog: 'audit',
   /** The local playground's channels and messages. */

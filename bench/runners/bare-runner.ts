@@ -1,5 +1,5 @@
 // The floor: a tool loop written directly on the openai SDK, with no persistence, guards or trace. With `fetch`,
-// the same loop on another HTTP client (the kernel's transport, for the bare-transport runner).
+// the same loop on another HTTP client (the kernel's own undici fetch, model-fetch.ts, for bare-transport).
 import OpenAI from 'openai';
 import type { ChatCompletionMessageParam, ChatCompletionTool } from 'openai/resources/chat/completions';
 import { BUILTIN_TOOLS } from '../../agent/builtin-tools.js';

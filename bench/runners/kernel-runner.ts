@@ -22,6 +22,8 @@ export function kernelRunner(name: KernelRunnerName, baseURL: string, concurrenc
     model: MODEL,
     timeoutMs: 30_000,
     maxRetries: 2,
+    // No proxy, whatever the shell has set: the fake model is on 127.0.0.1, and bare-transport has none either.
+    proxyEnv: {},
   });
   // As an operator sets limits.worker_concurrency for the load it expects: every run in flight is stepped.
   const kernel = new Kernel({ store, tools: [readStatusTool(counter)], model, concurrency });

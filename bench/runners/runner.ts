@@ -3,7 +3,8 @@ import type { ToolCounter } from '../bench-tool.js';
 
 /**
  * `agents-sdk` is the peer: the OpenAI Agents SDK's Runner on the same task. `bare-transport` is the bare loop
- * on the kernel's own HTTP transport in place of the SDK's fetch: against it, the ratio is the kernel's own work.
+ * on the kernel's own fetch (undici through its proxy agent, reading the whole answer under a deadline and a
+ * cap: model-fetch.ts) in place of the SDK's: against it, the ratio is the kernel's own work.
  */
 export const RUNNER_NAMES = [
   'bare',
@@ -17,7 +18,7 @@ export type RunnerName = (typeof RUNNER_NAMES)[number];
 /** The runner every ratio is taken against. */
 export const BASELINE_RUNNER: RunnerName = 'bare';
 
-/** The bare loop on the kernel's transport: the baseline for the kernel's own work. */
+/** The bare loop on the kernel's fetch: the baseline for the kernel's own work. */
 export const SAME_TRANSPORT_RUNNER: RunnerName = 'bare-transport';
 
 export interface Runner {

@@ -13,7 +13,7 @@ import { type CliContext, terminalOpsbot } from './cli-context.js';
 import { type CliIo, LineReader } from './cli-io.js';
 import { dim, formatEvent } from './terminal-output.js';
 
-/** What scripts can rely on; `opsbot --help` and the README's CLI section list the same codes. */
+/** What scripts can rely on; `opsbot --help` and docs/cli.md list the same codes. */
 export const EXIT = { ok: 0, failed: 1, usage: 2, waiting: 3 } as const;
 
 /**

@@ -12,59 +12,145 @@ export const LOG_LEVELS = ['trace', 'debug', 'info', 'warn', 'error', 'fatal', '
 // The messages below read as the expectation: "PORT: expected a port number 0-65535, found ...".
 const text = z.string();
 const url = z.string().refine(isHttpUrl, 'an http:// or https:// URL');
+const proxyUrl = z.string().refine(isHttpUrl, 'a proxy URL such as http://proxy.internal:3128');
 
 export const EnvironmentSchema = z.object({
-  /** The one HTTP server: Slack events, /healthz and the playground. 0 picks a free port (tests). */
   PORT: z
     .string()
     .regex(/^\d{1,5}$/, 'a port number 0-65535')
     .transform(Number)
     .refine((port) => port <= 65_535, 'a port number 0-65535')
-    .default(3000),
-  HOST: text.default('127.0.0.1'),
-  /** Path of the YAML settings file; ./opsbot.yaml when unset. */
-  OPSBOT_CONFIG: text.optional(),
+    .default(3000)
+    .describe(
+      'The port of the one HTTP server: Slack events, `/healthz`, `/readyz`, the playground. 0 picks a free one.',
+    ),
+  HOST: text
+    .default('127.0.0.1')
+    .describe(
+      'The address the server listens on: this machine only by default. Use `0.0.0.0` in a container or for ' +
+        'Slack events over HTTP; then set `OPSBOT_PLAYGROUND_TOKEN` or turn the playground off.',
+    ),
+  OPSBOT_CONFIG: text
+    .optional()
+    .describe(
+      'The settings file: `./opsbot.yaml` when unset (built-in read-only defaults without it). A path set here must exist.',
+    ),
   OPSBOT_STORE_URL: z
     .string()
     .regex(/^(sqlite|redis|rediss):\/\/./, 'a store URL starting with sqlite://, redis:// or rediss://')
-    .default('sqlite://./data/opsbot.sqlite'),
-  /** Where traces (JSONL) are written. */
-  OPSBOT_DATA_DIR: text.default('./data'),
-  /**
-   * What this process does: `all` (everything, the default), `gateway` (HTTP, Slack, Discord: takes events and
-   * enqueues runs, steps none) or `worker` (steps runs from the queue, posts through the platforms' Web APIs).
-   * `gateway` and `worker` need a Redis store.
-   */
-  OPSBOT_ROLE: z.enum(['all', 'gateway', 'worker'], { error: 'all, gateway or worker' }).default('all'),
-  OPSBOT_PLAYGROUND: z.enum(['on', 'off'], { error: 'on or off' }).default('on'),
+    .default('sqlite://./data/opsbot.sqlite')
+    .describe(
+      'Where runs, approvals, the audit log and patrol history are kept: `sqlite://…`, or `redis://…` / ' +
+        '`rediss://…` for several processes sharing one state.',
+    ),
+  OPSBOT_DATA_DIR: text
+    .default('./data')
+    .describe('The folder for traces: one JSONL file per run, `<dir>/traces/<run>.jsonl`.'),
+  OPSBOT_ROLE: z
+    .enum(['all', 'gateway', 'worker'], { error: 'all, gateway or worker' })
+    .default('all')
+    .describe(
+      'What this process does: `all` (everything), `gateway` (HTTP, Slack, Discord: takes events and enqueues ' +
+        "runs, steps none) or `worker` (steps runs from the queue, runs patrols, posts through the platforms' Web " +
+        'APIs). `gateway` and `worker` need a Redis store.',
+    ),
+  OPSBOT_PLAYGROUND: z
+    .enum(['on', 'off'], { error: 'on or off' })
+    .default('on')
+    .describe(
+      'The local web playground at `http://HOST:PORT/`; always off in the `gateway` and `worker` roles.',
+    ),
   OPSBOT_PLAYGROUND_TOKEN: z
     .string()
     .min(
       PLAYGROUND_TOKEN_MIN_LENGTH,
       `a random token of at least ${PLAYGROUND_TOKEN_MIN_LENGTH} characters; ${GENERATE_TOKEN_HINT}`,
     )
-    .optional(),
-  /** GET /metrics in Prometheus' format on the one HTTP server; off the loopback it needs the playground token. */
-  OPSBOT_METRICS: z.enum(['on', 'off'], { error: 'on or off' }).default('off'),
-  OPENAI_API_KEY: text.optional(),
-  OPENAI_BASE_URL: url.optional(),
-  OPENAI_MODEL: text.default('gpt-4o-mini'),
-  SLACK_BOT_TOKEN: text.optional(),
-  SLACK_SIGNING_SECRET: text.optional(),
-  /** An app-level token (xapp-) switches Slack to Socket Mode. */
-  SLACK_APP_TOKEN: text.optional(),
-  SLACK_API_URL: url.optional(),
+    .optional()
+    .describe(
+      `The token the playground asks for, at least ${PLAYGROUND_TOKEN_MIN_LENGTH} characters (\`openssl rand -hex 32\`). ` +
+        'Optional on the loopback; required when `HOST` is reachable from elsewhere, since the playground lets its ' +
+        'user act as any local identity. Also guards `/metrics` off the loopback.',
+    ),
+  OPSBOT_METRICS: z
+    .enum(['on', 'off'], { error: 'on or off' })
+    .default('off')
+    .describe(
+      "`on` serves `GET /metrics` in Prometheus' format on the same server; off the loopback it needs " +
+        '`OPSBOT_PLAYGROUND_TOKEN` as a bearer token.',
+    ),
+  OPENAI_API_KEY: text
+    .optional()
+    .describe(
+      'The model API key. Required by OpenAI and most hosted services; local servers usually take any value or ' +
+        'none. With neither this nor `OPENAI_BASE_URL`, opsbot runs typed commands only.',
+    ),
+  OPENAI_BASE_URL: url
+    .optional()
+    .describe(
+      "The OpenAI-compatible API's base URL, ending in `/v1` for most servers (Ollama, vLLM, LiteLLM); OpenAI's " +
+        'own when unset. Give the final address: a redirect is not followed.',
+    ),
+  OPENAI_MODEL: text
+    .default('gpt-4o-mini')
+    .describe(
+      'The model name, as the server knows it; it must support tool calling. Used only with `OPENAI_API_KEY` ' +
+        'or `OPENAI_BASE_URL`.',
+    ),
+  https_proxy: proxyUrl.optional().describe('As `HTTPS_PROXY`; undici reads the lower-case name first.'),
+  HTTPS_PROXY: proxyUrl
+    .optional()
+    .describe(
+      'The HTTP proxy for calls to an https:// model (a CONNECT tunnel, so TLS runs end to end). ' +
+        'Network tools never use it: their SSRF guard must see the address they connect to.',
+    ),
+  http_proxy: proxyUrl.optional().describe('As `HTTP_PROXY`; undici reads the lower-case name first.'),
+  HTTP_PROXY: proxyUrl
+    .optional()
+    .describe(
+      'The HTTP proxy for calls to an http:// model, and to an https:// one when `HTTPS_PROXY` is unset.',
+    ),
+  no_proxy: text.optional().describe('As `NO_PROXY`; undici reads the lower-case name first.'),
+  NO_PROXY: text
+    .optional()
+    .describe(
+      'Hosts the model is reached at directly, comma-separated: names, domains (`.internal`), `host:port` or `*`.',
+    ),
+  SLACK_BOT_TOKEN: text.optional().describe('The Slack bot token (`xoxb-…`); setting it turns Slack on.'),
+  SLACK_SIGNING_SECRET: text.optional().describe('The Slack signing secret, for HTTP events.'),
+  SLACK_APP_TOKEN: text
+    .optional()
+    .describe('A Slack app-level token (`xapp-…`, `connections:write`); setting it switches to Socket Mode.'),
+  SLACK_API_URL: url
+    .optional()
+    .describe(
+      'The Slack Web API base URL, for a proxy or a test double; `https://slack.com/api/` when unset.',
+    ),
   SLACK_SLASH_COMMAND: z
     .string()
     .regex(/^\/[a-z0-9_-]+$/, 'a slash command such as /ops (lower case, starting with /)')
-    .default('/ops'),
-  DISCORD_TOKEN: text.optional(),
+    .default('/ops')
+    .describe('The slash command registered for the Slack app.'),
+  DISCORD_TOKEN: text
+    .optional()
+    .describe('The Discord bot token, without "Bot "; setting it connects to Discord.'),
   DISCORD_APPLICATION_ID: z
     .string()
     .regex(/^\d+$/, 'the numeric application id from the Discord developer portal')
-    .optional(),
-  DISCORD_API_URL: url.optional(),
-  LOG_LEVEL: z.enum(LOG_LEVELS, { error: `one of ${LOG_LEVELS.join(', ')}` }).default('info'),
+    .optional()
+    .describe('The Discord application id, for `opsbot discord register`.'),
+  DISCORD_API_URL: url
+    .optional()
+    .describe(
+      'The Discord REST API base URL (and so of the gateway lookup), for a proxy or a test double; ' +
+        '`https://discord.com/api` when unset.',
+    ),
+  LOG_LEVEL: z
+    .enum(LOG_LEVELS, { error: `one of ${LOG_LEVELS.join(', ')}` })
+    .default('info')
+    .describe(
+      'How much opsbot logs: JSON lines, or readable lines on a terminal; secrets are redacted either way.',
+    ),
 });
 
 export type Environment = z.output<typeof EnvironmentSchema>;
@@ -132,8 +218,8 @@ function shown(variable: string, value: string | undefined): string {
   if (SECRET_VARIABLES.has(variable)) {
     return `a value of ${value.length} character${value.length === 1 ? '' : 's'} (not shown: it is secret)`;
   }
-  // A URL may carry credentials in its user-info part.
-  return JSON.stringify(value.replace(/\/\/[^/@\s]*@/, '//***@'));
+  // A URL may carry credentials in its user-info part, with or without a scheme (a proxy's often has none).
+  return JSON.stringify(value.replace(/^((?:[a-z][a-z0-9+.-]*:)?\/\/)?[^/@\s]+@/i, '$1***@'));
 }
 
 function isHttpUrl(value: string): boolean {

@@ -12,33 +12,62 @@ import { ToolSettingsSchema } from '../../tools/tool-settings-schema.js';
 // The kernel's limits and context keys are defined (with their defaults) in agent/, which cannot import bot/;
 // the model request keys belong to the bot, which builds the model client.
 export const LimitsSettingsSchema = KernelLimitsSettingsSchema.extend({
-  model_timeout: DurationSchema.default(60_000),
-  model_retries: z.number().int().min(0).max(10).default(2),
-  /** How long patrol runs and each patrol's history are kept. */
-  patrol_history: DurationSchema.default(7 * 86_400_000),
-  /** Runs one process steps at once (a worker, or the whole bot in one process). */
-  worker_concurrency: z.number().int().min(1).max(1000).default(32),
-  /**
-   * How long the runs of a process that stopped answering (killed, frozen, cut off) stay its own before another
-   * process takes them over: the run lease, and with Redis the queue job's lock. A live process renews it.
-   */
-  worker_lock: DurationSchema.refine((ms) => ms >= 1000, 'at least 1s').default(20_000),
+  model_timeout: DurationSchema.default(60_000).describe('The deadline of one model request.'),
+  model_retries: z
+    .number()
+    .int()
+    .min(0)
+    .max(10)
+    .default(2)
+    .describe('Retries of a failed model request (rate limits, 5xx, timeouts), honouring `Retry-After`.'),
+  patrol_history: DurationSchema.default(7 * 86_400_000).describe(
+    "How long patrol runs, each patrol's history and resolved reports are kept.",
+  ),
+  worker_concurrency: z
+    .number()
+    .int()
+    .min(1)
+    .max(1000)
+    .default(32)
+    .describe(
+      'Runs one process steps at once (a worker, or the whole bot in one process). Runs waiting for a model use ' +
+        'no CPU, so raise this before adding processes.',
+    ),
+  worker_lock: DurationSchema.refine((ms) => ms >= 1000, 'at least 1s')
+    .default(20_000)
+    .describe(
+      'How long the runs of a process that stopped answering (killed, frozen, cut off) stay its own before ' +
+        "another process takes them over: the run lease, and with Redis the queue job's lock. A live process " +
+        'renews it.',
+    ),
 }).prefault({});
 
 export const ModelSettingsSchema = ContextSettingsSchema.extend({
-  temperature: z.number().min(0).max(2).optional(),
-  /**
-   * What the team tells the model about its own systems, added to every system prompt: where services live,
-   * which hosts are which, who owns what. Trusted text, written by the people who run opsbot; it cannot change
-   * permissions or approvals, which are enforced outside the model.
-   */
-  instructions: z.string().max(8000).default(''),
+  temperature: z
+    .number()
+    .min(0)
+    .max(2)
+    .optional()
+    .describe("The sampling temperature; the server's default when absent."),
+  instructions: z
+    .string()
+    .max(8000)
+    .default('')
+    .describe(
+      "What the team tells the model about its own systems, added to every system prompt as the team's notes: " +
+        'where the health checks are, which host is which, what "prod" means. Trusted text; it cannot change ' +
+        'permissions or approvals, which are decided outside the model.',
+    ),
 }).prefault({});
 
 export const RedactionSettingsSchema = z
   .strictObject({
-    /** Extra regular expressions whose matches are replaced by the redaction marker. */
-    patterns: z.array(z.string()).default([]),
+    patterns: z
+      .array(z.string())
+      .default([])
+      .describe(
+        'Extra regular expressions whose matches are replaced by `[REDACTED]`, on top of the built-in shapes.',
+      ),
   })
   .prefault({});
 
@@ -55,57 +84,81 @@ export const AliasSettingsSchema = z.record(z.string(), z.string());
 
 export const SlackSettingsSchema = z
   .strictObject({
-    /** Other bots (B…) whose messages opsbot answers; every other bot is ignored, to prevent bot loops. */
     allowed_bot_ids: z
       .array(z.string().regex(/^B[A-Z0-9]+$/, 'a Slack bot id such as B0123ABCD'))
-      .default([]),
+      .default([])
+      .describe(
+        'Other bots (by bot id, `B…`) whose messages opsbot answers; every other bot, and opsbot itself, is ' +
+          'ignored, so that two bots never talk each other into a loop.',
+      ),
   })
   .prefault({});
 
 export const DiscordSettingsSchema = z
   .strictObject({
-    /**
-     * Ask the gateway for the MessageContent intent, so plain replies in a thread (without a mention) reach
-     * opsbot. It is privileged: enable it in the developer portal first. Without it, mentions, DMs and /ops work.
-     */
-    message_content: z.boolean().default(false),
-    /** Other bots (by user id) whose messages opsbot answers; every other bot is ignored, to prevent bot loops. */
-    allowed_bot_ids: z.array(z.string().regex(/^\d{17,20}$/, 'a Discord user id (a snowflake)')).default([]),
-    /**
-     * Discord allows one gateway session per bot token, so one gateway process holds it, through a claim in the
-     * Store that it renews every quarter of this; a killed leader's session is taken over after about this long.
-     */
-    session_lock: DurationSchema.refine((ms) => ms >= 1000, 'at least 1s').default(20_000),
+    message_content: z
+      .boolean()
+      .default(false)
+      .describe(
+        'Ask the gateway for the privileged MessageContent intent, so plain replies in a thread (without a ' +
+          'mention) reach opsbot. Enable it in the developer portal first. Without it, mentions, DMs and /ops work.',
+      ),
+    allowed_bot_ids: z
+      .array(z.string().regex(/^\d{17,20}$/, 'a Discord user id (a snowflake)'))
+      .default([])
+      .describe(
+        'Other bots (by user id) whose messages opsbot answers; every other bot is ignored, to prevent loops.',
+      ),
+    session_lock: DurationSchema.refine((ms) => ms >= 1000, 'at least 1s')
+      .default(20_000)
+      .describe(
+        'Discord allows one gateway session per bot token, so one gateway process holds it through a claim in the ' +
+          "Store, renewed every quarter of this; a killed holder's session is taken over after about this long.",
+      ),
   })
   .prefault({});
 
 export const PlaygroundSettingsSchema = z
   .strictObject({
-    /**
-     * Channels the playground may hold, those a patrol opens (`playground:<name>`) included. Each one adds to what
-     * a page load and a reconnect read, so a script creating channels without end cannot stall the server.
-     */
-    max_channels: z.number().int().min(1).max(1000).default(50),
+    max_channels: z
+      .number()
+      .int()
+      .min(1)
+      .max(1000)
+      .default(50)
+      .describe(
+        'Channels the playground may hold, `#ops` and those patrols post to (`playground:<name>`) included; ' +
+          'creating one more is refused (409) with this key named.',
+      ),
   })
   .prefault({});
 
 export const SettingsSchema = z.strictObject({
-  /** The bot's name, as people mention it. */
-  bot_name: z.string().default('opsbot'),
-  limits: LimitsSettingsSchema,
-  model: ModelSettingsSchema,
-  redaction: RedactionSettingsSchema,
-  permissions: PermissionSettingsSchema,
-  /** The tool pack's own section (tools/tool-settings-schema.ts), so tools/ never imports bot/. */
-  tools: ToolSettingsSchema,
-  /** Short names for commands in the command engine: `disk: disk_usage paths=/`. */
-  aliases: AliasSettingsSchema.default({}),
-  slack: SlackSettingsSchema,
-  discord: DiscordSettingsSchema,
-  /** Scheduled patrols by name (scheduled/patrol-settings.ts): checks on a timer that post only changes. */
-  patrols: PatrolsSchema,
-  /** The local playground's limits (bot/playground). */
-  playground: PlaygroundSettingsSchema,
+  bot_name: z.string().default('opsbot').describe("The bot's name, as people mention it."),
+  limits: LimitsSettingsSchema.describe('How far one run may go before opsbot stops it and says why.'),
+  model: ModelSettingsSchema.describe(
+    'How the model is used. The model itself is chosen in the environment (`OPENAI_MODEL`, `OPENAI_BASE_URL`).',
+  ),
+  redaction: RedactionSettingsSchema.describe(
+    'Secrets removed from everything the model, traces, logs and chat see.',
+  ),
+  permissions: PermissionSettingsSchema.describe('Roles, who has them, channel rules and approvals.'),
+  // The tool pack owns its section (tools/tool-settings-schema.ts), so tools/ never imports bot/.
+  tools: ToolSettingsSchema.describe(
+    'Allow-listed commands, your own tools, and what the built-in tools may reach.',
+  ),
+  aliases: AliasSettingsSchema.default({}).describe(
+    'Short names for the command engine: `disk: disk_usage` makes `disk paths=/var` run `disk_usage paths=/var`.',
+  ),
+  slack: SlackSettingsSchema.describe('Slack, beyond its tokens in the environment.'),
+  discord: DiscordSettingsSchema.describe('Discord, beyond its tokens in the environment.'),
+  // scheduled/patrol-settings.ts owns the patrol keys.
+  patrols: PatrolsSchema.describe(
+    'Scheduled patrols by name (lower case, digits, `-`, `_`): read-only checks on a timer that post only what changes.',
+  ),
+  playground: PlaygroundSettingsSchema.describe(
+    "The local playground's limits; the others are fixed (see [security.md](security.md#the-playgrounds-limits)).",
+  ),
 });
 
 export type Settings = z.output<typeof SettingsSchema>;

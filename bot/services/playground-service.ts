@@ -19,7 +19,7 @@ export class PlaygroundService implements Service {
     this.options.chat.register('playground', this.playground.port);
   }
 
-  /** Ends the browser streams and waits for the events in progress; the kernel has stopped by then. */
+  /** Ends the browser streams and waits for the events in progress; the HTTP server has stopped by then. */
   async stop(): Promise<void> {
     await this.playground?.stop();
   }

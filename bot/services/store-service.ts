@@ -3,11 +3,12 @@ import { pingStore } from '../chat/store-reachability.js';
 import type { Opsbot } from '../compose.js';
 import type { Service } from './service.js';
 
-export function storeService(opsbot: Pick<Opsbot, 'store' | 'close'>): Service {
+export function storeService(opsbot: Pick<Opsbot, 'store' | 'closeStorage'>): Service {
   return {
     name: 'store',
     async start() {},
-    stop: () => opsbot.close(),
+    // The kernel service has stopped the kernel by then: this stop is the storage's alone.
+    stop: () => opsbot.closeStorage(),
     async readiness() {
       // Through pingStore: a store found down here is pinged again by the next Slack event, not trusted.
       await pingStore(opsbot.store);

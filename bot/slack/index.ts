@@ -1,5 +1,5 @@
 // Starts the Slack adapter: checks the token, builds Bolt in HTTP or Socket Mode, and returns the ChatPort.
-import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { z } from 'zod';
 import type { ChatPort } from '../../agent/chat-port.js';
 import { type Clock, systemClock } from '../../agent/clock.js';
@@ -17,7 +17,7 @@ import { SlackChatPort } from './slack-chat-port.js';
 import { SlackDelivery } from './slack-delivery.js';
 import { ephemeralReplier } from './slack-ephemeral.js';
 import { registerSlackListeners } from './slack-events.js';
-import { attachToServer, type SlackHttpHandler, slackHttpHandler } from './slack-http.js';
+import { type SlackHttpHandler, slackHttpHandler } from './slack-http.js';
 import { SlackIdentity } from './slack-identity.js';
 import { createSlackWebClient } from './slack-web-client.js';
 
@@ -36,8 +36,6 @@ export interface StartSlackOptions {
   environment: SlackEnvironment;
   settings: Pick<Settings, 'permissions'>;
   logger: Logger;
-  /** HTTP mode: mount /slack/events on this server, in front of its other request listeners. */
-  httpServer?: Server;
   clock?: Clock;
   /** Bot ids (B…) whose messages are handled like people's; every other bot is ignored. */
   allowedBotIds?: readonly string[];
@@ -51,9 +49,10 @@ export interface SlackAdapter {
   mode: 'http' | 'socket';
   port: ChatPort;
   botUserId: string;
-  /** HTTP mode: serves /slack/events and returns true, or returns false for other paths. Always false in Socket Mode. */
-  handleHttp: SlackHttpHandler;
-  /** The same, for a router that sends only /slack/events here (`HttpServer.mount`): anything else gets 404. */
+  /**
+   * HTTP mode: serves /slack/events, for a router that sends only that path here (`HttpServer.mount`); anything
+   * else, and everything in Socket Mode or once stopped, gets 404.
+   */
   requestListener(request: IncomingMessage, response: ServerResponse): void;
   /** Resolves when every acked event has been fully handled (tests, and draining on shutdown). */
   idle(): Promise<void>;
@@ -117,16 +116,12 @@ export async function startSlack(options: StartSlackOptions): Promise<SlackAdapt
   });
 
   let handleHttp: SlackHttpHandler = () => false;
-  let detach = () => {};
   if (http) {
-    // The wall clock, not the kernel's: Bolt checks the past side of the window against Date.now(), and both
-    // sides of the window must agree.
     handleHttp = slackHttpHandler(http, {
       logger,
       // At most one ping a second while the store answers, so the ack path pays no round trip per event.
       storeReachable: recentlyReachable(options.opsbot.store, clock),
     });
-    if (options.httpServer) detach = attachToServer(options.httpServer, handleHttp);
   } else {
     await app.start();
   }
@@ -136,7 +131,6 @@ export async function startSlack(options: StartSlackOptions): Promise<SlackAdapt
     mode: mode.mode,
     port,
     botUserId: self.user_id,
-    handleHttp: (request, response) => !stopped && handleHttp(request, response),
     requestListener(request, response) {
       if (stopped || !handleHttp(request, response)) response.writeHead(404).end();
     },
@@ -144,7 +138,6 @@ export async function startSlack(options: StartSlackOptions): Promise<SlackAdapt
     async stop() {
       if (stopped) return;
       stopped = true;
-      detach();
       if (!http) await app.stop();
     },
   };

@@ -1,7 +1,7 @@
-// Mounts Bolt's HTTP receiver on the one HTTP server that also serves /healthz and the playground.
-import type { IncomingMessage, RequestListener, Server, ServerResponse } from 'node:http';
+// The handler behind /slack/events: the timestamp window and the store check, then Bolt's HTTP receiver.
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { HTTPReceiver } from '@slack/bolt';
-import { type Clock, systemClock } from '../../agent/clock.js';
+import { systemClock } from '../../agent/clock.js';
 import { errorMessage } from '../../agent/errors.js';
 import type { Logger } from '../../agent/logger.js';
 import { SLACK_EVENTS_PATH } from './slack-app.js';
@@ -9,11 +9,9 @@ import { SLACK_EVENTS_PATH } from './slack-app.js';
 export type SlackHttpHandler = (request: IncomingMessage, response: ServerResponse) => boolean;
 
 /** Slack's replay window: a signed request older or newer than this is refused. */
-export const SLACK_TIMESTAMP_TOLERANCE_SECONDS = 300;
+const SLACK_TIMESTAMP_TOLERANCE_SECONDS = 300;
 
 export interface SlackHttpHandlerOptions {
-  path?: string;
-  clock?: Clock;
   logger?: Logger;
   /**
    * Undefined when the store answered lately; otherwise a ping, which rejects while the store cannot be reached.
@@ -24,7 +22,7 @@ export interface SlackHttpHandlerOptions {
 }
 
 /** The body of a 503 while the store is down; Slack shows nothing of it, it is for people reading logs. */
-export const STORE_UNREACHABLE_BODY = JSON.stringify({
+const STORE_UNREACHABLE_BODY = JSON.stringify({
   error: 'The store cannot be reached, so this request was not taken; Slack sends events again later.',
 });
 
@@ -33,10 +31,7 @@ export const STORE_UNREACHABLE_BODY = JSON.stringify({
  * in the past; a request signed with a future timestamp (a leaked signature, or a skewed clock at the sender)
  * would stay replayable until that time had come and gone, so both directions are checked here.
  */
-export function slackTimestampProblem(
-  header: string | string[] | undefined,
-  nowMs: number,
-): string | undefined {
+function slackTimestampProblem(header: string | string[] | undefined, nowMs: number): string | undefined {
   if (typeof header !== 'string' || !/^\d{1,12}$/.test(header)) return 'a missing or malformed timestamp';
   const skew = Number(header) - Math.floor(nowMs / 1000);
   if (Math.abs(skew) <= SLACK_TIMESTAMP_TOLERANCE_SECONDS) return undefined;
@@ -51,16 +46,16 @@ export function slackHttpHandler(
   receiver: HTTPReceiver,
   options: SlackHttpHandlerOptions = {},
 ): SlackHttpHandler {
-  const path = options.path ?? SLACK_EVENTS_PATH;
-  const clock = options.clock ?? systemClock;
   return (request, response) => {
     const pathname = new URL(request.url ?? '/', 'http://localhost').pathname;
-    if (pathname !== path) return false;
+    if (pathname !== SLACK_EVENTS_PATH) return false;
     if (request.method !== 'POST') {
       response.writeHead(405, { allow: 'POST' }).end();
       return true;
     }
-    const problem = slackTimestampProblem(request.headers['x-slack-request-timestamp'], clock.now());
+    // The wall clock, not the kernel's: Bolt checks the past side of the window against Date.now(), and both
+    // sides of the window must agree.
+    const problem = slackTimestampProblem(request.headers['x-slack-request-timestamp'], systemClock.now());
     if (problem !== undefined) {
       options.logger?.warn({ problem }, 'Slack request refused before verification');
       // As Bolt answers a bad signature: 401 and nothing else, so the refusal reveals nothing.
@@ -86,28 +81,5 @@ export function slackHttpHandler(
       },
     );
     return true;
-  };
-}
-
-/**
- * Puts the Slack handler in front of the server's existing request listeners, the way engine.io attaches to a
- * server it does not own; the returned function puts them back. Listeners added later also see /slack/events,
- * so either attach last or route to the handler yourself.
- */
-export function attachToServer(server: Server, handle: SlackHttpHandler): () => void {
-  const previous = server.listeners('request') as RequestListener[];
-  server.removeAllListeners('request');
-  const listener: RequestListener = (request, response) => {
-    if (handle(request, response)) return;
-    if (previous.length === 0) {
-      response.writeHead(404).end();
-      return;
-    }
-    for (const other of previous) other.call(server, request, response);
-  };
-  server.on('request', listener);
-  return () => {
-    server.removeListener('request', listener);
-    for (const other of previous) server.on('request', other);
   };
 }

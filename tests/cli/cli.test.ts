@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runCli } from '../../bot/cli/main.js';
+import { startFakeConnectProxy } from '../fakes/connect-proxy.js';
 import {
   type FakeOpenAIServer,
   startFakeOpenAIServer,
@@ -39,7 +40,10 @@ afterEach(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-async function cli(argv: string[], options: { model?: boolean; input?: string; config?: string } = {}) {
+async function cli(
+  argv: string[],
+  options: { model?: boolean; input?: string; config?: string; env?: NodeJS.ProcessEnv } = {},
+) {
   const stdout = new PassThrough();
   const stderr = new PassThrough();
   const stdin = new PassThrough();
@@ -59,6 +63,7 @@ async function cli(argv: string[], options: { model?: boolean; input?: string; c
     OPSBOT_STORE_URL: `sqlite://${join(dir, 'data', 'opsbot.sqlite')}`,
     LOG_LEVEL: 'error',
     ...(options.model === false ? {} : { OPENAI_BASE_URL: fake.baseURL, OPENAI_MODEL: 'fake-model' }),
+    ...options.env,
   };
   const code = await runCli(argv, { env, stdout, stderr, stdin, interactive: false });
   return { code, out, err };
@@ -127,6 +132,19 @@ describe('opsbot CLI', () => {
     expect(failed.err).toContain('bad.yaml');
     expect(failed.err).toContain('limits.max_steps');
     expect(failed.err).toMatch(/line 2/);
+  });
+
+  it('says which proxy the model is reached through, and checks the model through it', async () => {
+    const egress = await startFakeConnectProxy();
+    try {
+      const { code, out } = await cli(['config', 'check'], { env: { HTTP_PROXY: egress.url } });
+      expect(code).toBe(0);
+      expect(out).toContain(`model: fake-model at ${fake.baseURL} (through proxy ${egress.url})`);
+      expect(out).toContain(`✔ model "fake-model" at ${fake.baseURL} is reachable and available`);
+      expect(egress.connects).toEqual([`CONNECT ${new URL(fake.baseURL).host}`]);
+    } finally {
+      await egress.close();
+    }
   });
 
   it('prints and exports the audit log', async () => {

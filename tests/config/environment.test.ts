@@ -90,6 +90,20 @@ describe('readEnvironment', () => {
     ]);
   });
 
+  it('takes the proxy variables in either case, and names a proxy that is not a URL, hiding its password', () => {
+    const proxies = { https_proxy: 'http://proxy.internal:3128', NO_PROXY: 'localhost,.internal' };
+    expect(readEnvironment(proxies)).toMatchObject(proxies);
+    expect(problems({ HTTP_PROXY: 'alice:hunter2@proxy.internal:3128' })).toEqual([
+      {
+        key: 'HTTP_PROXY',
+        message: 'expected a proxy URL such as http://proxy.internal:3128, found "***@proxy.internal:3128"',
+      },
+    ]);
+    expect(problems({ HTTPS_PROXY: 'socks://alice:hunter2@proxy.internal:1080' })[0]?.message).toBe(
+      'expected a proxy URL such as http://proxy.internal:3128, found "socks://***@proxy.internal:1080"',
+    );
+  });
+
   it('rejects a port out of range', () => {
     expect(problems({ PORT: '70000' })[0]?.key).toBe('PORT');
   });

@@ -1,5 +1,6 @@
 // A fake OpenAI-compatible server on 127.0.0.1 that the real openai SDK talks to, scripted answer by answer.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer as createTlsServer } from 'node:https';
 import type { AddressInfo, Socket } from 'node:net';
 import {
   type FakeAnswer,
@@ -15,6 +16,8 @@ export * from './openai-answers.js';
 export interface FakeOpenAIServerOptions {
   /** Keep every request in `requests` (default true); turn off for long benchmarks. */
   record?: boolean;
+  /** Serve https with this key and certificate (for proxies and private CAs). */
+  tls?: { key: string; cert: string };
 }
 
 export class FakeOpenAIServer {
@@ -25,22 +28,24 @@ export class FakeOpenAIServer {
   private responder: FakeResponder | undefined;
   private readonly sockets = new Set<Socket>();
   private readonly timers = new Set<NodeJS.Timeout>();
-  private readonly server = createServer((request, response) => {
-    // A client that hangs up mid-request is normal in timeout tests, not a reason to crash the test run.
-    this.handle(request, response).catch(() => response.destroy());
-  });
+  private readonly server;
   private completionCount = 0;
   private port = 0;
 
   constructor(private readonly options: FakeOpenAIServerOptions = {}) {
-    this.server.on('connection', (socket) => {
+    const handler = (request: IncomingMessage, response: ServerResponse) => {
+      // A client that hangs up mid-request is normal in timeout tests, not a reason to crash the test run.
+      this.handle(request, response).catch(() => response.destroy());
+    };
+    this.server = options.tls ? createTlsServer(options.tls, handler) : createServer(handler);
+    this.server.on('connection', (socket: Socket) => {
       this.sockets.add(socket);
       socket.on('close', () => this.sockets.delete(socket));
     });
   }
 
   get baseURL(): string {
-    return `http://127.0.0.1:${this.port}/v1`;
+    return `${this.options.tls ? 'https' : 'http'}://127.0.0.1:${this.port}/v1`;
   }
 
   get lastRequest(): RecordedRequest | undefined {

@@ -81,6 +81,41 @@ describe('guards', () => {
     expect(harness.probe.count('flaky')).toBe(4);
   });
 
+  it('keeps a tool breaker open across a restart on the same SQLite file, until its open time is out', async () => {
+    harness = await createHarness({
+      store: 'sqlite',
+      kernel: { limits: { maxSteps: 20, toolTimeoutMs: 200 } },
+    });
+    const flaky = (n: number) => toolCalls([{ name: 'flaky', arguments: { n } }]);
+    harness.fake.reply(flaky(1), flaky(2), flaky(3), text('gave up'));
+    await runTask(harness.kernel, { text: 'flaky', principal: alice, conversation });
+    expect(harness.probe.count('flaky')).toBe(3);
+    await harness.kernel.shutdown();
+
+    const restarted = harness.newKernel();
+    harness.fake.reply(flaky(4), text('still down'));
+    await runTask(restarted, {
+      text: 'flaky?',
+      principal: alice,
+      conversation: { ...conversation, threadId: 't2' },
+    });
+    expect(harness.probe.count('flaky')).toBe(3);
+    const refused = JSON.parse(harness.fake.requests.at(-1)!.body.messages!.at(-1)!.content as string);
+    expect(refused.error.message).toBe(
+      'flaky is temporarily disabled after repeated failures. It will be tried again in 30 s.',
+    );
+
+    harness.clock.advance(30_000);
+    harness.fake.reply(flaky(5), text('tried again'));
+    await runTask(restarted, {
+      text: 'flaky now?',
+      principal: alice,
+      conversation: { ...conversation, threadId: 't3' },
+    });
+    expect(harness.probe.count('flaky')).toBe(4);
+    await restarted.shutdown();
+  });
+
   it('compresses the context when the prompt passes the threshold', async () => {
     harness = await createHarness({
       kernel: { contextWindow: 4000, compressAt: 0.5, limits: { maxSteps: 10, toolTimeoutMs: 200 } },

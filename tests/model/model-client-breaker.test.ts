@@ -1,10 +1,15 @@
 // The model client's circuit breaker: fail fast without HTTP during an outage, probe again after the wait.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { CircuitBreaker } from '../../agent/circuit-breaker.js';
 import { ManualClock } from '../../agent/clock.js';
 import { ErrorCode, type SystemError } from '../../agent/errors.js';
 import { createOpenAIModelClient } from '../../agent/model/model-client.js';
 import type { ModelMessage } from '../../agent/model-message.js';
+import { SqliteStore } from '../../agent/store/sqlite-store.js';
+import type { Store } from '../../agent/store/store.js';
 import { type FakeOpenAIServer, startFakeOpenAIServer, status, text } from '../fakes/openai-server.js';
 
 let fake: FakeOpenAIServer;
@@ -86,15 +91,37 @@ describe('OpenAI model client: circuit breaker', () => {
     expect((await model.complete(ask)).content).toBe('fine');
   });
 
-  it('uses a breaker the caller keeps, so its state can be persisted and restored', async () => {
-    const stored = new CircuitBreaker({ failureThreshold: 1, openMs: 60_000 }, clock);
-    stored.recordFailure();
-    const restored = new CircuitBreaker({ failureThreshold: 1, openMs: 60_000 }, clock);
-    restored.restore(JSON.parse(JSON.stringify(stored.snapshot())));
+  it('keeps an opening in the store: a restarted process on the same SQLite file does not call the model until the open time is out', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'opsbot-model-breaker-'));
+    const path = join(dir, 'opsbot.sqlite');
+    const kept = (store: Store) =>
+      new CircuitBreaker({
+        name: 'model:test-model',
+        options: { failureThreshold: 1, openMs: 60_000 },
+        store,
+        clock,
+      });
+    const before = new SqliteStore(path, { clock });
+    const after = new SqliteStore(path, { clock });
+    try {
+      fake.reply(status(503));
+      await rejection(client(kept(before)).complete(ask));
+      await before.close();
 
-    const model = client(restored);
-    const fast = await rejection(model.complete(ask));
-    expect(fast.message).toMatch(/tried again in 60 s/);
-    expect(fake.requests).toHaveLength(0);
+      const restarted = client(kept(after));
+      const fast = await rejection(restarted.complete(ask));
+      expect(fast.message).toMatch(/tried again in 60 s/);
+      expect(fake.requests).toHaveLength(1);
+
+      clock.advance(60_000);
+      fake.reply(text('back'));
+      expect((await restarted.complete(ask)).content).toBe('back');
+      expect(fake.requests).toHaveLength(2);
+      expect(restarted.breaker.state()).toBe('closed');
+    } finally {
+      await before.close();
+      await after.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -3,7 +3,11 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { patrolLineText, patrolReportView } from '../../bot/chat/patrol-report-view.js';
 import { VIEW_LIMITS } from '../../bot/chat/view-limits.js';
 import { patrolKeys } from '../../scheduled/patrol-keys.js';
+import { createHttpCheckTool } from '../../tools/http-check.js';
+import { createNetworkGuard } from '../../tools/network-guard.js';
+import { ToolSettingsSchema } from '../../tools/tool-settings-schema.js';
 import { RecordingChatPort } from '../fakes/recording-chat-port.js';
+import { type HungServer, startHungServer } from '../tools/helpers/hung-server.js';
 import {
   type Backend,
   CheckSwitch,
@@ -21,11 +25,14 @@ import {
 
 let bench: StoreBench | undefined;
 let replica: Replica | undefined;
+let hung: HungServer | undefined;
 afterEach(async () => {
   await replica?.stop();
   await bench?.close();
+  await hung?.close();
   replica = undefined;
   bench = undefined;
+  hung = undefined;
 });
 
 async function world(backend: Backend, patrol: Record<string, unknown> = {}) {
@@ -134,13 +141,40 @@ describe('a patrol run', () => {
     expect(await replica!.service.command('show web', person('anyone'))).toMatch(/could not run|error/);
   });
 
-  it('records a check that times out as error too', async () => {
+  it('records a check that never returns as failing at its severity: it timed out, so the service is down', async () => {
     const { chat, checks, run } = await world('memory');
     checks.set('api', 'hang');
     await run();
     const [report] = reportPosts(chat);
-    expect(report!.report.level).toBe('error');
-    expect(report!.report.lines).toMatchObject([{ change: 'error', detail: expect.stringMatching(/time/i) }]);
+    expect(report!.report.level).toBe('critical');
+    expect(report!.report.lines).toMatchObject([
+      { change: 'firing', severity: 'critical', detail: 'probe timed out after 200 ms.' },
+    ]);
+  });
+
+  it('reports the real http_check of a hung service as critical with the timeout, not as "could not run"', async () => {
+    hung = await startHungServer();
+    bench = new StoreBench('memory');
+    const chat = new RecordingChatPort();
+    const url = `http://127.0.0.1:${hung.port}/healthz`;
+    replica = newReplica({
+      store: await bench.connect(),
+      clock: bench.clock,
+      chat,
+      checks: new CheckSwitch(),
+      settings: patrolSettings({ checks: [{ id: 'api', tool: 'http_check', args: { url } }] }),
+      tools: [createHttpCheckTool({ guard: createNetworkGuard(ToolSettingsSchema.parse({}).network) })],
+    });
+    await replica.service.runPatrol('web', slot(bench.clock.now()));
+    expect(hung.accepted()).toBe(1);
+    const [report] = reportPosts(chat);
+    expect(report!.report.level).toBe('critical');
+    const line = patrolLineText(report!.report.lines[0]!);
+    // The kernel's limit (200 ms in this rig) is below http_check's own 10 s, so it is the one worded.
+    expect(line).toContain(
+      `\`api\` (http_check) failing, critical: GET ${url} failed: it timed out after 200 ms. `,
+    );
+    expect(line).not.toContain('could not run');
   });
 
   it('whose post fails saves no states, says why in its history, and the next run posts the report', async () => {

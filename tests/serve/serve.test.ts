@@ -3,7 +3,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { Kernel } from '../../agent/kernel.js';
+import { SqliteStore } from '../../agent/store/sqlite-store.js';
 import { type Serving, serve } from '../../bot/serve.js';
 import { type FakeDiscord, startFakeDiscord } from '../fakes/discord/fake-discord.js';
 import { type FakeSlackApi, startFakeSlackApi } from '../fakes/slack/fake-slack-api.js';
@@ -48,6 +50,21 @@ describe('serve', () => {
     expect(ready.checks.store?.ok).toBe(true);
     const page = await (await fetch(`${serving.url}/`)).text();
     expect(page).toContain('<!doctype html>');
+  });
+
+  it('stops each part once: the kernel by its service, the store after it by its own', async () => {
+    const shutdown = vi.spyOn(Kernel.prototype, 'shutdown');
+    const closeStore = vi.spyOn(SqliteStore.prototype, 'close');
+    try {
+      serving = await serve({ env: environment(), argv: [] });
+      await serving.stop();
+      expect(shutdown).toHaveBeenCalledTimes(1);
+      expect(closeStore).toHaveBeenCalledTimes(1);
+      expect(shutdown.mock.invocationCallOrder[0]).toBeLessThan(closeStore.mock.invocationCallOrder[0]!);
+    } finally {
+      shutdown.mockRestore();
+      closeStore.mockRestore();
+    }
   });
 
   it('starts Slack over HTTP beside the playground when its tokens are set, and answers a mention in its thread', async () => {
@@ -129,15 +146,21 @@ describe('serve', () => {
     expect(reply).toMatch(/\/ is [\d.]+% full/);
   });
 
-  it('names the part that could not start, and stops the parts already started', async () => {
+  it('names the part that could not start, and stops the parts already started, the kernel and store once', async () => {
     const taken = createServer();
     await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
     const port = (taken.address() as { port: number }).port;
+    const shutdown = vi.spyOn(Kernel.prototype, 'shutdown');
+    const closeStore = vi.spyOn(SqliteStore.prototype, 'close');
     try {
       await expect(serve({ env: environment({ PORT: String(port) }), argv: [] })).rejects.toThrow(
         `HTTP server did not start: Cannot listen on 127.0.0.1:${port}`,
       );
+      expect(shutdown).toHaveBeenCalledTimes(1);
+      expect(closeStore).toHaveBeenCalledTimes(1);
     } finally {
+      shutdown.mockRestore();
+      closeStore.mockRestore();
       await new Promise((resolve) => taken.close(resolve));
     }
   });

@@ -1,6 +1,4 @@
 // The real Bolt app, router and kernel against the fake Slack Web API (and Socket Mode), with helpers per flow.
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import type { ChatPort } from '../../agent/chat-port.js';
 import { ManualClock } from '../../agent/clock.js';
 import { Kernel } from '../../agent/kernel.js';
@@ -12,6 +10,7 @@ import { AuditLog } from '../../agent/policy/audit-log.js';
 import { settingsToolPolicy } from '../../agent/policy/settings-tool-policy.js';
 import { MemoryStore } from '../../agent/store/memory-store.js';
 import { type Settings, SettingsSchema } from '../../bot/config/settings-schema.js';
+import { HttpServer } from '../../bot/http/http-server.js';
 import { Router } from '../../bot/router/router.js';
 import { type SlackAdapter, startSlack } from '../../bot/slack/index.js';
 import type { RenderedMessage } from '../chat-port-contract.js';
@@ -84,7 +83,8 @@ export class SlackHarness {
     readonly api: FakeSlackApi,
     readonly openai: FakeOpenAIServer,
     readonly socket: FakeSocketModeServer | undefined,
-    readonly server: Server | undefined,
+    /** HTTP mode: the bot's one HTTP server, with Slack mounted at /slack/events as `npm start` mounts it. */
+    readonly server: HttpServer | undefined,
   ) {}
 
   kernel!: Kernel;
@@ -105,7 +105,9 @@ export class SlackHarness {
     api.usergroups = [{ id: 'SADMINS', handle: 'admins', users: [USERS.bob] }];
     const openai = await startFakeOpenAIServer();
     const socket = mode === 'socket' ? await FakeSocketModeServer.start(api) : undefined;
-    const server = mode === 'http' ? await listen() : undefined;
+    const server =
+      mode === 'http' ? new HttpServer({ host: '127.0.0.1', port: 0, logger: silentLogger }) : undefined;
+    await server?.listen();
     const harness = new SlackHarness(mode, api, openai, socket, server);
     await harness.build(options);
     return harness;
@@ -165,8 +167,9 @@ export class SlackHarness {
       clock,
       paceIntervalMs: options.paceIntervalMs ?? 0,
       ...(options.allowedBotIds ? { allowedBotIds: options.allowedBotIds } : {}),
-      ...(this.server ? { httpServer: this.server } : {}),
     });
+    const { slack } = this;
+    this.server?.mount('/slack/events', (request, response) => slack.requestListener(request, response));
     await this.socket?.connected();
   }
 
@@ -176,7 +179,7 @@ export class SlackHarness {
   }
 
   get eventsUrl(): string {
-    return `http://127.0.0.1:${(this.server!.address() as AddressInfo).port}/slack/events`;
+    return `${this.server!.url}/slack/events`;
   }
 
   // --- Deliveries, over HTTP (signed) or Socket Mode alike ---
@@ -338,18 +341,8 @@ export class SlackHarness {
     await this.slack.stop();
     await this.slack.idle();
     await this.socket?.close();
-    await new Promise<void>((resolve) => (this.server ? this.server.close(() => resolve()) : resolve()));
+    await this.server?.close();
     await this.api.close();
     await this.openai.close();
   }
-}
-
-/** The shared server: /healthz stays ours while Slack mounts /slack/events in front. */
-async function listen(): Promise<Server> {
-  const server = createServer((request, response) => {
-    if (request.url === '/healthz') response.writeHead(200, { 'content-type': 'text/plain' }).end('ok');
-    else response.writeHead(404).end();
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
-  return server;
 }

@@ -1,8 +1,6 @@
 // HTTP mode at the edge: signatures and timestamps checked before any handler, retries never run twice.
 import { afterEach, describe, expect, it } from 'vitest';
 import { ErrorCode, SystemError } from '../../agent/errors.js';
-import { silentLogger } from '../../agent/logger.js';
-import { HttpServer } from '../../bot/http/http-server.js';
 import { text } from '../fakes/openai-server.js';
 import { FAKE_BOT } from '../fakes/slack/fake-slack-api.js';
 import { postSigned, slackSignature } from '../fakes/slack/slack-signing.js';
@@ -62,33 +60,19 @@ describe('Slack HTTP requests', () => {
     expect(result.body).toContain('c-123');
   });
 
-  it('shares the HTTP server: other paths stay with their owner', async () => {
+  it('serves /slack/events from the shared HttpServer, and leaves its other paths to it', async () => {
     h = await SlackHarness.start({ mode: 'http' });
+    h.openai.reply(text('served through the shared server'));
+    const ts = h.api.nextTs();
+    const result = await postSigned(h.eventsUrl, mentionBody('EvSHARED', ts), { secret: SIGNING_SECRET });
+    expect(result.status).toBe(200);
+    await h.settled();
+    expect(h.threadText(ts)).toContain('served through the shared server');
     const base = h.eventsUrl.replace('/slack/events', '');
-    expect(await (await fetch(`${base}/healthz`)).text()).toBe('ok');
-    expect((await fetch(`${base}/nowhere`)).status).toBe(404);
     expect((await fetch(h.eventsUrl)).status).toBe(405);
-  });
-
-  it('serves Slack from the shared HttpServer when mounted at /slack/events', async () => {
-    h = await SlackHarness.start({ mode: 'http' });
-    const shared = new HttpServer({ host: '127.0.0.1', port: 0, logger: silentLogger });
-    shared.mount('/slack/events', (request, response) => h.slack.requestListener(request, response));
-    const base = await shared.listen();
-    try {
-      h.openai.reply(text('served through the shared server'));
-      const ts = h.api.nextTs();
-      const result = await postSigned(`${base}/slack/events`, mentionBody('EvSHARED', ts), {
-        secret: SIGNING_SECRET,
-      });
-      expect(result.status).toBe(200);
-      await h.settled();
-      expect(h.threadText(ts)).toContain('served through the shared server');
-      expect((await fetch(`${base}/slack/events/other`, { method: 'POST' })).status).toBe(404);
-      expect((await fetch(`${base}/healthz`)).status).toBe(200);
-    } finally {
-      await shared.close();
-    }
+    expect((await fetch(`${base}/slack/events/other`, { method: 'POST' })).status).toBe(404);
+    expect(await (await fetch(`${base}/healthz`)).json()).toEqual({ ok: true });
+    expect((await fetch(`${base}/nowhere`)).status).toBe(404);
   });
 });
 

@@ -4,8 +4,9 @@ import { createClient } from '@keyv/redis';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ErrorCode, OpsbotError } from '../../agent/errors.js';
 import { RedisStore } from '../../agent/store/redis-store.js';
+import { runBreakerContract } from './breaker-contract.js';
 import { TEST_REDIS_URL } from './redis-test-keys.js';
-import { runStoreContract } from './store-contract.js';
+import { runStoreContract, type StoreFixture } from './store-contract.js';
 
 const redisUrl = TEST_REDIS_URL;
 // Unique per run and per test file, so parallel runs and other suites never see each other's keys.
@@ -36,7 +37,7 @@ afterAll(async () => {
 });
 
 let fixtureCount = 0;
-runStoreContract('redis', async () => {
+async function redisFixture(): Promise<StoreFixture> {
   fixtureCount += 1;
   const prefix = `${filePrefix}contract-${fixtureCount}:`;
   const store = await RedisStore.connect(redisUrl, { prefix });
@@ -48,7 +49,9 @@ runStoreContract('redis', async () => {
       await deleteKeysUnder(prefix);
     },
   };
-});
+}
+runStoreContract('redis', redisFixture);
+runBreakerContract('redis', redisFixture);
 
 describe('Redis store keys and TTLs', () => {
   const prefix = `${filePrefix}layout:`;

@@ -5,18 +5,19 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../agent/clock.js';
 import { ErrorCode, OpsbotError } from '../../agent/errors.js';
+import { openDatabase } from '../../agent/store/sqlite-database.js';
 import { SqliteStore } from '../../agent/store/sqlite-store.js';
-import { runStoreContract } from './store-contract.js';
+import { runBreakerContract } from './breaker-contract.js';
+import { runStoreContract, type StoreFixture } from './store-contract.js';
 
 async function temporaryDirectory(): Promise<string> {
   return mkdtemp(join(tmpdir(), 'opsbot-sqlite-'));
 }
 
-runStoreContract('sqlite', async () => {
+async function sqliteFixture(): Promise<StoreFixture> {
   const directory = await temporaryDirectory();
   // A nested path proves the store creates its parent directory.
   const path = join(directory, 'nested', 'opsbot.sqlite');
@@ -31,7 +32,9 @@ runStoreContract('sqlite', async () => {
       await rm(directory, { recursive: true, force: true });
     },
   };
-});
+}
+runStoreContract('sqlite', sqliteFixture);
+runBreakerContract('sqlite', sqliteFixture);
 
 function expectStoreUnavailable(error: unknown, mentioning: string): void {
   expect(error).toBeInstanceOf(OpsbotError);
@@ -66,8 +69,8 @@ describe('SQLite store outages', () => {
   it('fails clearly while another process holds the write lock, writes nothing, and recovers after', async () => {
     const store = new SqliteStore(path, { busyTimeoutMs: 20 });
     await store.set('run:1', { version: 1 });
-    const otherProcess = new Database(path);
-    otherProcess.pragma('busy_timeout = 0');
+    const otherProcess = openDatabase(path);
+    otherProcess.exec('PRAGMA busy_timeout = 0');
     otherProcess.exec('BEGIN IMMEDIATE');
     try {
       expectStoreUnavailable(await failure(store.set('run:1', { version: 2 })), path);
@@ -92,7 +95,7 @@ describe('SQLite store outages', () => {
   it('makes a batch of writes all or none: a write that fails undoes the ones before it', async () => {
     const store = new SqliteStore(path);
     await store.set('run:1', { version: 1 });
-    const other = new Database(path);
+    const other = openDatabase(path);
     other.exec(`CREATE TRIGGER refuse AFTER INSERT ON set_members WHEN NEW.member = 'poison'
       BEGIN SELECT RAISE(ABORT, 'refused by the test'); END`);
     other.close();
@@ -142,7 +145,7 @@ describe('SQLite store outages', () => {
   });
 
   it('upgrades a version 1 database in place, keeping its values, claims, logs and sets, and adds time indexes', async () => {
-    const v1 = new Database(path);
+    const v1 = openDatabase(path);
     v1.exec(`
       CREATE TABLE keyv (key TEXT PRIMARY KEY, value TEXT NOT NULL, expires INTEGER);
       CREATE INDEX keyv_expires ON keyv (expires) WHERE expires IS NOT NULL;
@@ -157,7 +160,7 @@ describe('SQLite store outages', () => {
       INSERT INTO log_records (log, record) VALUES ('thread:1', '"run:1"');
       INSERT INTO set_members (set_name, member) VALUES ('runs:active', 'run:1');
     `);
-    v1.pragma('user_version = 1');
+    v1.exec('PRAGMA user_version = 1');
     v1.close();
 
     const store = new SqliteStore(path);
@@ -172,11 +175,9 @@ describe('SQLite store outages', () => {
     expect(await store.due('runs:expiry', 1000, 10)).toEqual([{ member: 'run:1', at: 1000 }]);
     await store.close();
 
-    const upgraded = new Database(path, { readonly: true });
-    expect(upgraded.pragma('user_version', { simple: true })).toBe(3);
-    const claims = upgraded
-      .prepare<[], { sql: string }>("SELECT sql FROM sqlite_master WHERE name = 'claims'")
-      .get();
+    const upgraded = openDatabase(path, { readOnly: true });
+    expect(upgraded.prepare('PRAGMA user_version').get()?.user_version).toBe(3);
+    const claims = upgraded.prepare("SELECT sql FROM sqlite_master WHERE name = 'claims'").get();
     expect(claims?.sql).toContain('WITHOUT ROWID');
     const claimsIndexes = upgraded
       .prepare(
@@ -190,8 +191,8 @@ describe('SQLite store outages', () => {
   });
 
   it('refuses a database written by a newer schema instead of guessing', async () => {
-    const newer = new Database(path);
-    newer.pragma('user_version = 99');
+    const newer = openDatabase(path);
+    newer.exec('PRAGMA user_version = 99');
     newer.close();
     expect(() => new SqliteStore(path)).toThrow(/schema version 99/);
   });

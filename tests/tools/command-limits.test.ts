@@ -1,5 +1,6 @@
 // Process limits of configured commands: timeouts kill the whole group, output is capped, floods are stopped.
 import { describe, expect, it } from 'vitest';
+import { ToolTimeoutError } from '../../agent/tool-timeout.js';
 import { commandTool } from './helpers/command-settings.js';
 import { isAlive, waitUntil } from './helpers/process-state.js';
 import { callTool, dataOf, testContext } from './helpers/tool-context.js';
@@ -64,6 +65,23 @@ describe('timeouts kill the whole process group', () => {
     const cancelled = await callTool(tool, {}, testContext({ signal: controller.signal }));
     expect(dataOf(cancelled).cancelled).toBe(true);
     expect(cancelled.summary).toContain('was cancelled');
+  });
+
+  it("times out, not cancels, when the kernel's limit (limits.tool_timeout) is the nearer one", async () => {
+    const tool = await commandTool(
+      'process_tree',
+      { ...treeSettings('sleep 600'), timeout: 10_000 },
+      { allowed: ['/bin/sh'] },
+    );
+    // The kernel aborts the call's signal at its deadline with a timeout, as the executor does.
+    const kernel = new AbortController();
+    const context = testContext({ signal: kernel.signal, deadline: Date.now() + 300, timeoutMs: 300 });
+    setTimeout(() => kernel.abort(new ToolTimeoutError(300)), 300);
+    const result = await callTool(tool, {}, context);
+    expect(dataOf(result)).toMatchObject({ timed_out: true, cancelled: false });
+    expect(result.summary).toBe(
+      '`/bin/sh -c "sleep 600"` timed out after 300 ms; its whole process group was stopped.',
+    );
   });
 });
 

@@ -200,6 +200,8 @@ export class ModelWorld {
       logger: problemLogger(life.name, this.problems),
       limits: { toolTimeoutMs: 5_000, questionTtlMs: QUESTION_TTL_MS, maxWallTimeMs: MAX_WALL_TIME_MS },
       runLeaseMs: LEASE_MS,
+      // The clock is frozen, so a command waiting for a dead process's lease counts its tries without sleeping.
+      leaseRetrySleep: () => Promise.resolve(),
       newId: () => {
         const id = `run_${this.runIds.length + 1}`;
         this.runIds.push(id);

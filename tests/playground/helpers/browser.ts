@@ -1,10 +1,17 @@
-// Debian's Chromium, headless, driven by playwright-core: a fresh profile per test file, and a clear failure without it.
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+// Debian's Chromium, headless, driven by playwright-core: a fresh context per test file on the Chromium the browser
+// project shares (tests/browser-global-setup.ts), or on one of the file's own; a clear failure without it.
+import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { type BrowserContext, chromium, type Page } from 'playwright-core';
+import {
+  type Browser,
+  type BrowserContext,
+  type BrowserContextOptions,
+  chromium,
+  type Page,
+} from 'playwright-core';
+import { CHROMIUM, CHROMIUM_ARGS } from './chromium.js';
 
-export const CHROMIUM = '/usr/bin/chromium';
+export { CHROMIUM } from './chromium.js';
 export const ARTIFACTS = join(process.cwd(), 'test-artifacts');
 
 export interface TestBrowser {
@@ -15,6 +22,15 @@ export interface TestBrowser {
   close(): Promise<void>;
 }
 
+/** What every test page sees: the same size, scale, motion, locale and time zone, whatever the machine. */
+const CONTEXT_OPTIONS: BrowserContextOptions = {
+  viewport: { width: 1440, height: 900 },
+  deviceScaleFactor: 1,
+  reducedMotion: 'reduce',
+  locale: 'en-GB',
+  timezoneId: 'UTC',
+};
+
 /** Fails (never skips) without Chromium: CI installs it, and a silent skip would hide that it did not. */
 export async function launchBrowser(): Promise<TestBrowser> {
   if (!existsSync(CHROMIUM)) {
@@ -23,25 +39,11 @@ export async function launchBrowser(): Promise<TestBrowser> {
         'Install it with: apt-get install -y chromium',
     );
   }
-  const profile = mkdtempSync(join(tmpdir(), 'opsbot-chromium-'));
-  const context = await chromium.launchPersistentContext(profile, {
-    executablePath: CHROMIUM,
-    headless: true,
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--no-first-run',
-      '--disable-quic',
-    ],
-    viewport: { width: 1440, height: 900 },
-    deviceScaleFactor: 1,
-    reducedMotion: 'reduce',
-    locale: 'en-GB',
-    timezoneId: 'UTC',
-  });
+  const shared = process.env.OPSBOT_TEST_BROWSER_WS;
+  const browser: Browser = shared
+    ? await chromium.connect(shared)
+    : await chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
+  const context = await browser.newContext(CONTEXT_OPTIONS);
   // A missing element fails in seconds with the locator named, rather than at the test's own timeout.
   context.setDefaultTimeout(10_000);
   mkdirSync(ARTIFACTS, { recursive: true });
@@ -60,7 +62,8 @@ export async function launchBrowser(): Promise<TestBrowser> {
     },
     async close() {
       await context.close();
-      rmSync(profile, { recursive: true, force: true });
+      // Disconnects from a shared Chromium, and stops a file's own.
+      await browser.close();
     },
   };
 }

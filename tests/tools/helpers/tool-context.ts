@@ -6,6 +6,7 @@ export function testContext(overrides: Partial<ToolContext> = {}): ToolContext {
   return {
     signal: new AbortController().signal,
     deadline: Date.now() + 60_000,
+    timeoutMs: 60_000,
     logger: silentLogger,
     principal: { platform: 'cli', userId: 'tester', displayName: 'Tester', roles: ['admin'], groups: [] },
     conversation: { platform: 'cli', channelId: 'test' },
