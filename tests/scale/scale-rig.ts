@@ -1,4 +1,4 @@
-// Several real opsbot processes (`node --import tsx bot/main.ts`, as `npm start` runs it) in the gateway and
+// Several real opsbot processes (`node bin/start.js`, the bundle as `npm start` runs it) in the gateway and
 // worker roles, on a Redis of the test's own, with the fake Slack and a fake model in this process.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
@@ -112,7 +112,7 @@ export async function startScaleRig(
 
   async function start(name: string, role: 'gateway' | 'worker' | 'all', extra: NodeJS.ProcessEnv = {}) {
     const dataDir = join(dir, name);
-    const child = spawn(process.execPath, ['--import', 'tsx', 'bot/main.ts'], {
+    const child = spawn(process.execPath, ['bin/start.js'], {
       cwd: ROOT,
       env: {
         PATH: process.env.PATH,
