@@ -85,12 +85,13 @@ function answerFromToolMessage(tool: string, content: string): PlanOutcome {
       data?: unknown;
       error?: { message?: string; class?: string };
     };
-    if (parsed.error)
-      return {
-        kind: 'answer',
-        answer: `${tool} did not run: ${parsed.error.message ?? 'unknown error'}`,
-        ok: false,
-      };
+    if (parsed.error) {
+      const message = parsed.error.message ?? 'unknown error';
+      // A transient failure ran the tool (it threw, or was cut off) or names why it was held back ("temporarily
+      // disabled"), in its own words; the other classes never reached the tool.
+      const ran = parsed.error.class === 'transient';
+      return { kind: 'answer', answer: ran ? message : `${tool} did not run: ${message}`, ok: false };
+    }
     const summary = parsed.summary ?? `${tool} finished.`;
     return {
       kind: 'answer',

@@ -1,6 +1,8 @@
 // The command engine: `tool key=value` and aliases through the same executor, with no model.
 import { afterEach, describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import { parseCommand, splitWords } from '../../agent/engines/command-parser.js';
+import { defineTool } from '../../agent/tool.js';
 import { alice, answerRun, conversation, createHarness, type Harness, runTask } from './harness.js';
 
 let harness: Harness;
@@ -84,5 +86,21 @@ describe('command engine results', () => {
     });
     expect(harness.chat.ofKind('result')[0]).toMatchObject({ ok: false });
     expect(harness.chat.ofKind('status').at(-1)).toMatchObject({ tone: 'warning' });
+  });
+
+  it('says a tool that threw failed, in its own words, not that it did not run', async () => {
+    const exploding = defineTool({
+      name: 'exploding_probe',
+      description: 'A probe that runs and then throws, for this test.',
+      input: z.object({}),
+      risk: 'read',
+      async execute() {
+        throw new Error('the disk is on fire');
+      },
+    });
+    harness = await createHarness({ model: false, kernel: { tools: [exploding] } });
+    const run = await runTask(harness.kernel, { text: 'exploding_probe', principal: alice, conversation });
+    expect(run.answer).toBe('exploding_probe failed: the disk is on fire');
+    expect(harness.chat.ofKind('result')[0]).toMatchObject({ ok: false });
   });
 });
