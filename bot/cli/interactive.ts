@@ -26,12 +26,14 @@ export async function interactive(
     pollMs: OUTSIDE_CHANGES_POLL_MS,
     onOutsideChange: () => io.stdout.write(prompt),
   });
+  // Ctrl-C's shutdown and the end of the loop below both close opsbot: whichever comes first does it, once.
+  let closing: Promise<void> | undefined;
+  const close = () => (closing ??= opsbot.close());
   const uninstall = installGracefulShutdown({
     logger: context.logger,
     steps: [
       { name: 'input', stop: async () => reader.close() },
-      { name: 'runs (finishing the current step)', stop: () => opsbot.kernel.shutdown() },
-      { name: 'store', stop: () => opsbot.store.close() },
+      { name: 'runs (finishing the current step), then the store', stop: close },
     ],
   });
   const recovered = await opsbot.kernel.recover();
@@ -74,7 +76,7 @@ export async function interactive(
     uninstall();
     session.close();
     reader.close();
-    await opsbot.close();
+    await close();
   }
   return last;
 }
