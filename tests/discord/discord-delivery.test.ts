@@ -111,9 +111,13 @@ describe('what the Discord adapter sends', () => {
     rig.model.reply(text(answer));
     const thread = await ask(rig, 'dump everything');
 
-    const uploads = postsTo(rig, thread).filter((call) =>
-      String(call.headers['content-type']).startsWith('multipart/form-data'),
-    );
+    const uploadsOf = () =>
+      postsTo(rig, thread).filter((call) =>
+        String(call.headers['content-type']).startsWith('multipart/form-data'),
+      );
+    // The upload is one more REST request after the run settles; on a busy machine it can land a little later.
+    await rig.until('the answer to be uploaded as a file', () => uploadsOf().length > 0);
+    const uploads = uploadsOf();
     expect(uploads).toHaveLength(1);
     const body = uploads[0]!.body as SentBody;
     expect(body.attachments).toEqual([expect.objectContaining({ filename: 'output.txt', content: answer })]);
