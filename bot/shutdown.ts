@@ -1,4 +1,6 @@
 // Stops the bot's parts in order on SIGTERM/SIGINT, within a deadline, so runs are saved rather than cut off.
+
+import { formatDuration } from '../agent/duration-text.js';
 import type { Logger } from '../agent/logger.js';
 
 export interface ShutdownStep {
@@ -68,7 +70,7 @@ export function installGracefulShutdown(options: GracefulShutdownOptions): () =>
     deadline = setTimeout(() => {
       logger.error(
         { step: currentStep, timeoutMs },
-        `shutdown: ${currentStep ?? 'shutdown'} did not stop within ${timeoutMs} ms; exiting`,
+        `shutdown: ${currentStep ?? 'shutdown'} did not stop within ${formatDuration(timeoutMs)}; exiting`,
       );
       finish(1);
     }, timeoutMs);

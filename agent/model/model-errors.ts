@@ -1,6 +1,7 @@
 // Turns what the openai SDK throws into errors a person in chat can act on, and tells outages from rejections.
 import { STATUS_CODES } from 'node:http';
 import { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from 'openai';
+import { formatDuration } from '../duration-text.js';
 import { ErrorCode, errorMessage, SystemError } from '../errors.js';
 import { formatBytes, ModelResponseTooLargeError } from './model-fetch.js';
 import type { ModelProxy } from './model-proxy.js';
@@ -167,11 +168,4 @@ export function findErrorCode(error: unknown): string | undefined {
     current = (current as { cause?: unknown }).cause;
   }
   return undefined;
-}
-
-export function formatDuration(ms: number): string {
-  if (ms < 1000) return `${Math.round(ms)} ms`;
-  if (ms < 120_000) return `${Math.round(ms / 100) / 10} s`;
-  if (ms < 7_200_000) return `${Math.round(ms / 60_000)} min`;
-  return `${Math.round(ms / 360_000) / 10} h`;
 }

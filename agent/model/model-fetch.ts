@@ -2,6 +2,7 @@
 // NO_PROXY). Each call reads the whole answer within its own deadline and under a size cap, then hands the openai
 // SDK a plain Response of those bytes: the SDK's timeout stops at the headers, this one covers the body too.
 import { type Dispatcher, EnvHttpProxyAgent, fetch as undiciFetch } from 'undici';
+import { formatDuration } from '../duration-text.js';
 import { type ProxyEnvironment, proxySettings } from './model-proxy.js';
 
 /** The most a model answer may be: a long chat completion is tens of KiB, so this is room, not a limit. */
@@ -57,7 +58,7 @@ export class ModelResponseTooLargeError extends Error {
 export class ModelTimeoutError extends Error {
   override readonly name = 'TimeoutError';
   constructor(readonly timeoutMs: number) {
-    super(`timed out after ${timeoutMs} ms, before the whole answer arrived`);
+    super(`timed out after ${formatDuration(timeoutMs)}, before the whole answer arrived`);
   }
 }
 

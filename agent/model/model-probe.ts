@@ -3,6 +3,7 @@
 import OpenAI, { APIConnectionError, APIConnectionTimeoutError, APIError } from 'openai';
 import type { Dispatcher } from 'undici';
 import { type Clock, systemClock } from '../clock.js';
+import { formatDuration } from '../duration-text.js';
 import { errorMessage } from '../errors.js';
 import { findErrorCode, tunnelRefusal } from './model-errors.js';
 import { createModelFetch } from './model-fetch.js';
@@ -89,7 +90,7 @@ function failed(error: unknown, name: string, where: string, options: ModelProbe
   if (error instanceof APIConnectionTimeoutError) {
     return {
       state: 'unreachable',
-      detail: `model ${name} did not answer within ${options.timeoutMs} ms${through}`,
+      detail: `model ${name} did not answer within ${formatDuration(options.timeoutMs)}${through}`,
     };
   }
   if (error instanceof APIConnectionError) {

@@ -1,6 +1,6 @@
 // A model call being retried: which attempt comes next, why the last one failed, and how a thread says so.
 import { STATUS_CODES } from 'node:http';
-import { formatDuration } from './model-errors.js';
+import { formatDuration } from '../duration-text.js';
 import type { ModelRetry } from './model-port.js';
 
 export type { ModelRetry } from './model-port.js';

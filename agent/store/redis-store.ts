@@ -1,6 +1,7 @@
 // The Redis Store, shared by every replica: keyv (@keyv/redis) for values, Lua and plain commands for the rest.
 import KeyvRedis from '@keyv/redis';
 import type { KeyvStoreAdapter, StoredData } from 'keyv';
+import { formatDuration } from '../duration-text.js';
 import { CallerError, ErrorCode, errorMessage, SystemError } from '../errors.js';
 import type { Logger } from '../logger.js';
 import { silentLogger } from '../logger.js';
@@ -69,7 +70,7 @@ export class RedisStore implements Store {
     this.logger = (options.logger ?? silentLogger).child({ store: this.description });
     this.deadlines = new CommandDeadlines(this.settings.commandTimeoutMs);
     const waited = this.settings.commandTimeoutMs;
-    this.noAnswer = () => new Error(`Redis gave no answer within ${waited} ms`);
+    this.noAnswer = () => new Error(`Redis gave no answer within ${formatDuration(waited)}`);
     try {
       this.client = createRedisClient(url, this.settings);
     } catch (error) {
@@ -223,7 +224,7 @@ export class RedisStore implements Store {
     const timedOut = new Promise<never>((_, reject) => {
       timer = setTimeout(() => {
         const cause = this.lastError === undefined ? '' : ` (last error: ${errorMessage(this.lastError)})`;
-        reject(new Error(`no connection within ${this.settings.connectTimeoutMs} ms${cause}`));
+        reject(new Error(`no connection within ${formatDuration(this.settings.connectTimeoutMs)}${cause}`));
       }, this.settings.connectTimeoutMs);
     });
     const connecting = this.client.connect();

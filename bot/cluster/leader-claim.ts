@@ -2,6 +2,7 @@
 // tries to take it as often, and a claim that is not renewed (its holder killed or frozen) lapses after `ttlMs`,
 // so another process takes over. Used for Discord's one gateway session per bot token.
 import type { Clock } from '../../agent/clock.js';
+import { formatDuration } from '../../agent/duration-text.js';
 import { errorMessage } from '../../agent/errors.js';
 import type { Logger } from '../../agent/logger.js';
 import type { Store } from '../../agent/store/store.js';
@@ -108,7 +109,7 @@ export class LeaderClaim {
     } catch (error) {
       if (this.leading && clock.now() - this.renewedAt >= ttlMs)
         this.lose(
-          `could not renew the claim for ${ttlMs} ms (${errorMessage(error)}), so it may have lapsed`,
+          `could not renew the claim for ${formatDuration(ttlMs)} (${errorMessage(error)}), so it may have lapsed`,
         );
       else logger.warn({ key, err: errorMessage(error) }, 'could not renew or take a leader claim');
       return;

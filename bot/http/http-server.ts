@@ -1,6 +1,7 @@
 // The one HTTP server: liveness and readiness, and mount points for the playground and the platform adapters.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { formatDuration } from '../../agent/duration-text.js';
 import { errorMessage } from '../../agent/errors.js';
 import type { Logger } from '../../agent/logger.js';
 import { sendJson } from './http-json.js';
@@ -179,7 +180,10 @@ export function pathOf(request: IncomingMessage): string {
 async function withTimeout(check: ReadinessCheck, timeoutMs: number): Promise<ReadinessStatus> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<ReadinessStatus>((resolve) => {
-    timer = setTimeout(() => resolve({ ok: false, detail: `no answer within ${timeoutMs} ms` }), timeoutMs);
+    timer = setTimeout(
+      () => resolve({ ok: false, detail: `no answer within ${formatDuration(timeoutMs)}` }),
+      timeoutMs,
+    );
   });
   try {
     return await Promise.race([

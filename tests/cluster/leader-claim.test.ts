@@ -140,7 +140,7 @@ describe.each(backends)('the leader claim on the %s store', (_name, open) => {
     await vi.advanceTimersByTimeAsync(TTL - 1_000);
     expect(a.events).toEqual(['won']);
     await vi.advanceTimersByTimeAsync(5_000);
-    expect(a.events).toEqual(['won', expect.stringMatching(/^lost: could not renew the claim for 20000 ms/)]);
+    expect(a.events).toEqual(['won', expect.stringMatching(/^lost: could not renew the claim for 20 s/)]);
     // Once the store answers again, it takes the claim back (nobody else wanted it).
     failing = false;
     await vi.advanceTimersByTimeAsync(5_000);

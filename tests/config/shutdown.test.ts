@@ -85,7 +85,7 @@ describe('installGracefulShutdown', () => {
     expect(order).toEqual(['http']);
     const timeout = entries.find((entry) => entry.level === 'error');
     expect(timeout?.fields).toMatchObject({ step: 'store', timeoutMs: 5_000 });
-    expect(timeout?.message).toContain('store did not stop within 5000 ms');
+    expect(timeout?.message).toContain('store did not stop within 5 s');
   });
 
   it('exits at once on a second signal during shutdown', async () => {
