@@ -1,6 +1,7 @@
 // How a run ends: finished, failed or interrupted mid-action, and what every end shares.
 import type { Run, RunBase, RunEvent, RunIn } from '../run.js';
 import type { RunEffect } from '../run-effect.js';
+import { outcomeProblems } from '../run-outcomes.js';
 import { finishedWords } from '../run-state-words.js';
 import type { Next, RunMachineEvent } from './events.js';
 import { to, withEvent } from './shape.js';
@@ -50,18 +51,20 @@ export function end<S extends 'finished' | 'failed' | 'cancelled' | 'expired' | 
 }
 
 export function finish(run: Run, event: Extract<RunMachineEvent, { type: 'finished' }>): Next {
-  // A failed write or danger action makes the run's end a problem, whatever the engine's answer says.
-  const ok = event.ok && run.failedActions.length === 0;
+  // A call that failed or was refused (and did not pass when made again) makes the run's end a problem, whatever
+  // the engine's answer says; so does a failed write or danger action.
+  const problems = outcomeProblems(run);
+  const ok = event.ok && run.failedActions.length === 0 && problems.length === 0;
+  // The bot's own line under the model's words, for a refusal they may gloss over ("restarted, or tried to").
+  const notes = problems
+    .filter((fact) => fact.state === 'refused')
+    .map((fact) => `Note: ${fact.tool} was refused: ${fact.summary}`);
+  const answer = [event.answer, ...notes].join('\n\n');
   const ended = end(
     run,
     'finished',
-    { answer: event.answer, ok },
-    {
-      type: 'finished',
-      at: event.at,
-      step: run.step,
-      answer: event.answer,
-    },
+    { answer, ok },
+    { type: 'finished', at: event.at, step: run.step, answer },
   );
   return {
     run: ended,
@@ -71,14 +74,14 @@ export function finish(run: Run, event: Extract<RunMachineEvent, { type: 'finish
         message: {
           kind: 'result',
           runId: run.id,
-          text: event.answer,
+          text: answer,
           // The failed action already has its own red card; the answer is coloured by what it says itself.
           ok: event.ok,
           ...(event.details ? { details: event.details } : {}),
         },
       },
       { kind: 'status', text: finishedWords(ended), tone: ok ? 'success' : 'warning' },
-      ...closing('finished', event.answer, ok),
+      ...closing('finished', answer, ok),
     ],
   };
 }

@@ -1,6 +1,8 @@
 // `opsbot run` exits 1 when a write or danger action failed, even when the model then says all is well; and a
 // model that is retried is said on the terminal, not left as silence.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer as createHttpServer } from 'node:http';
+import { type AddressInfo, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
@@ -27,9 +29,11 @@ beforeEach(async () => {
       '  roles:',
       '    operator: { tools: ["*"], risks: [read, write, danger], write_without_approval: true }',
       '    admin: { tools: ["*"], risks: [read, write, danger], approve: ["*"] }',
+      '    viewer: { tools: ["*"], risks: [read] }',
       '  identities:',
       "    'local:olive': { roles: [operator], display_name: Olive }",
       "    'local:bob': { roles: [admin], display_name: Bob }",
+      "    'local:vera': { roles: [viewer], display_name: Vera }",
       'limits:',
       '  model_retries: 1',
       '  model_timeout: 1s',
@@ -52,6 +56,15 @@ afterEach(async () => {
   await fake.close();
   rmSync(dir, { recursive: true, force: true });
 });
+
+/** A port nothing listens on: taken, then let go. */
+async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
 
 async function cli(argv: string[]) {
   const stdout = new PassThrough();
@@ -83,6 +96,52 @@ describe('opsbot run and a failed action', () => {
     const { code, out } = await cli(['run', 'mark the release deployed', '--as', 'olive']);
     expect(out).toMatch(/✘ mark_deployed failed: /);
     expect(out).toContain('Marked as deployed.');
+    expect(out).toMatch(/run run_[0-9a-f]+: finished, with a problem/);
+    expect(code).toBe(1);
+  });
+
+  it('exits 1 when the check the model ran failed, whatever the model says afterwards', async () => {
+    const port = await closedPort();
+    fake.reply(
+      toolCalls([{ name: 'http_check', arguments: { url: `http://127.0.0.1:${port}/` } }]),
+      text('The service is fine.'),
+    );
+    const { code, out } = await cli(['run', 'is the service up?', '--as', 'olive']);
+    expect(out).toMatch(/✗ http_check: GET http:\/\/127\.0\.0\.1:\d+\/ failed: /);
+    expect(out).toContain('The service is fine.');
+    expect(out).toMatch(/run run_[0-9a-f]+: finished, with a problem/);
+    expect(code).toBe(1);
+  });
+
+  it('exits 0 when a failed check passed when the model made it again', async () => {
+    // 503 at first, 200 after: the same call, made again, passes.
+    let requests = 0;
+    const flaky = createHttpServer((_request, response) => {
+      requests += 1;
+      response.writeHead(requests === 1 ? 503 : 200).end('ok');
+    });
+    await new Promise<void>((resolve) => flaky.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(flaky.address() as AddressInfo).port}/`;
+    try {
+      fake.reply(
+        toolCalls([{ name: 'http_check', arguments: { url } }]),
+        toolCalls([{ name: 'http_check', arguments: { url } }]),
+        text('It failed once, then answered.'),
+      );
+      const { code, out } = await cli(['run', 'is it up?', '--as', 'olive']);
+      expect(requests).toBe(2);
+      expect(out).toMatch(/run run_[0-9a-f]+: finished · /);
+      expect(code).toBe(0);
+    } finally {
+      await new Promise((resolve) => flaky.close(resolve));
+    }
+  });
+
+  it("shows a refused action under the model's answer, and exits 1, when the model says it was done", async () => {
+    fake.reply(toolCalls([{ name: 'restart_app', arguments: {} }]), text('Restarted the app (or tried to).'));
+    const { code, out } = await cli(['run', 'restart the app', '--as', 'vera']);
+    expect(out).toContain('Restarted the app (or tried to).');
+    expect(out).toMatch(/Note: restart_app was refused: /);
     expect(out).toMatch(/run run_[0-9a-f]+: finished, with a problem/);
     expect(code).toBe(1);
   });
