@@ -114,7 +114,10 @@ function apply(run: Run, event: RunMachineEvent): Next {
       return { run: { ...recorded.run, queue, status: 'running' }, effects: recorded.effects };
     }
     case 'execution_finished':
-      return actionFinished(recordOutcome(base(run), event.call, event.outcome, event.at), event);
+      return actionFinished(
+        recordOutcome(base(run), event.call, event.outcome, event.at, { action: true }),
+        event,
+      );
     case 'step_completed':
       return { run, effects: [{ kind: 'save' }] };
     case 'question_asked':

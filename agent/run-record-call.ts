@@ -17,6 +17,7 @@ export function recordOutcome(
   call: PlannedCall,
   outcome: RecordedOutcome,
   at: number,
+  options: { action?: boolean } = {},
 ): { run: RunBase; effects: RunEffect[] } {
   const args = outcome.displayArgs ?? call.args ?? call.rawArguments;
   const counted = outcome.executed || outcome.errorClass !== undefined;
@@ -44,14 +45,21 @@ export function recordOutcome(
       },
     ],
   };
+  // An action that ran may have changed what the run's reads saw (a check after a restart must run again), so
+  // their results are dropped; the results of actions are kept, so that an action is never repeated on its own.
+  const kept = options.action && outcome.executed ? actionResults(run.completedCalls) : run.completedCalls;
   if (outcome.executed && outcome.ok && call.args) {
     next.completedCalls = {
-      ...run.completedCalls,
+      ...kept,
       [outcome.signature ?? callSignature(call.name, call.args)]: {
         callId: call.id,
         content: outcome.content,
+        at,
+        ...(options.action ? { action: true } : {}),
       },
     };
+  } else if (kept !== run.completedCalls) {
+    next.completedCalls = kept;
   }
   const effects: RunEffect[] = [];
   if (outcome.errorClass === 'permission_denied' || outcome.errorClass === 'refused_by_policy') {
@@ -84,4 +92,11 @@ export function recordOutcome(
     },
   });
   return { run: next, effects };
+}
+
+/** The results of write and danger calls among a run's completed calls; those saved before this was kept count too. */
+function actionResults(completed: RunBase['completedCalls']): RunBase['completedCalls'] {
+  return Object.fromEntries(
+    Object.entries(completed).filter(([, result]) => result.action === true || result.at === undefined),
+  );
 }

@@ -105,7 +105,17 @@ const base = {
   /** Calls from the latest model turn still to be made. */
   queue: z.array(PlannedCallSchema),
   /** Results of calls made earlier in this run, by call signature, for duplicate detection. */
-  completedCalls: z.record(z.string(), z.object({ callId: z.string(), content: z.string() })),
+  completedCalls: z.record(
+    z.string(),
+    z.object({
+      callId: z.string(),
+      content: z.string(),
+      /** When the result was made, so a repeat can say how old it is (absent in runs saved before it was kept). */
+      at: z.number().optional(),
+      /** A write or danger call's result: kept when an action drops the run's read results. */
+      action: z.boolean().optional(),
+    }),
+  ),
   /** Time spent working (not waiting for people), for the wall-time budget. */
   activeMs: z.number().nonnegative(),
   /** The chat message that shows the run's progress. */

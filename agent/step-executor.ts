@@ -118,6 +118,9 @@ export class StepExecutor {
           content: JSON.stringify({
             repeat_of: earlier.callId,
             note: 'Same tool and arguments as an earlier call in this run; here is its result again, without running the tool a second time.',
+            ...(earlier.at === undefined
+              ? {}
+              : { age_seconds: Math.max(0, Math.round((this.options.clock.now() - earlier.at) / 1000)) }),
             result: safeParseJson(earlier.content),
           }),
           ok: true,

@@ -146,6 +146,36 @@ describe('opsbot run and a failed action', () => {
     expect(code).toBe(1);
   });
 
+  it('runs a check again after an action, instead of repeating its result from before the action', async () => {
+    let requests = 0;
+    const service = createHttpServer((_request, response) => {
+      requests += 1;
+      response.writeHead(200).end('ok');
+    });
+    await new Promise<void>((resolve) => service.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(service.address() as AddressInfo).port}/`;
+    try {
+      fake.reply(
+        toolCalls([{ name: 'http_check', arguments: { url } }]),
+        toolCalls([{ name: 'http_check', arguments: { url } }]),
+        toolCalls([{ name: 'mark_deployed', arguments: {} }]),
+        toolCalls([{ name: 'http_check', arguments: { url } }]),
+        text('Checked before and after.'),
+      );
+      const { out } = await cli(['run', 'check, deploy, check', '--as', 'olive']);
+      // The second check repeats the first (nothing changed in between), saying how old its result is; the one
+      // after the action runs for real.
+      expect(requests).toBe(2);
+      expect(out).toMatch(/repeat of call_[\w-]+: not run again/);
+      const repeat = fake.requests[2]?.body.messages?.find(
+        (message) => message.role === 'tool' && String(message.content).includes('repeat_of'),
+      );
+      expect(JSON.parse(String(repeat?.content))).toMatchObject({ age_seconds: expect.any(Number) });
+    } finally {
+      await new Promise((resolve) => service.close(resolve));
+    }
+  });
+
   it('opsbot approve exits 1 when the action it approved fails, so `approve && next` stops there', async () => {
     fake.reply(toolCalls([{ name: 'restart_app', arguments: {} }]), text('Restarted.'));
     const asked = await cli(['run', 'restart the app', '--as', 'olive']);
