@@ -58,6 +58,19 @@ export function recordOutcome(
         ...(options.action ? { action: true } : {}),
       },
     };
+  } else if (outcome.executed && !options.action && call.args) {
+    // A read that ran and failed is remembered, so that the same call is not run again to fail the same way.
+    next.completedCalls = {
+      ...kept,
+      [outcome.signature ?? callSignature(call.name, call.args)]: {
+        callId: call.id,
+        content: outcome.content,
+        at,
+        failed: true,
+        step: run.step,
+        summary: outcome.summary,
+      },
+    };
   } else if (kept !== run.completedCalls) {
     next.completedCalls = kept;
   }

@@ -114,6 +114,11 @@ const base = {
       at: z.number().optional(),
       /** A write or danger call's result: kept when an action drops the run's read results. */
       action: z.boolean().optional(),
+      /** A read that ran and failed: made again, it is not run but answered with this failure (a loop guard). */
+      failed: z.boolean().optional(),
+      /** The step it ran at and its summary, for the failure's repeat: "failed the same way at step 2: …". */
+      step: z.number().int().nonnegative().optional(),
+      summary: z.string().optional(),
     }),
   ),
   /** Time spent working (not waiting for people), for the wall-time budget. */

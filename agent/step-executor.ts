@@ -111,6 +111,16 @@ export class StepExecutor {
     // Worked out once here: the batch and the record reuse it rather than serializing the arguments again.
     const signature = callSignature(tool.name, args);
     const earlier = run.completedCalls[signature];
+    if (earlier?.failed) {
+      const failure = this.failure(
+        tool.name,
+        'transient',
+        `${tool.name} with these arguments failed the same way at step ${earlier.step ?? '?'}: ${earlier.summary ?? 'see its result above'}. It was not run again: try another way, or answer with what you know.`,
+        0,
+        false,
+      );
+      return { kind: 'resolved', outcome: { ...failure, repeated: true } };
+    }
     if (earlier) {
       return {
         kind: 'resolved',

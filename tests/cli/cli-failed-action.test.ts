@@ -113,27 +113,32 @@ describe('opsbot run and a failed action', () => {
     expect(code).toBe(1);
   });
 
-  it('exits 0 when a failed check passed when the model made it again', async () => {
-    // 503 at first, 200 after: the same call, made again, passes.
+  it('does not run a failed check again to fail the same way: the model is told, and the run ends with a problem', async () => {
     let requests = 0;
-    const flaky = createHttpServer((_request, response) => {
+    const failing = createHttpServer((_request, response) => {
       requests += 1;
-      response.writeHead(requests === 1 ? 503 : 200).end('ok');
+      response.writeHead(503).end('down');
     });
-    await new Promise<void>((resolve) => flaky.listen(0, '127.0.0.1', resolve));
-    const url = `http://127.0.0.1:${(flaky.address() as AddressInfo).port}/`;
+    await new Promise<void>((resolve) => failing.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(failing.address() as AddressInfo).port}/`;
     try {
       fake.reply(
         toolCalls([{ name: 'http_check', arguments: { url } }]),
         toolCalls([{ name: 'http_check', arguments: { url } }]),
-        text('It failed once, then answered.'),
+        toolCalls([{ name: 'http_check', arguments: { url } }]),
+        text('It is down.'),
       );
       const { code, out } = await cli(['run', 'is it up?', '--as', 'olive']);
-      expect(requests).toBe(2);
-      expect(out).toMatch(/run run_[0-9a-f]+: finished · /);
-      expect(code).toBe(0);
+      expect(requests).toBe(1);
+      expect(out).toMatch(/http_check with these arguments failed the same way at step 1: /);
+      const told = fake.requests[3]?.body.messages?.filter(
+        (message) => message.role === 'tool' && String(message.content).includes('failed the same way'),
+      );
+      expect(told).toHaveLength(2);
+      expect(out).toMatch(/run run_[0-9a-f]+: finished, with a problem/);
+      expect(code).toBe(1);
     } finally {
-      await new Promise((resolve) => flaky.close(resolve));
+      await new Promise((resolve) => failing.close(resolve));
     }
   });
 
