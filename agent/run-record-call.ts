@@ -48,32 +48,22 @@ export function recordOutcome(
   // An action that ran may have changed what the run's reads saw (a check after a restart must run again), so
   // their results are dropped; the results of actions are kept, so that an action is never repeated on its own.
   const kept = options.action && outcome.executed ? actionResults(run.completedCalls) : run.completedCalls;
-  if (outcome.executed && outcome.ok && call.args) {
-    next.completedCalls = {
-      ...kept,
-      [outcome.signature ?? callSignature(call.name, call.args)]: {
-        callId: call.id,
-        content: outcome.content,
-        at,
-        ...(options.action ? { action: true } : {}),
-      },
-    };
-  } else if (outcome.executed && !options.action && call.args) {
-    // A read that ran and failed is remembered, so that the same call is not run again to fail the same way.
-    next.completedCalls = {
-      ...kept,
-      [outcome.signature ?? callSignature(call.name, call.args)]: {
-        callId: call.id,
-        content: outcome.content,
-        at,
-        failed: true,
-        step: run.step,
-        summary: outcome.summary,
-      },
-    };
-  } else if (kept !== run.completedCalls) {
-    next.completedCalls = kept;
-  }
+  // A result to answer the same call with again: one that passed, or a read that ran and failed, so that the same
+  // call is not run again to fail the same way. A failed action is not kept: trying it again is a person's call.
+  const callArgs = call.args;
+  const remembered = outcome.executed && callArgs !== undefined && (outcome.ok || !options.action);
+  next.completedCalls = remembered
+    ? {
+        ...kept,
+        [outcome.signature ?? callSignature(call.name, callArgs)]: {
+          callId: call.id,
+          content: outcome.content,
+          at,
+          ...(options.action ? { action: true } : {}),
+          ...(outcome.ok ? {} : { failed: true, step: run.step, summary: outcome.summary }),
+        },
+      }
+    : kept;
   const effects: RunEffect[] = [];
   if (outcome.errorClass === 'permission_denied' || outcome.errorClass === 'refused_by_policy') {
     effects.push({

@@ -1,5 +1,6 @@
 // `patrol list|show|run|pause|resume|snooze|history`, from chat (`/ops patrol …`) and the CLI. Replies are text
 // for the person who asked.
+import { durationSetting } from '../agent/duration-text.js';
 import { parseDuration } from '../agent/policy/duration.js';
 import type { Principal } from '../agent/principal.js';
 import { readableUtc } from '../agent/utc-time.js';
@@ -114,7 +115,7 @@ export class PatrolCommands {
     });
     return [
       `Patrol ${name}: \`${patrol.schedule}\` (${patrol.timezone}) → ${patrol.channel.platform}:${patrol.channel.channelId}`,
-      `raise after ${patrol.raise_after}, clear after ${patrol.clear_after}${patrol.remind_every ? `, remind every ${durationWords(patrol.remind_every)}` : ''}${patrol.quiet_hours ? `, quiet ${patrol.quiet_hours.from}–${patrol.quiet_hours.to} ${patrol.quiet_hours.timezone} below ${patrol.quiet_hours.min_severity}` : ''}`,
+      `raise after ${patrol.raise_after}, clear after ${patrol.clear_after}${patrol.remind_every ? `, remind every ${durationSetting(patrol.remind_every)}` : ''}${patrol.quiet_hours ? `, quiet ${patrol.quiet_hours.from}–${patrol.quiet_hours.to} ${patrol.quiet_hours.timezone} below ${patrol.quiet_hours.min_severity}` : ''}`,
       ...(control.paused
         ? [
             `Paused by ${control.paused.by}${control.paused.until ? ` until ${readableUtc(control.paused.until)}` : ''}`,
@@ -155,16 +156,4 @@ function duration(text: string): number | undefined {
 
 function notADuration(text: string): string {
   return `"${text}" is not a length I understand: use minutes, hours or days, such as 30m, 2h or 1d.`;
-}
-
-/** 4h, 90m, 1d: the largest unit that divides the length exactly. */
-function durationWords(ms: number): string {
-  for (const [unit, size] of [
-    ['d', 86_400_000],
-    ['h', 3_600_000],
-    ['m', 60_000],
-    ['s', 1000],
-  ] as const)
-    if (ms % size === 0) return `${ms / size}${unit}`;
-  return `${ms}ms`;
 }

@@ -1,6 +1,7 @@
 // Renders the settings reference in docs/configuration.md from the schemas themselves: every key of opsbot.yaml
 // with its type, default and `.describe()` text, and every environment variable. `npm run docs:config` writes it.
 import { z } from 'zod';
+import { durationSetting } from '../../agent/duration-text.js';
 import { EnvironmentSchema } from '../../bot/config/environment.js';
 import { SettingsSchema } from '../../bot/config/settings-schema.js';
 
@@ -96,17 +97,6 @@ function isDuration(schema: JsonSchema): boolean {
   return schema.anyOf?.some((option) => option.pattern === DURATION_PATTERN) === true;
 }
 
-function duration(ms: number): string {
-  for (const [unit, size] of [
-    ['d', 86_400_000],
-    ['h', 3_600_000],
-    ['m', 60_000],
-    ['s', 1000],
-  ] as const)
-    if (ms % size === 0) return `${ms / size}${unit}`;
-  return `${ms}ms`;
-}
-
 function range(schema: JsonSchema): string {
   const min = schema.minimum ?? (schema.exclusiveMinimum === 0 ? 1 : undefined);
   const max =
@@ -156,7 +146,7 @@ function mapValues(schema: JsonSchema): JsonSchema {
 function defaultOf(schema: JsonSchema, required: boolean): string {
   if (schema.default === undefined) return required ? 'required' : '';
   const value = schema.default;
-  if (isDuration(schema) && typeof value === 'number') return `\`${duration(value)}\``;
+  if (isDuration(schema) && typeof value === 'number') return `\`${durationSetting(value)}\``;
   if (value === '') return '(empty)';
   if (Array.isArray(value)) return value.length === 0 ? 'none' : `\`[${value.join(', ')}]\``;
   if (typeof value === 'object' && value !== null && Object.keys(value).length === 0) return 'none';
