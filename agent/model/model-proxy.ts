@@ -13,6 +13,7 @@ export const PROXY_VARIABLES = [
 export type ProxyVariable = (typeof PROXY_VARIABLES)[number];
 export type ProxyEnvironment = Readonly<Partial<Record<ProxyVariable, string | undefined>>>;
 
+/** A proxy address and the variable that set it. */
 interface ProxySetting {
   url: string;
   variable: ProxyVariable;
@@ -33,10 +34,7 @@ export function proxySettings(env: ProxyEnvironment): ProxySettings {
 }
 
 /** A proxy in use for the model: its address with any credentials hidden, and the variable that set it. */
-export interface ModelProxy {
-  url: string;
-  variable: ProxyVariable;
-}
+export type ModelProxy = ProxySetting;
 
 /** The proxy a request to `baseURL` goes through, or undefined when none is set or NO_PROXY names its host. */
 export function modelProxyFor(baseURL: string, env: ProxyEnvironment): ModelProxy | undefined {
