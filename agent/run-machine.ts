@@ -8,6 +8,7 @@ import { cancel } from './run-machine/cancel.js';
 import { fail, finish, interrupted } from './run-machine/endings.js';
 import type { Next, RunMachineEvent, RunMachineEventType } from './run-machine/events.js';
 import { askQuestion, questionExpired, takeAnswer } from './run-machine/questions.js';
+import { refusalCard } from './run-machine/refusals.js';
 import { base, rememberMessage, to, withEvent } from './run-machine/shape.js';
 import { recordOutcome } from './run-record-call.js';
 import { describeRunState, possessive, WORKING_WORDS } from './run-state-words.js';
@@ -109,9 +110,12 @@ function apply(run: Run, event: RunMachineEvent): Next {
     case 'calls_planned':
       return { run: { ...(run as RunIn<'running'>), queue: event.calls }, effects: [] };
     case 'call_recorded': {
-      const recorded = recordOutcome(base(run), event.call, event.outcome, event.at);
+      const before = base(run);
+      const recorded = recordOutcome(before, event.call, event.outcome, event.at);
       const queue = recorded.run.queue.filter((queued) => queued.id !== event.call.id);
-      return { run: { ...recorded.run, queue, status: 'running' }, effects: recorded.effects };
+      const card = refusalCard(before, event.call, event.outcome);
+      const effects = card ? [card, ...recorded.effects] : recorded.effects;
+      return { run: { ...recorded.run, queue, status: 'running' }, effects };
     }
     case 'execution_finished':
       return actionFinished(

@@ -147,6 +147,8 @@ describe('opsbot run and a failed action', () => {
     const { code, out } = await cli(['run', 'restart the app', '--as', 'vera']);
     expect(out).toContain('Restarted the app (or tried to).');
     expect(out).toMatch(/Note: restart_app was refused: /);
+    // The bot's own card, before the answer, naming the rule.
+    expect(out).toMatch(/✘ restart_app was refused, and did not run: Your role \(viewer\) may not use restart_app/);
     expect(out).toMatch(/run run_[0-9a-f]+: finished, with a problem/);
     expect(code).toBe(1);
   });

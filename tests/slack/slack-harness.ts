@@ -70,6 +70,8 @@ export interface SlackHarnessOptions {
   paceIntervalMs?: number;
   /** permissions.on_denial: what a run does when its call is denied or its approval expires. */
   onDenial?: 'continue' | 'stop';
+  /** In place of the harness's own settings. */
+  settings?: Settings;
 }
 
 export class SlackHarness {
@@ -115,6 +117,7 @@ export class SlackHarness {
 
   private async build(options: SlackHarnessOptions): Promise<void> {
     const { clock } = this;
+    if (options.settings) this.settings = options.settings;
     const settings = options.onDenial
       ? { ...this.settings, permissions: { ...this.settings.permissions, on_denial: options.onDenial } }
       : this.settings;
