@@ -114,7 +114,7 @@ function apply(run: Run, event: RunMachineEvent): Next {
       const recorded = recordOutcome(before, event.call, event.outcome, event.at);
       const queue = recorded.run.queue.filter((queued) => queued.id !== event.call.id);
       const card = refusalCard(before, event.call, event.outcome);
-      const effects = card ? [card, ...recorded.effects] : recorded.effects;
+      const effects = card ? [...recorded.effects, card] : recorded.effects;
       return { run: { ...recorded.run, queue, status: 'running' }, effects };
     }
     case 'execution_finished':

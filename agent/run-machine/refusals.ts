@@ -23,14 +23,16 @@ export function refusalCard(
       event.summary === outcome.summary,
   );
   if (told) return undefined;
+  // The summary the model reads starts with the error's code; people read the reason.
+  const reason = outcome.summary.replace(/^permission_denied: /, '');
   return {
     kind: 'post',
     message: {
       kind: 'result',
       runId: before.id,
-      text: `${call.name} was refused, and did not run: ${outcome.summary}`,
+      text: `${call.name} was refused, and did not run: ${reason}`,
       ok: false,
-      details: [{ tool: call.name, summary: `refused: ${outcome.summary}` }],
+      details: [{ tool: call.name, summary: `refused: ${reason}` }],
     },
   };
 }
