@@ -11,6 +11,7 @@ export const PROMPTS = {
   summarize: 'summarize.v1.md',
   threadSummary: 'thread-summary.v1.md',
   teamNotes: 'team-notes.v1.md',
+  wrapUp: 'wrap-up.v1.md',
 } as const;
 export type PromptName = keyof typeof PROMPTS;
 

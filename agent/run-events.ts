@@ -70,7 +70,15 @@ export const RunEventSchema = z.discriminatedUnion('type', [
   }),
   z.object({ ...eventBase, type: z.literal('post_failed'), message: z.string() }),
   z.object({ ...eventBase, type: z.literal('resumed'), by: z.string() }),
-  z.object({ ...eventBase, type: z.literal('finished'), answer: z.string() }),
+  /** The run was not getting anywhere, and asked its requester how to go on (agent/run-progress.ts). */
+  z.object({ ...eventBase, type: z.literal('stuck'), reason: z.string() }),
+  z.object({
+    ...eventBase,
+    type: z.literal('finished'),
+    answer: z.string(),
+    /** The answer was asked for without tools: at the step limit, or because the requester said to stop. */
+    wrapUp: z.enum(['step_limit', 'requester']).optional(),
+  }),
   z.object({ ...eventBase, type: z.literal('failed'), code: z.string(), message: z.string() }),
   z.object({ ...eventBase, type: z.literal('cancelled'), by: z.string() }),
   z.object({ ...eventBase, type: z.literal('expired'), message: z.string() }),

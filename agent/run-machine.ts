@@ -10,6 +10,7 @@ import type { Next, RunMachineEvent, RunMachineEventType } from './run-machine/e
 import { askQuestion, questionExpired, takeAnswer } from './run-machine/questions.js';
 import { refusalCard } from './run-machine/refusals.js';
 import { base, rememberMessage, to, withEvent } from './run-machine/shape.js';
+import { stuckAsked } from './run-machine/stuck.js';
 import { recordOutcome } from './run-record-call.js';
 import { describeRunState, possessive, WORKING_WORDS } from './run-state-words.js';
 
@@ -32,6 +33,7 @@ export const ALLOWED_FROM: { readonly [E in RunMachineEventType]: readonly RunSt
   call_recorded: ['running'],
   step_completed: ['running'],
   question_asked: ['running'],
+  stuck: ['running'],
   answer_received: ['waiting_for_user'],
   question_expired: ['waiting_for_user'],
   approval_requested: ['running'],
@@ -126,6 +128,8 @@ function apply(run: Run, event: RunMachineEvent): Next {
       return { run, effects: [{ kind: 'save' }] };
     case 'question_asked':
       return askQuestion(run, event.call, event);
+    case 'stuck':
+      return stuckAsked(run as RunIn<'running'>, event);
     case 'answer_received':
       return takeAnswer(run as RunIn<'waiting_for_user'>, event);
     case 'question_expired':

@@ -49,3 +49,10 @@ export function callOutcomes(run: Pick<RunBase, 'events'>): CallOutcomeFact[] {
 export function outcomeProblems(run: Pick<RunBase, 'events'>): CallOutcomeFact[] {
   return callOutcomes(run).filter((fact) => fact.state !== 'ok');
 }
+
+/** "Errors met:" and each failed call, for an answer that may not mention them. */
+export function errorsMet(problems: CallOutcomeFact[]): string[] {
+  const failed = problems.filter((fact) => fact.state === 'failed');
+  if (failed.length === 0) return [];
+  return [`Errors met:\n${failed.map((fact) => `- ${fact.tool}: ${fact.summary}`).join('\n')}`];
+}

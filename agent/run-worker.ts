@@ -14,6 +14,8 @@ import type { CancelRequest, RunCancels } from './run-cancels.js';
 import type { RunEffects } from './run-effects.js';
 import type { RunLeases } from './run-leases.js';
 import { type RunMachineEvent, transition } from './run-machine.js';
+import { errorsMet, outcomeProblems } from './run-outcomes.js';
+import { noProgress, wrapUpFor } from './run-progress.js';
 import type { RunRepository } from './run-repository.js';
 import type { StepExecutor } from './step-executor.js';
 import { StepProgress } from './step-progress.js';
@@ -215,14 +217,35 @@ export class RunWorker {
     }
   }
 
+  /** The run stops at its step limit, saying which errors it met on the way: not only "raise the limit". */
+  private stepLimitReached(run: Run): Promise<Run> {
+    const { maxSteps } = this.deps.limits;
+    const met = errorsMet(outcomeProblems(run));
+    return this.apply(run, {
+      type: 'failed',
+      at: this.now(),
+      code: 'max_steps',
+      message: [
+        `Stopped after ${run.step} steps without finishing (limits.max_steps is ${maxSteps}). Narrow the task, or raise the limit.`,
+        ...met,
+      ].join('\n\n'),
+    });
+  }
+
   private async plan(start: Run, engine: Engine, state: Stepping): Promise<Run> {
     const { limits, clock } = this.deps;
-    if (start.step >= limits.maxSteps) {
+    if (start.step >= limits.maxSteps) return this.stepLimitReached(start);
+    // A model run that is not getting anywhere asks its requester before it spends more steps; its last turn (at
+    // the step limit, or told to stop) answers without tools.
+    const wrapUp = engine.kind === 'react' ? wrapUpFor(start, limits.maxSteps) : undefined;
+    const stuck = engine.kind === 'react' && !wrapUp ? noProgress(start) : undefined;
+    if (stuck) {
       return this.apply(start, {
-        type: 'failed',
+        type: 'stuck',
         at: this.now(),
-        code: 'max_steps',
-        message: `Stopped after ${start.step} steps without finishing (limits.max_steps is ${limits.maxSteps}). Narrow the task, or raise the limit.`,
+        reason: stuck,
+        callId: `stuck_${start.step + 1}`,
+        expiresAt: this.now() + limits.questionTtlMs,
       });
     }
     // The engine adds its turn to the transcript of a working copy; the machine then takes the plan.
@@ -242,7 +265,7 @@ export class RunWorker {
     state.controller.signal.addEventListener('abort', abortStep, { once: true });
     const progress = new StepProgress(this.deps.effects, working);
     try {
-      outcome = await engine.plan(working, step.signal, progress);
+      outcome = await engine.plan(working, step.signal, progress, wrapUp ? { wrapUp } : {});
       await progress.done();
     } catch (error) {
       await progress.done(false);
@@ -289,8 +312,11 @@ export class RunWorker {
         answer: this.deps.redactor.redact(outcome.answer),
         ok: outcome.ok ?? true,
         ...(outcome.details ? { details: outcome.details } : {}),
+        ...(wrapUp ? { wrapUp } : {}),
       });
     }
+    // A last turn that still asks for calls (the model ignored that it has no tools) is not run.
+    if (wrapUp?.reason === 'step_limit') return this.stepLimitReached(working);
     // A step is a plan and its calls: the batch's save covers the plan too. A crash in between re-plans from
     // the last save; write and danger calls save `executing` before they run.
     return this.apply(working, { type: 'calls_planned', at: this.now(), calls: outcome.calls });

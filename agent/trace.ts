@@ -14,6 +14,8 @@ export const TraceKindSchema = z.enum([
   'checks_step',
   'tool_call',
   'question',
+  /** The run was not getting anywhere and asked its requester how to go on. */
+  'stuck',
   'answer',
   'approval',
   'executing',

@@ -1,5 +1,6 @@
 // Judges a scenario's outcome against its `expect`: every unmet expectation becomes one readable reason.
 import { compressionProblems, lastRequestProblems } from './judge-context.js';
+import { outcomeProblems } from './judge-outcome.js';
 import { pingProblems } from './judge-pings.js';
 import { textProblems, valueMatches } from './matchers.js';
 import { answerOf, ran, type ScenarioOutcome, type ToolCallRecord } from './outcome.js';
@@ -130,6 +131,6 @@ export function judge(expect: Expect, outcome: ScenarioOutcome): string[] {
   problems.push(...leakProblems(expect, outcome), ...budgetProblems(expect, outcome));
   problems.push(...outcome.modelProblems);
   problems.push(...compressionProblems(expect, outcome), ...lastRequestProblems(expect, outcome));
-  problems.push(...pingProblems(expect, outcome));
+  problems.push(...pingProblems(expect, outcome), ...outcomeProblems(expect, outcome));
   return problems;
 }

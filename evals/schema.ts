@@ -144,6 +144,30 @@ const TextMatcherSchema = z
   })
   .strict();
 
+/**
+ * What the run's calls came to, as the kernel keeps it (agent/run-outcomes.ts) and as the status line, the result
+ * cards and `opsbot run`'s exit code read it. Each list names the tools whose last call ended that way.
+ */
+const OutcomeExpectSchema = z
+  .object({
+    /** true: finished well; false: finished with a problem, or did not finish. */
+    ok: z.boolean().optional(),
+    /** What `opsbot run` exits with for this run: 0 ok, 1 failed or with a problem, 3 waiting. */
+    exit_code: z.union([z.literal(0), z.literal(1), z.literal(3)]).optional(),
+    passed: z.array(z.string()).optional(),
+    failed: z.array(z.string()).optional(),
+    refused: z.array(z.string()).optional(),
+    /** A refused call is the bot's own result card in the chat, naming the tool ("<tool> was refused"). */
+    refusal_shown: z.boolean().optional(),
+    /** The run found itself stuck and asked its requester how to go on (a `stuck` event). */
+    stuck: z.boolean().optional(),
+    /** The answer came from a last turn without tools, and why; `none` for an answer from a normal turn. */
+    wrap_up: z.enum(['step_limit', 'requester', 'none']).optional(),
+    /** Calls answered from the run's memory (a repeat, or the same failure again) rather than run. */
+    repeats: z.number().int().nonnegative().optional(),
+  })
+  .strict();
+
 export const ExpectSchema = z
   .object({
     status: z
@@ -179,6 +203,8 @@ export const ExpectSchema = z
     no_pings: z.literal(true).optional(),
     /** The text of the last model request's messages: what the model had in front of it when it answered. */
     last_model_request: TextMatcherSchema.optional(),
+    /** The kernel's outcome facts, computed from the run's calls, never from the model's words. */
+    outcome: OutcomeExpectSchema.optional(),
   })
   .strict();
 export type Expect = z.infer<typeof ExpectSchema>;

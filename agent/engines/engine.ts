@@ -1,6 +1,7 @@
 // An Engine decides a run's next move: calls to make, or the final answer. One class per mode.
 import type { ModelRetry } from '../model/model-retry.js';
 import type { EngineKind, PlannedCall, Run } from '../run.js';
+import type { WrapUp } from '../run-progress.js';
 
 export type PlanOutcome =
   | { kind: 'calls'; calls: PlannedCall[] }
@@ -18,8 +19,14 @@ export interface PlanProgress {
   modelRetrying(retry: ModelRetry): void;
 }
 
+/** How the kernel wants this turn planned. */
+export interface PlanOptions {
+  /** The turn must answer without tools, from what the run has found: its last step, or its requester said stop. */
+  wrapUp?: WrapUp;
+}
+
 export interface Engine {
   readonly kind: EngineKind;
   /** Called when the run has no queued calls and nothing pending. May update run.messages and run.usage. */
-  plan(run: Run, signal: AbortSignal, progress?: PlanProgress): Promise<PlanOutcome>;
+  plan(run: Run, signal: AbortSignal, progress?: PlanProgress, options?: PlanOptions): Promise<PlanOutcome>;
 }

@@ -11,10 +11,11 @@ import type { ModelMessage } from '../model-message.js';
 import { renderPrompt } from '../prompts.js';
 import type { Redactor } from '../redaction.js';
 import type { PlannedCall, Run } from '../run.js';
+import type { WrapUp } from '../run-progress.js';
 import { toolParametersSchema } from '../tool.js';
 import type { ToolPolicy } from '../tool-policy.js';
 import type { ToolRegistry } from '../tool-registry.js';
-import type { Engine, PlanOutcome, PlanProgress } from './engine.js';
+import type { Engine, PlanOptions, PlanOutcome, PlanProgress } from './engine.js';
 
 export interface ReactEngineOptions {
   model: ModelClient;
@@ -65,14 +66,22 @@ export class ReactEngine implements Engine {
 
   constructor(private readonly options: ReactEngineOptions) {}
 
-  async plan(run: Run, signal: AbortSignal, progress?: PlanProgress): Promise<PlanOutcome> {
+  async plan(
+    run: Run,
+    signal: AbortSignal,
+    progress?: PlanProgress,
+    options: PlanOptions = {},
+  ): Promise<PlanOutcome> {
     const { model, clock } = this.options;
     const basis = this.basis(run);
-    const { tools } = basis;
     const onRetry = progress ? (retry: ModelRetry) => progress.modelRetrying(retry) : undefined;
     this.cutOldToolOutputs(run);
     let messages: ModelMessage[] = [{ role: 'system', content: basis.prompt }, ...run.messages];
     messages = await this.fitContext(run, messages, basis, signal, onRetry);
+    // A last turn is offered no tools, and told why: it answers from the evidence so far.
+    const { wrapUp } = options;
+    const tools = wrapUp ? [] : basis.tools;
+    if (wrapUp) messages = [...messages, { role: 'user', content: wrapUpPrompt(wrapUp) }];
 
     const started = clock.now();
     const reply = await model.complete({ messages, tools, signal, ...(onRetry ? { onRetry } : {}) });
@@ -244,4 +253,13 @@ export class ReactEngine implements Engine {
     run.usage.completionTokens += reply.usage.completionTokens;
     return reply.content ?? '';
   }
+}
+
+/** The kernel's words to the model on a last turn, saying why it has no tools. */
+function wrapUpPrompt(wrapUp: WrapUp): string {
+  const why =
+    wrapUp.reason === 'step_limit'
+      ? `This is the last step this run may take (limits.max_steps is ${wrapUp.maxSteps}).`
+      : 'The requester asked you to stop here.';
+  return renderPrompt('wrapUp', { why });
 }

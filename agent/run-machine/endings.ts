@@ -1,7 +1,8 @@
 // How a run ends: finished, failed or interrupted mid-action, and what every end shares.
 import type { Run, RunBase, RunEvent, RunIn } from '../run.js';
 import type { RunEffect } from '../run-effect.js';
-import { outcomeProblems } from '../run-outcomes.js';
+import { type CallOutcomeFact, errorsMet, outcomeProblems } from '../run-outcomes.js';
+import type { WrapUp } from '../run-progress.js';
 import { finishedWords } from '../run-state-words.js';
 import type { Next, RunMachineEvent } from './events.js';
 import { to, withEvent } from './shape.js';
@@ -52,19 +53,23 @@ export function end<S extends 'finished' | 'failed' | 'cancelled' | 'expired' | 
 
 export function finish(run: Run, event: Extract<RunMachineEvent, { type: 'finished' }>): Next {
   // A call that failed or was refused (and did not pass when made again) makes the run's end a problem, whatever
-  // the engine's answer says; so does a failed write or danger action.
+  // the engine's answer says; so does a failed write or danger action, and an answer given at the step limit.
   const problems = outcomeProblems(run);
-  const ok = event.ok && run.failedActions.length === 0 && problems.length === 0;
-  // The bot's own line under the model's words, for a refusal they may gloss over ("restarted, or tried to").
-  const notes = problems
-    .filter((fact) => fact.state === 'refused')
-    .map((fact) => `Note: ${fact.tool} was refused: ${fact.summary}`);
-  const answer = [event.answer, ...notes].join('\n\n');
+  const { wrapUp } = event;
+  const ok =
+    event.ok && run.failedActions.length === 0 && problems.length === 0 && wrapUp?.reason !== 'step_limit';
+  const answer = [event.answer, ...endNotes(problems, wrapUp)].join('\n\n');
   const ended = end(
     run,
     'finished',
     { answer, ok },
-    { type: 'finished', at: event.at, step: run.step, answer },
+    {
+      type: 'finished',
+      at: event.at,
+      step: run.step,
+      answer,
+      ...(wrapUp ? { wrapUp: wrapUp.reason } : {}),
+    },
   );
   return {
     run: ended,
@@ -84,6 +89,22 @@ export function finish(run: Run, event: Extract<RunMachineEvent, { type: 'finish
       ...closing('finished', answer, ok),
     ],
   };
+}
+
+/**
+ * The bot's own lines under the engine's answer: a refusal the model may gloss over ("restarted, or tried to"),
+ * and for an answer asked for without tools, why, and every error the run met on the way.
+ */
+function endNotes(problems: CallOutcomeFact[], wrapUp: WrapUp | undefined): string[] {
+  const refused = problems
+    .filter((fact) => fact.state === 'refused')
+    .map((fact) => `Note: ${fact.tool} was refused: ${fact.summary}`);
+  if (!wrapUp) return refused;
+  const why =
+    wrapUp.reason === 'step_limit'
+      ? `Note: this answer was given at the step limit (limits.max_steps is ${wrapUp.maxSteps}), from what the run had found so far; the work may be unfinished.`
+      : `Note: stopped here, as ${wrapUp.by} asked; this answer is from what the run had found so far.`;
+  return [why, ...refused, ...errorsMet(problems)];
 }
 
 export function fail(run: Run, code: string, message: string, at: number): Next {

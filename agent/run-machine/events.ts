@@ -3,6 +3,7 @@ import type { OutboundMessage } from '../chat-port.js';
 import { type Principal, personKey } from '../principal.js';
 import type { PlannedCall, Run } from '../run.js';
 import type { MessageSlot, RunEffect } from '../run-effect.js';
+import type { WrapUp } from '../run-progress.js';
 import type { RecordedOutcome } from '../run-record-call.js';
 
 export type ApprovalCard = Extract<OutboundMessage, { kind: 'approval' }>;
@@ -66,7 +67,23 @@ export type RunMachineEvent =
   | { type: 'approval_expired'; at: number; approvalId: string; stopOnDenial: boolean; card: ApprovalCard }
   | { type: 'execution_started'; at: number; call: PlannedCall; displayArgs: unknown }
   | { type: 'execution_finished'; at: number; call: PlannedCall; outcome: RecordedOutcome }
-  | { type: 'finished'; at: number; answer: string; ok: boolean; details?: ResultDetails }
+  | {
+      type: 'finished';
+      at: number;
+      answer: string;
+      ok: boolean;
+      details?: ResultDetails;
+      /** The answer came from a last turn without tools: its notes say why, and what the run met. */
+      wrapUp?: WrapUp;
+    }
+  | {
+      type: 'stuck';
+      at: number;
+      reason: string;
+      /** The id of the ask_user call the kernel makes on the run's behalf. */
+      callId: string;
+      expiresAt: number;
+    }
   | { type: 'failed'; at: number; code: string; message: string }
   | { type: 'cancelled'; at: number; by: Actor; card?: ApprovalCard }
   | { type: 'action_interrupted'; at: number }

@@ -118,6 +118,13 @@ export const sampleEvents = {
     expiresAt: AT + 86_400_000,
   },
   question_expired: { type: 'question_expired', at: AT },
+  stuck: {
+    type: 'stuck',
+    at: AT,
+    reason: 'the last 3 steps found nothing new (http_check)',
+    callId: 'stuck_2',
+    expiresAt: AT + 86_400_000,
+  },
   approval_requested: {
     type: 'approval_requested',
     at: AT,

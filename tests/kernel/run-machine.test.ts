@@ -23,6 +23,7 @@ const TABLE: { [S in RunStatus]: Partial<Record<RunMachineEventType, RunStatus>>
     call_recorded: 'running',
     step_completed: 'running',
     question_asked: 'waiting_for_user',
+    stuck: 'waiting_for_user',
     approval_requested: 'waiting_for_approval',
     execution_started: 'executing',
     finished: 'finished',
@@ -114,6 +115,7 @@ describe('what the transitions cause', () => {
       ['waiting_for_approval', 'approval_expired'],
       ['executing', 'action_interrupted'],
       ['running', 'question_asked'],
+      ['running', 'stuck'],
     ] as const) {
       const effects = kinds(status, type);
       expect(effects).toContain('free_thread');
