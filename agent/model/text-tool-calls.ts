@@ -29,7 +29,7 @@ export function readTextToolCalls(
   const names = new Set(offered.map((tool) => tool.name));
   const found = tagged(content) ?? fenced(content) ?? bare(content);
   if (found === undefined) return undefined;
-  const calls: ModelToolCall[] = [];
+  const calls: UnnamedCall[] = [];
   for (const text of found.candidates) {
     const read = readCandidate(text, names);
     if (read === undefined) return undefined;
@@ -41,6 +41,9 @@ export function readTextToolCalls(
     prose: found.prose.trim() || null,
   };
 }
+
+/** A call as written, before it is given its id. */
+type UnnamedCall = Omit<ModelToolCall, 'id'>;
 
 interface Candidates {
   candidates: string[];
@@ -71,11 +74,11 @@ function bare(content: string): Candidates | undefined {
 }
 
 /** One call, or an array of calls (a tagged block may hold a fence); undefined when the text is anything else. */
-function readCandidate(text: string, names: ReadonlySet<string>): Omit<ModelToolCall, 'id'>[] | undefined {
+function readCandidate(text: string, names: ReadonlySet<string>): UnnamedCall[] | undefined {
   const parsed = parseJson(unwrapFence(text));
   if (!parsed.ok) return undefined;
   const items = Array.isArray(parsed.value) ? parsed.value : [parsed.value];
-  const calls: Omit<ModelToolCall, 'id'>[] = [];
+  const calls: UnnamedCall[] = [];
   for (const item of items) {
     const call = readCall(item, names);
     if (call === undefined) return undefined;
@@ -84,7 +87,7 @@ function readCandidate(text: string, names: ReadonlySet<string>): Omit<ModelTool
   return calls;
 }
 
-function readCall(item: unknown, names: ReadonlySet<string>): Omit<ModelToolCall, 'id'> | undefined {
+function readCall(item: unknown, names: ReadonlySet<string>): UnnamedCall | undefined {
   if (!isJsonObject(item)) return undefined;
   if (!Object.keys(item).every((key) => CALL_KEYS.has(key))) return undefined;
   if (item.type !== undefined && item.type !== 'function') return undefined;

@@ -88,6 +88,20 @@ describe('tool calls written as text', () => {
     expect(stored.events.find((event) => event.type === 'model_turn')).toMatchObject({ textToolCalls: true });
   });
 
+  it('runs a text call with its arguments as written, while the transcript and event keep them redacted', async () => {
+    harness = await createHarness();
+    const secret = 'xoxb-123456789012-abcdefghijkl';
+    harness.fake.reply(
+      text(`<tool_call>{"name": "write_note", "arguments": {"text": "token ${secret}"}}</tool_call>`),
+      text('noted'),
+    );
+    const run = await runTask(harness.kernel, { text: 'note it', principal: alice, conversation });
+    expect(harness.probe.calls).toEqual([{ tool: 'write_note', args: { text: `token ${secret}` } }]);
+    expect(harness.fake.requests[1]!.rawBody).not.toContain(secret);
+    expect(JSON.stringify(run.messages)).not.toContain(secret);
+    expect(JSON.stringify(run.events.filter((event) => event.type === 'model_turn'))).not.toContain(secret);
+  });
+
   it('leaves prose that mentions JSON, and a call of a tool not offered, as the answer', async () => {
     harness = await createHarness();
     const mentions = 'The endpoint answered {"status": "ok"}, so all is well.';
