@@ -11,6 +11,8 @@ export const RunEventSchema = z.discriminatedUnion('type', [
     type: z.literal('model_turn'),
     content: z.string().nullable(),
     toolCalls: z.array(z.object({ id: z.string(), name: z.string() })),
+    /** The calls were read from the reply's text (a model that writes them there), not its tool_calls. */
+    textToolCalls: z.boolean().optional(),
     promptTokens: z.number(),
     completionTokens: z.number(),
     durationMs: z.number(),

@@ -13,6 +13,7 @@ export const GROUPS = [
   'long_work',
   'failure',
   'patrols',
+  'small_models',
 ] as const;
 export const GroupSchema = z.enum(GROUPS);
 

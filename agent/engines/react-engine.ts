@@ -6,6 +6,7 @@ import { cutToolOutputs, mayCut } from '../context/cut-tool-outputs.js';
 import { estimateMessageTokens, estimatePromptTokens, estimateTokens } from '../context/token-estimate.js';
 import type { ModelClient, ModelToolSpec } from '../model/model-client.js';
 import type { ModelRetry } from '../model/model-retry.js';
+import { readTextToolCalls } from '../model/text-tool-calls.js';
 import { parseToolArguments } from '../model/tool-arguments.js';
 import type { ModelMessage } from '../model-message.js';
 import { renderPrompt } from '../prompts.js';
@@ -90,29 +91,36 @@ export class ReactEngine implements Engine {
     run.usage.completionTokens += reply.usage.completionTokens;
 
     const content = reply.content === null ? null : this.options.redactor.redact(reply.content);
+    // Small local models often write their calls in the text; read from the raw text, so that they run with the
+    // arguments as given, and kept in the transcript as real calls, so the tool results after them are valid.
+    const fromText =
+      reply.toolCalls.length === 0 ? readTextToolCalls(reply.content, tools, run.step) : undefined;
+    const replyCalls = fromText?.calls ?? reply.toolCalls;
+    const said = fromText ? fromText.prose && this.options.redactor.redact(fromText.prose) : content;
     // The history is saved with the run and sent back on every turn, so the model's own arguments are redacted
     // there as its text is; the planned calls below keep the arguments as given, to run with them.
-    const toolCalls = reply.toolCalls.map((call) => ({
+    const toolCalls = replyCalls.map((call) => ({
       ...call,
       arguments: this.options.redactor.redact(call.arguments),
     }));
-    run.messages.push({ role: 'assistant', content, toolCalls });
+    run.messages.push({ role: 'assistant', content: said, toolCalls });
     run.events.push({
       type: 'model_turn',
       at: clock.now(),
       step: run.step,
       content,
-      toolCalls: reply.toolCalls.map((call) => ({ id: call.id, name: call.name })),
+      toolCalls: replyCalls.map((call) => ({ id: call.id, name: call.name })),
+      ...(fromText ? { textToolCalls: true } : {}),
       promptTokens: reply.usage.promptTokens,
       completionTokens: reply.usage.completionTokens,
       durationMs: clock.now() - started,
     });
 
-    if (reply.toolCalls.length === 0) {
+    if (replyCalls.length === 0) {
       const answer = content?.trim();
       return { kind: 'answer', answer: answer || 'The model ended without an answer.' };
     }
-    const calls: PlannedCall[] = reply.toolCalls.map((call) => {
+    const calls: PlannedCall[] = replyCalls.map((call) => {
       const parsed = parseToolArguments(call.arguments);
       return {
         id: call.id,
@@ -120,7 +128,7 @@ export class ReactEngine implements Engine {
         rawArguments: call.arguments,
         args: parsed.ok ? parsed.args : null,
         ...(parsed.ok ? {} : { parseError: parsed.error }),
-        ...(content ? { reason: content } : {}),
+        ...(said ? { reason: said } : {}),
       };
     });
     return { kind: 'calls', calls };

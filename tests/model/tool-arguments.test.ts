@@ -61,4 +61,33 @@ describe('parseToolArguments', () => {
   it('does not repair commas between values', () => {
     expect(error('{"a": 1,, "b": 2}')).toMatch(/not valid JSON/);
   });
+
+  it('takes the one JSON object out of prose around it, fenced or not', () => {
+    expect(args('Here are the args: {"service": "api"}')).toEqual({ service: 'api' });
+    expect(args('Sure! {"service": "api", "lines": 50,} should do.')).toEqual({ service: 'api', lines: 50 });
+    expect(args('Arguments:\n```json\n{"query": "a } b", "n": 1}\n```\nThat is all.')).toEqual({
+      query: 'a } b',
+      n: 1,
+    });
+    expect(args('Use {service} like this: {"service": "api"}')).toEqual({ service: 'api' });
+    expect(args('{"service": "api"} (again: {"service": "api"})')).toEqual({ service: 'api' });
+  });
+
+  it('keeps the outer object of prose, not the objects nested in it', () => {
+    expect(args('The args are {"filter": {"level": "error"}, "limit": 5}.')).toEqual({
+      filter: { level: 'error' },
+      limit: 5,
+    });
+  });
+
+  it('rejects prose with two or more different objects, saying so', () => {
+    const message = error('Either {"service": "api"} or {"service": "worker"}');
+    expect(message).toMatch(/2 different JSON objects/);
+    expect(message).toMatch(/one valid JSON object/);
+  });
+
+  it('rejects prose whose JSON is broken, with the parse problem', () => {
+    expect(error('Here are the args: {"service": "api"')).toMatch(/not valid JSON/);
+    expect(error('Here are the args: {service: api}')).toMatch(/not valid JSON/);
+  });
 });

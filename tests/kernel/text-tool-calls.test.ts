@@ -1,0 +1,142 @@
+// A model that writes its tool calls in the text (Ollama, vLLM) still gets them run, through the real openai SDK
+// and the fake server; the approval gate still decides, and text that is not a call stays the answer.
+import { afterEach, describe, expect, it } from 'vitest';
+import { type ApprovalHarness, createApprovalHarness } from '../approvals/approval-harness.js';
+import { type FakeChatMessage, text } from '../fakes/openai-server.js';
+import { alice, conversation, createHarness, type Harness, runTask, toolMessages } from './harness.js';
+
+let harness: Harness | undefined;
+let approvals: ApprovalHarness | undefined;
+afterEach(async () => {
+  await harness?.close();
+  await approvals?.close();
+  harness = undefined;
+  approvals = undefined;
+});
+
+const call = '{"name": "check_http", "arguments": {"url": "https://a.example"}}';
+const formats = [
+  ['a bare JSON object', call],
+  ['a <tool_call> block', `Let me check that.\n<tool_call>\n${call}\n</tool_call>`],
+  ['a fenced json block', `Let me check that.\n\`\`\`json\n${call}\n\`\`\``],
+  [
+    '"parameters" and arguments as a string',
+    '{"name": "check_http", "parameters": "{\\"url\\": \\"https://a.example\\"}"}',
+  ],
+] as const;
+
+describe('tool calls written as text', () => {
+  it.each(formats)(
+    'runs a call given as %s, and the run finishes with its result',
+    async (_label, content) => {
+      harness = await createHarness();
+      harness.fake.reply(text(content), text('a.example is up.'));
+      const run = await runTask(harness.kernel, { text: 'is a up?', principal: alice, conversation });
+
+      expect(harness.probe.calls).toEqual([{ tool: 'check_http', args: { url: 'https://a.example' } }]);
+      expect(run.status).toBe('finished');
+      expect(run.answer).toBe('a.example is up.');
+      // The next request carries the call as a real tool call, answered by its tool message: valid for the API.
+      const messages = harness.fake.requests[1]!.body.messages!;
+      const assistant = messages.find((message) => message.role === 'assistant') as FakeChatMessage;
+      expect(assistant.tool_calls).toEqual([
+        {
+          id: 'text_call_1_1',
+          type: 'function',
+          function: { name: 'check_http', arguments: expect.stringContaining('https://a.example') },
+        },
+      ]);
+      expect(assistant.content).toBe(content.startsWith('Let me') ? 'Let me check that.' : null);
+      const tool = messages.find((message) => message.role === 'tool')!;
+      expect(tool.tool_call_id).toBe('text_call_1_1');
+      expect(toolMessages(harness.fake.requests[1]!.body)[0]).toMatchObject({
+        summary: 'https://a.example answered 200',
+      });
+      const turn = run.events.find((event) => event.type === 'model_turn');
+      expect(turn).toMatchObject({
+        textToolCalls: true,
+        toolCalls: [{ id: 'text_call_1_1', name: 'check_http' }],
+      });
+    },
+  );
+
+  it('runs several tagged calls from one reply', async () => {
+    harness = await createHarness();
+    harness.fake.reply(
+      text(
+        '<tool_call>{"name": "check_http", "arguments": {"url": "https://a.example"}}</tool_call>\n' +
+          '<tool_call>{"name": "read_logs", "arguments": {"service": "api"}}</tool_call>',
+      ),
+      text('done'),
+    );
+    const run = await runTask(harness.kernel, { text: 'check', principal: alice, conversation });
+    expect(harness.probe.calls.map((made) => made.tool).sort()).toEqual(['check_http', 'read_logs']);
+    expect(run.status).toBe('finished');
+    const tools = harness.fake.requests[1]!.body.messages!.filter((message) => message.role === 'tool');
+    expect(tools.map((message) => message.tool_call_id)).toEqual(['text_call_1_1', 'text_call_1_2']);
+  });
+
+  it('stores the text calls: another process loads the run with them and the event that says so', async () => {
+    harness = await createHarness({ store: 'sqlite' });
+    harness.fake.reply(text(call), text('ok'));
+    const run = await runTask(harness.kernel, { text: 'is a up?', principal: alice, conversation });
+    const stored = await harness.newKernel().get(run.id);
+    expect(stored.messages.find((message) => message.role === 'assistant')).toMatchObject({
+      content: null,
+      toolCalls: [{ id: 'text_call_1_1', name: 'check_http' }],
+    });
+    expect(stored.events.find((event) => event.type === 'model_turn')).toMatchObject({ textToolCalls: true });
+  });
+
+  it('runs a text call with its arguments as written, while the transcript and event keep them redacted', async () => {
+    harness = await createHarness();
+    const secret = 'xoxb-123456789012-abcdefghijkl';
+    harness.fake.reply(
+      text(`<tool_call>{"name": "write_note", "arguments": {"text": "token ${secret}"}}</tool_call>`),
+      text('noted'),
+    );
+    const run = await runTask(harness.kernel, { text: 'note it', principal: alice, conversation });
+    expect(harness.probe.calls).toEqual([{ tool: 'write_note', args: { text: `token ${secret}` } }]);
+    expect(harness.fake.requests[1]!.rawBody).not.toContain(secret);
+    expect(JSON.stringify(run.messages)).not.toContain(secret);
+    expect(JSON.stringify(run.events.filter((event) => event.type === 'model_turn'))).not.toContain(secret);
+  });
+
+  it('leaves prose that mentions JSON, and a call of a tool not offered, as the answer', async () => {
+    harness = await createHarness();
+    const mentions = 'The endpoint answered {"status": "ok"}, so all is well.';
+    const unknown = '{"name": "delete_everything", "arguments": {}}';
+    harness.fake.reply(text(mentions), text(unknown));
+    const first = await runTask(harness.kernel, { text: 'status?', principal: alice, conversation });
+    const second = await runTask(harness.kernel, {
+      text: 'again?',
+      principal: alice,
+      conversation: { ...conversation, threadId: 't2' },
+    });
+    expect(first.answer).toBe(mentions);
+    expect(second.answer).toBe(unknown);
+    expect(harness.probe.calls).toEqual([]);
+    expect(harness.fake.requests).toHaveLength(2);
+  });
+
+  it('sends a danger call written as text to the approval gate, like a real tool call', async () => {
+    approvals = await createApprovalHarness('memory');
+    approvals.fake.reply(
+      text(
+        'The api is stuck; a restart should clear it.\n' +
+          '<tool_call>{"name": "restart_service", "arguments": {"service": "api"}}</tool_call>',
+      ),
+    );
+    const run = await runTask(approvals.kernel, {
+      text: 'restart the api',
+      principal: approvals.person('alice'),
+      conversation: { platform: 'playground', channelId: 'ops', threadId: 'th1', channelName: 'ops' },
+    });
+    expect(run.status).toBe('waiting_for_approval');
+    expect(approvals.probe.count('restart_service')).toBe(0);
+    expect(approvals.chat.ofKind('approval')[0]).toMatchObject({
+      tool: 'restart_service',
+      reason: 'The api is stuck; a restart should clear it.',
+    });
+  });
+});
