@@ -131,7 +131,7 @@ describe('npm run eval -- --live', () => {
     const live = await evalRun(['--live', '--record', '--filter', 'budgets/*'], liveEnv());
     expect(live.code).toBe(0);
     expect(live.output).toMatch(/budgets\/never-wraps-up\s+skip: scripts a model that never wraps up/);
-    expect(live.output).toContain('0/0 passed (0%), 4 skipped');
+    expect(live.output).toContain('0/0 passed (0%), 5 skipped');
     expect(fake.requests).toHaveLength(0);
     expect(existsSync(join(dir, 'cassettes', 'budgets'))).toBe(false);
   });
