@@ -146,6 +146,23 @@ describe('per-tool budgets', () => {
     expect(run.status).toBe('finished');
   });
 
+  it("gives a patrol's planned checks no per-tool budget: people chose each call, not the model", async () => {
+    harness = await createHarness({ model: false, kernel: { limits: budgets(1) } });
+    const calls = ['a', 'b', 'c'].map((host) => {
+      const args = { url: `https://${host}.example` };
+      return { id: `chk_${host}`, name: 'check_http', args, rawArguments: JSON.stringify(args) };
+    });
+    const run = await runTask(harness.kernel, {
+      text: 'patrol sites',
+      principal: { platform: 'patrol', userId: 'sites', displayName: 'patrol sites', roles: [], groups: [] },
+      conversation: { platform: 'patrol', channelId: 'sites' },
+      engine: 'checks',
+      plan: { calls },
+    });
+    expect(run.status).toBe('finished');
+    expect(harness.probe.count('check_http')).toBe(3);
+  });
+
   it('counts runs saved before results said whether they ran: repeats and refusals spent nothing', () => {
     const result = (callId: string, extra: Partial<Extract<RunEvent, { type: 'tool_result' }>>) =>
       ({
