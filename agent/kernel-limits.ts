@@ -2,6 +2,27 @@
 // The bot's settings schema embeds this schema, and the kernel's defaults are this schema parsed from nothing.
 import { z } from 'zod';
 import { DurationSchema } from './policy/duration.js';
+import type { ToolBudgets } from './tool-budgets.js';
+
+const ToolBudgetsSettingsSchema = z
+  .strictObject({
+    default_calls: z
+      .number()
+      .int()
+      .min(1)
+      .default(20)
+      .describe(
+        'Calls the model may make of any one tool in a run, unless `calls` names the tool. A call answered from ' +
+          "the run's earlier results, or refused, runs nothing and spends nothing.",
+      ),
+    calls: z
+      .record(z.string(), z.number().int().min(1))
+      .default({})
+      .describe(
+        'Per-tool call budgets by tool name, such as `http_check: 30`; each name must be a known tool.',
+      ),
+  })
+  .prefault({});
 
 export const KernelLimitsSettingsSchema = z.strictObject({
   max_steps: z
@@ -14,6 +35,11 @@ export const KernelLimitsSettingsSchema = z.strictObject({
       'Model turns (or command steps) per run; past it the run stops with a message naming this limit.',
     ),
   max_tool_calls: z.number().int().min(1).default(40).describe('Tool calls per run, across all its steps.'),
+  tool_budgets: ToolBudgetsSettingsSchema.describe(
+    'How many calls of one tool the model may make in a run. Past it, the next call of that tool is refused and ' +
+      'the model is told to use another tool or answer; the run goes on. Patrol checks and typed commands have ' +
+      'no per-tool budget.',
+  ),
   max_tokens: z
     .number()
     .int()
@@ -53,6 +79,10 @@ export function kernelLimitsFromSettings(settings: KernelLimitsSettings) {
   return {
     maxSteps: settings.max_steps,
     maxToolCalls: settings.max_tool_calls,
+    toolBudgets: {
+      defaultCalls: settings.tool_budgets.default_calls,
+      calls: settings.tool_budgets.calls,
+    } satisfies ToolBudgets,
     maxTokens: settings.max_tokens,
     maxWallTimeMs: settings.max_wall_time,
     toolTimeoutMs: settings.tool_timeout,

@@ -166,6 +166,7 @@ export class Kernel {
         logger: this.logger,
         toolTimeoutMs: this.limits.toolTimeoutMs,
         toolOutputChars: this.limits.toolOutputChars,
+        toolBudgets: this.limits.toolBudgets,
       }),
       engines: this.engines,
       approvals: this.gate,

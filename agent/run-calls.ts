@@ -1,5 +1,6 @@
 // The calls of a step: consecutive reads together (abandoned on a cancel), write and danger calls alone with
-// `executing` saved first, approved calls claimed for their one execution, and the per-run call budget.
+// `executing` saved first, approved calls claimed for their one execution, and the per-run call budget (a
+// tool's own budget is checked when the call is prepared).
 import type { ApprovalGate } from './approval-gate.js';
 import type { Clock } from './clock.js';
 import type { KernelLimits } from './kernel-options.js';
@@ -9,6 +10,7 @@ import { type RunMachineEvent, refusedRecord } from './run-machine.js';
 import type { RecordedOutcome } from './run-record-call.js';
 import type { CallOutcome, StepExecutor } from './step-executor.js';
 import type { Tool } from './tool.js';
+import { callsLeft } from './tool-budgets.js';
 
 export interface RunCallsDeps {
   executor: StepExecutor;
@@ -149,6 +151,10 @@ export class RunCalls {
       const prepared = executor.prepare(start, call);
       if (prepared.kind !== 'ready' || prepared.tool.risk !== 'read') break;
       if (signatures.has(prepared.signature)) break;
+      // Left for the next pass, which refuses it with its budget's words once the batch before it is recorded.
+      const budget = callsLeft(start, limits.toolBudgets, prepared.tool.name);
+      if (budget && budget.left <= batch.filter((ready) => ready.tool.name === prepared.tool.name).length)
+        break;
       signatures.add(prepared.signature);
       batch.push({ call, tool: prepared.tool, args: prepared.args, signature: prepared.signature });
     }

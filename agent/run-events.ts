@@ -34,6 +34,17 @@ export const RunEventSchema = z.discriminatedUnion('type', [
     summary: z.string(),
     durationMs: z.number(),
     repeated: z.boolean().default(false),
+    /** Whether the tool really ran (absent in runs saved before it was kept): what a tool's budget counts. */
+    ran: z.boolean().optional(),
+  }),
+  /** A call refused because its tool's budget for the run was spent: its budget and the setting that sets it. */
+  z.object({
+    ...eventBase,
+    type: z.literal('tool_budget_spent'),
+    callId: z.string(),
+    tool: z.string(),
+    calls: z.number().int().positive(),
+    setting: z.string(),
   }),
   z.object({
     ...eventBase,

@@ -42,7 +42,21 @@ export function recordOutcome(
         summary: outcome.summary,
         durationMs: outcome.durationMs,
         repeated: outcome.repeated,
+        ran: outcome.executed,
       },
+      ...(outcome.budgetSpent
+        ? [
+            {
+              type: 'tool_budget_spent' as const,
+              at,
+              step: run.step,
+              callId: call.id,
+              tool: call.name,
+              calls: outcome.budgetSpent.calls,
+              setting: outcome.budgetSpent.setting,
+            },
+          ]
+        : []),
     ],
   };
   // An action that ran may have changed what the run's reads saw (a check after a restart must run again), so
@@ -94,6 +108,18 @@ export function recordOutcome(
       durationMs: outcome.durationMs,
     },
   });
+  if (outcome.budgetSpent) {
+    const { calls, setting } = outcome.budgetSpent;
+    effects.push({
+      kind: 'trace',
+      record: {
+        kind: 'tool_budget_spent',
+        tool: call.name,
+        summary: `budget spent: ${calls} ${calls === 1 ? 'call' : 'calls'} (${setting}); the call was refused`,
+        durationMs: 0,
+      },
+    });
+  }
   return { run: next, effects };
 }
 

@@ -14,6 +14,7 @@ import type { ApproverSet } from './policy/approver-set.js';
 import type { Redactor } from './redaction.js';
 import type { PlannedCall, Run } from './run.js';
 import { type Tool, type ToolContext, ToolResultSchema } from './tool.js';
+import { budgetSpentMessage, callsLeft, type ToolBudget, type ToolBudgets } from './tool-budgets.js';
 import { type ToolError, type ToolErrorClass, toolErrorContent } from './tool-errors.js';
 import type { ToolPolicy } from './tool-policy.js';
 import type { ToolRegistry } from './tool-registry.js';
@@ -42,8 +43,13 @@ export interface CallOutcome {
   errorClass?: ToolErrorClass;
   repeated: boolean;
   durationMs: number;
-  /** The call ran and failed in a way that counts against the tool's circuit breaker. */
+  /**
+   * The call ran and failed in a way that counts against the tool's circuit breaker, or ran and returned: what a
+   * tool's budget counts (recorded as the result's `ran`). Refusals, repeats and cancelled calls have it false.
+   */
   executed: boolean;
+  /** Set when the call was refused because its tool's budget for the run was spent. */
+  budgetSpent?: ToolBudget;
 }
 
 export interface StepExecutorOptions {
@@ -55,6 +61,7 @@ export interface StepExecutorOptions {
   logger: Logger;
   toolTimeoutMs: number;
   toolOutputChars: number;
+  toolBudgets: ToolBudgets;
 }
 
 export class StepExecutor {
@@ -140,6 +147,18 @@ export class StepExecutor {
           executed: false,
         },
       };
+    }
+    // After the repeats, which run nothing and so spend nothing; before an approval, so nobody is asked in vain.
+    const budget = callsLeft(run, this.options.toolBudgets, tool.name);
+    if (budget && budget.left === 0) {
+      const refusal = this.failure(
+        tool.name,
+        'refused_by_policy',
+        budgetSpentMessage(budget.budget),
+        0,
+        false,
+      );
+      return { kind: 'resolved', outcome: { ...refusal, budgetSpent: budget.budget } };
     }
     if (decision.outcome === 'needs_approval') {
       return {

@@ -13,6 +13,8 @@ export const TraceKindSchema = z.enum([
   /** A step of the checks engine (patrols) that needed no model: its planned checks, or their verdict. */
   'checks_step',
   'tool_call',
+  /** A tool call refused because the tool's budget for the run was spent; the run goes on. */
+  'tool_budget_spent',
   'question',
   /** The run was not getting anywhere and asked its requester how to go on. */
   'stuck',

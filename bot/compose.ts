@@ -25,6 +25,7 @@ import { ToolSettingsError } from '../tools/tool-settings-error.js';
 import { type Environment, modelConfigured } from './config/environment.js';
 import { settingsProblemsError } from './config/load-settings.js';
 import type { Settings } from './config/settings-schema.js';
+import { toolBudgetProblems } from './config/tool-budget-checks.js';
 import { claimInstanceId } from './instance-id.js';
 import { meteredModelClient } from './metrics/metered-model-client.js';
 import { meteredStore } from './metrics/metered-store.js';
@@ -84,12 +85,16 @@ export async function createOpsbot(options: ComposeOptions): Promise<Opsbot> {
     // Problems in the commands are reported like the loader's own: every one, with the file and line.
     throw error instanceof ToolSettingsError ? settingsProblemsError(settings, [...error.problems]) : error;
   });
-  // Patrol checks are checked against the real tools and the patrol's role before anything opens or runs.
+  // Patrol checks and tool budgets are checked against the real tools (and a patrol's role) before anything opens
+  // or runs.
   // Built once: the kernel gets these two.
   const registry = new ToolRegistry(tools);
   const policy = settingsToolPolicy(settings.permissions, registry);
-  const patrolIssues = patrolProblems(settings.patrols, registry, policy, settings.permissions);
-  if (patrolIssues.length > 0) throw settingsProblemsError(settings, patrolIssues);
+  const registryIssues = [
+    ...patrolProblems(settings.patrols, registry, policy, settings.permissions),
+    ...toolBudgetProblems(settings.limits, registry),
+  ];
+  if (registryIssues.length > 0) throw settingsProblemsError(settings, registryIssues);
   const instance = claimInstanceId(environment.OPSBOT_DATA_DIR);
   if (instance.note) logger.warn({ instanceId: instance.id }, instance.note);
   const { metrics } = options;

@@ -29,7 +29,10 @@ describe('settings defaults', () => {
   it('map every limit the kernel reads, each to a value', () => {
     const mapped = kernelLimitsFromSettings(defaults.limits);
     expect(Object.keys(mapped)).toHaveLength(Object.keys(KernelLimitsSettingsSchema.shape).length);
-    for (const value of Object.values(mapped)) expect(value).toEqual(expect.any(Number));
+    const { toolBudgets, ...numbers } = mapped;
+    for (const value of Object.values(numbers)) expect(value).toEqual(expect.any(Number));
+    expect(toolBudgets).toEqual({ defaultCalls: defaults.limits.tool_budgets.default_calls, calls: {} });
+    expect(toolBudgets.defaultCalls).toEqual(expect.any(Number));
   });
 
   it('are the context window, compression point and kept tool outputs the engines use when given none', () => {

@@ -1,0 +1,19 @@
+// Checks that every tool `limits.tool_budgets.calls` names is a tool opsbot has: known only once the tools are built
+// (commands, plugins), so it runs at start-up next to the patrol checks, before anything opens or runs.
+import { didYouMean } from './did-you-mean.js';
+import type { PathProblem } from './settings-issues.js';
+import type { Settings } from './settings-schema.js';
+
+export interface ToolNames {
+  names(): string[];
+}
+
+export function toolBudgetProblems(limits: Settings['limits'], tools: ToolNames): PathProblem[] {
+  const known = tools.names();
+  return Object.keys(limits.tool_budgets.calls)
+    .filter((name) => !known.includes(name))
+    .map((name) => ({
+      path: ['limits', 'tool_budgets', 'calls', name],
+      message: `a budget for the tool "${name}", which does not exist${didYouMean(name, known)}; tools: ${known.join(', ') || 'none'}`,
+    }));
+}
