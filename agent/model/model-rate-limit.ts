@@ -160,7 +160,10 @@ export class ModelRateLimiter {
       this.waiting.shift()?.admit();
       blocked = this.blockedBy();
     }
-    if (this.waiting.length === 0 || blocked === 'in_flight') return this.stopWaking();
+    if (this.waiting.length === 0 || blocked === 'in_flight') {
+      this.stopWaking();
+      return;
+    }
     const now = this.clock.now();
     const delay =
       blocked === 'server' ? this.pausedUntil - now : Math.ceil(((1 - this.tokens) * 1000) / this.rate);
