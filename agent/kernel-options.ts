@@ -30,6 +30,8 @@ export interface KernelOptions {
   tools: readonly Tool[] | ToolRegistry;
   /** Absent: only the command engine runs, and free text gets help on configuring a model. */
   model?: ModelClient;
+  /** Writes the summaries (context compression, patrol results); the main model when absent. Unused without it. */
+  summaryModel?: ModelClient;
   /** Defaults to allowing every known tool; the bot passes the settings-based policy, built over `tools`. */
   policy?: ToolPolicy | ((registry: ToolRegistry) => ToolPolicy);
   chat?: ChatPort;

@@ -1,7 +1,10 @@
-// A step's progress on the run's status line while it waits, said as it happens: a model call being retried.
+// A step's progress on the run's status line while it waits, said as it happens: a model call being retried, or
+// held back by the rate limit.
 import type { MessageTone } from './chat-port.js';
 import type { PlanProgress } from './engines/engine.js';
+import type { ModelWait } from './model/model-port.js';
 import { type ModelRetry, modelRetryWords } from './model/model-retry.js';
+import { modelWaitWords } from './model/model-wait.js';
 import type { Run } from './run.js';
 import type { RunEffects } from './run-effects.js';
 import { WORKING_WORDS } from './run-state-words.js';
@@ -19,6 +22,18 @@ export class StepProgress implements PlanProgress {
   modelRetrying(retry: ModelRetry): void {
     this.shown = true;
     this.show(modelRetryWords(retry), 'warning');
+  }
+
+  modelWaiting(wait: ModelWait): void {
+    this.shown = true;
+    this.show(modelWaitWords(wait), 'working');
+  }
+
+  /** The call is sent: the line says the run works on, and needs no second saying so at the end. */
+  modelAdmitted(): void {
+    if (!this.shown) return;
+    this.shown = false;
+    this.show(WORKING_WORDS, 'working');
   }
 
   /**

@@ -2,19 +2,17 @@
 import { join } from 'node:path';
 import { BUILTIN_TOOLS } from '../agent/builtin-tools.js';
 import type { ChatPort } from '../agent/chat-port.js';
-import { CircuitBreaker } from '../agent/circuit-breaker.js';
-import { type Clock, systemClock } from '../agent/clock.js';
+import type { Clock } from '../agent/clock.js';
 import { Kernel } from '../agent/kernel.js';
 import { kernelLimitsFromSettings } from '../agent/kernel-limits.js';
 import type { Logger } from '../agent/logger.js';
-import { createOpenAIModelClient, type ModelClient } from '../agent/model/model-client.js';
-import { CachedModelProbe, probeModel } from '../agent/model/model-probe.js';
+import type { ModelClient } from '../agent/model/model-client.js';
+import type { CachedModelProbe } from '../agent/model/model-probe.js';
 import { ApprovalBook } from '../agent/policy/approvals.js';
 import { AuditLog } from '../agent/policy/audit-log.js';
 import { settingsToolPolicy } from '../agent/policy/settings-tool-policy.js';
 import { Redactor } from '../agent/redaction.js';
 import type { RunQueue } from '../agent/run-queue.js';
-import { maskUrlPassword } from '../agent/store/mask-url-password.js';
 import { openStore, parseStoreUrl } from '../agent/store/open-store.js';
 import type { Store } from '../agent/store/store.js';
 import { ToolRegistry } from '../agent/tool-registry.js';
@@ -27,11 +25,11 @@ import { settingsProblemsError } from './config/load-settings.js';
 import type { Settings } from './config/settings-schema.js';
 import { toolBudgetProblems } from './config/tool-budget-checks.js';
 import { claimInstanceId } from './instance-id.js';
-import { meteredModelClient } from './metrics/metered-model-client.js';
 import { meteredStore } from './metrics/metered-store.js';
 import { meteredTraceSink } from './metrics/metered-trace-sink.js';
 import type { OpsbotMetrics } from './metrics/opsbot-metrics.js';
 import { runLifecycleMetrics } from './metrics/run-lifecycle-metrics.js';
+import { createModelClients } from './model-clients.js';
 
 export interface Opsbot {
   kernel: Kernel;
@@ -43,6 +41,8 @@ export interface Opsbot {
   model: ModelClient | undefined;
   /** Whether the configured model is really there (cached); undefined without a model. */
   modelHealth: CachedModelProbe | undefined;
+  /** Whether the summary model is there, when it is not the main one. */
+  summaryModelHealth: CachedModelProbe | undefined;
   traceDir: string;
   /** This process's id (kept in the data directory): its run leases and its line in `opsbot cluster`. */
   instanceId: string;
@@ -73,10 +73,6 @@ export interface ComposeOptions {
   /** OPSBOT_METRICS=on: the store, the model, the trace and run changes are counted here. */
   metrics?: OpsbotMetrics;
 }
-
-/** How long a model health answer is reused, and how long one may take (under /readyz's 3 s). */
-const MODEL_HEALTH_TTL_MS = 30_000;
-const MODEL_HEALTH_TIMEOUT_MS = 2_500;
 
 export async function createOpsbot(options: ComposeOptions): Promise<Opsbot> {
   const { environment, settings, logger } = options;
@@ -111,36 +107,17 @@ export async function createOpsbot(options: ComposeOptions): Promise<Opsbot> {
     (options.shareQueue
       ? await runQueueFor(environment, options.store, logger, limits.worker_lock)
       : undefined);
-  const model = modelConfigured(environment)
-    ? createOpenAIModelClient({
-        ...(environment.OPENAI_API_KEY ? { apiKey: environment.OPENAI_API_KEY } : {}),
-        ...(environment.OPENAI_BASE_URL ? { baseURL: environment.OPENAI_BASE_URL } : {}),
-        model: environment.OPENAI_MODEL,
-        timeoutMs: limits.model_timeout,
-        maxRetries: limits.model_retries,
-        breaker: modelBreaker(environment, store, logger, options.clock),
+  const models = modelConfigured(environment)
+    ? createModelClients({
+        environment,
+        settings,
+        store,
         logger,
-        ...(settings.model.temperature === undefined ? {} : { temperature: settings.model.temperature }),
         ...(options.clock ? { clock: options.clock } : {}),
-        proxyEnv: environment,
+        ...(metrics ? { metrics } : {}),
       })
     : undefined;
-  const modelHealth = model
-    ? new CachedModelProbe({
-        ttlMs: MODEL_HEALTH_TTL_MS,
-        ...(options.clock ? { clock: options.clock } : {}),
-        probe: () =>
-          probeModel({
-            ...(environment.OPENAI_API_KEY ? { apiKey: environment.OPENAI_API_KEY } : {}),
-            ...(environment.OPENAI_BASE_URL ? { baseURL: environment.OPENAI_BASE_URL } : {}),
-            model: environment.OPENAI_MODEL,
-            timeoutMs: Math.min(limits.model_timeout, MODEL_HEALTH_TIMEOUT_MS),
-            // Through the model's own connections and proxy, so the answer is the model client's.
-            dispatcher: model.dispatcher,
-            ...(model.proxy ? { proxy: model.proxy } : {}),
-          }),
-      })
-    : undefined;
+  const model = models?.main;
   const traceDir = join(environment.OPSBOT_DATA_DIR, 'traces');
   const clock = options.clock ? { clock: options.clock } : {};
   const audit = new AuditLog(store, clock);
@@ -153,9 +130,7 @@ export async function createOpsbot(options: ComposeOptions): Promise<Opsbot> {
   const kernel = new Kernel({
     store,
     tools: registry,
-    ...(model
-      ? { model: metrics ? meteredModelClient(model, metrics, options.clock ?? systemClock) : model }
-      : {}),
+    ...models?.forKernel,
     policy,
     approvals,
     chat: options.chat,
@@ -184,10 +159,10 @@ export async function createOpsbot(options: ComposeOptions): Promise<Opsbot> {
     runLeaseMs: limits.worker_lock,
   });
   if (metrics) kernel.onRunChange(runLifecycleMetrics(metrics));
-  /** The model and where it is reached, e.g. "gpt-4o-mini at https://api.openai.com/v1 (through proxy …)". */
+  /** The models and where they are reached, e.g. "gpt-4o-mini at https://api.openai.com/v1; summaries: …". */
   const describeModel = () =>
-    model
-      ? `${environment.OPENAI_MODEL} at ${model.baseURL}${model.proxy ? ` (through proxy ${model.proxy.url})` : ''}`
+    models
+      ? models.describe()
       : 'none configured (command engine only; set OPENAI_BASE_URL or OPENAI_API_KEY for free text)';
   const closeStorage = async () => {
     instance.release();
@@ -202,7 +177,8 @@ export async function createOpsbot(options: ComposeOptions): Promise<Opsbot> {
     environment,
     redactor,
     model,
-    modelHealth,
+    modelHealth: models?.health,
+    summaryModelHealth: models?.summaryHealth,
     traceDir,
     describe() {
       return [
@@ -217,20 +193,6 @@ export async function createOpsbot(options: ComposeOptions): Promise<Opsbot> {
     },
     closeStorage,
   };
-}
-
-/**
- * The model's breaker, kept in the Store: a model found down stays refused after a restart, and by every process
- * on the same Store, until its open time has run out. One per endpoint and model, so a changed one starts closed.
- */
-function modelBreaker(environment: Environment, store: Store, logger: Logger, clock: Clock | undefined) {
-  const endpoint = maskUrlPassword(environment.OPENAI_BASE_URL ?? 'https://api.openai.com/v1');
-  return new CircuitBreaker({
-    name: `model:${environment.OPENAI_MODEL}@${endpoint}`,
-    store,
-    logger,
-    ...(clock ? { clock } : {}),
-  });
 }
 
 /**

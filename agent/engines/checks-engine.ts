@@ -5,9 +5,11 @@ import { errorMessage } from '../errors.js';
 import type { ModelClient } from '../model/model-client.js';
 import type { Redactor } from '../redaction.js';
 import type { Run } from '../run.js';
-import type { Engine, PlanOutcome } from './engine.js';
+import type { Engine, PlanOutcome, PlanProgress } from './engine.js';
+import { modelCallProgress } from './model-call-progress.js';
 
 export interface ChecksEngineOptions {
+  /** Writes the summary of a patrol's results (the summary model, if one is set); no summary without one. */
   model?: ModelClient;
   redactor: Redactor;
   clock: Clock;
@@ -31,7 +33,7 @@ export class ChecksEngine implements Engine {
 
   constructor(private readonly options: ChecksEngineOptions) {}
 
-  async plan(run: Run, signal: AbortSignal): Promise<PlanOutcome> {
+  async plan(run: Run, signal: AbortSignal, progress?: PlanProgress): Promise<PlanOutcome> {
     const plan = run.plan;
     if (!plan) return { kind: 'answer', answer: 'This run has no checks to make.', ok: false };
     const made = new Set(run.messages.filter((m) => m.role === 'tool').map((m) => m.toolCallId));
@@ -49,7 +51,9 @@ export class ChecksEngine implements Engine {
       failed.length === 0
         ? `All ${results.length} checks passed.`
         : `${failed.length} of ${results.length} checks failed: ${failed.map((r) => r.tool).join(', ')}.`;
-    const summary = plan.summaryTask ? await this.summarize(run, plan.summaryTask, results, signal) : '';
+    const summary = plan.summaryTask
+      ? await this.summarize(run, plan.summaryTask, results, signal, progress)
+      : '';
     return {
       kind: 'answer',
       answer: summary ? `${headline}\n\n${summary}` : headline,
@@ -64,6 +68,7 @@ export class ChecksEngine implements Engine {
     task: string,
     results: CheckResult[],
     signal: AbortSignal,
+    progress: PlanProgress | undefined,
   ): Promise<string> {
     const { model, redactor, clock } = this.options;
     if (!model) return '';
@@ -76,7 +81,9 @@ export class ChecksEngine implements Engine {
           { role: 'user', content: `${task}\n\nResults:\n${facts}` },
         ],
         tools: [],
+        purpose: 'patrol_summary',
         signal,
+        ...modelCallProgress(progress),
       });
       run.usage.modelCalls += 1;
       run.usage.promptTokens += reply.usage.promptTokens;

@@ -14,7 +14,14 @@ import { ReactEngine } from './react-engine.js';
 export interface EngineDeps
   extends Pick<
     KernelOptions,
-    'model' | 'aliases' | 'botName' | 'contextWindow' | 'compressAt' | 'keepToolOutputs' | 'instructions'
+    | 'model'
+    | 'summaryModel'
+    | 'aliases'
+    | 'botName'
+    | 'contextWindow'
+    | 'compressAt'
+    | 'keepToolOutputs'
+    | 'instructions'
   > {
   registry: ToolRegistry;
   policy: ToolPolicy;
@@ -35,12 +42,13 @@ export function createEngines(deps: EngineDeps): Partial<Record<EngineKind, Engi
     checks: new ChecksEngine({
       redactor: deps.redactor,
       clock,
-      ...(deps.model ? { model: deps.model } : {}),
+      ...(deps.model ? { model: deps.summaryModel ?? deps.model } : {}),
     }),
   };
   if (deps.model) {
     engines.react = new ReactEngine({
       model: deps.model,
+      ...(deps.summaryModel ? { summaryModel: deps.summaryModel } : {}),
       registry,
       policy,
       redactor: deps.redactor,

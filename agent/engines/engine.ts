@@ -1,4 +1,5 @@
 // An Engine decides a run's next move: calls to make, or the final answer. One class per mode.
+import type { ModelWait } from '../model/model-port.js';
 import type { ModelRetry } from '../model/model-retry.js';
 import type { EngineKind, PlannedCall, Run } from '../run.js';
 import type { WrapUp } from '../run-progress.js';
@@ -17,6 +18,10 @@ export type PlanOutcome =
 export interface PlanProgress {
   /** A model call failed and will be tried again. */
   modelRetrying(retry: ModelRetry): void;
+  /** A model call waits for this process's rate limit before it is sent. */
+  modelWaiting(wait: ModelWait): void;
+  /** A model call that waited is sent. */
+  modelAdmitted(): void;
 }
 
 /** How the kernel wants this turn planned. */

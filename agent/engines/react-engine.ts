@@ -5,7 +5,6 @@ import { compressContext } from '../context/compress-context.js';
 import { cutToolOutputs, mayCut } from '../context/cut-tool-outputs.js';
 import { estimateMessageTokens, estimatePromptTokens, estimateTokens } from '../context/token-estimate.js';
 import type { ModelClient, ModelToolSpec } from '../model/model-client.js';
-import type { ModelRetry } from '../model/model-retry.js';
 import { readTextToolCalls } from '../model/text-tool-calls.js';
 import { parseToolArguments } from '../model/tool-arguments.js';
 import type { ModelMessage } from '../model-message.js';
@@ -17,9 +16,12 @@ import { toolParametersSchema } from '../tool.js';
 import type { ToolPolicy } from '../tool-policy.js';
 import type { ToolRegistry } from '../tool-registry.js';
 import type { Engine, PlanOptions, PlanOutcome, PlanProgress } from './engine.js';
+import { type ModelCallProgress, modelCallProgress } from './model-call-progress.js';
 
 export interface ReactEngineOptions {
   model: ModelClient;
+  /** Writes the summary when older context is compressed; the main model when absent. */
+  summaryModel?: ModelClient;
   registry: ToolRegistry;
   policy: ToolPolicy;
   redactor: Redactor;
@@ -75,17 +77,17 @@ export class ReactEngine implements Engine {
   ): Promise<PlanOutcome> {
     const { model, clock } = this.options;
     const basis = this.basis(run);
-    const onRetry = progress ? (retry: ModelRetry) => progress.modelRetrying(retry) : undefined;
+    const heard = modelCallProgress(progress);
     this.cutOldToolOutputs(run);
     let messages: ModelMessage[] = [{ role: 'system', content: basis.prompt }, ...run.messages];
-    messages = await this.fitContext(run, messages, basis, signal, onRetry);
+    messages = await this.fitContext(run, messages, basis, signal, heard);
     // A last turn is offered no tools, and told why: it answers from the evidence so far.
     const { wrapUp } = options;
     const tools = wrapUp ? [] : basis.tools;
     if (wrapUp) messages = [...messages, { role: 'user', content: wrapUpPrompt(wrapUp) }];
 
     const started = clock.now();
-    const reply = await model.complete({ messages, tools, signal, ...(onRetry ? { onRetry } : {}) });
+    const reply = await model.complete({ messages, tools, purpose: 'tool_loop', signal, ...heard });
     run.usage.modelCalls += 1;
     run.usage.promptTokens += reply.usage.promptTokens;
     run.usage.completionTokens += reply.usage.completionTokens;
@@ -215,7 +217,7 @@ export class ReactEngine implements Engine {
     messages: ModelMessage[],
     basis: RunTurnBasis,
     signal: AbortSignal,
-    onRetry?: (retry: ModelRetry) => void,
+    heard: ModelCallProgress,
   ): Promise<ModelMessage[]> {
     const budgetTokens = Math.floor(this.options.contextWindow * this.options.compressAt);
     // The system message is the first; its estimate was made with the basis.
@@ -224,7 +226,7 @@ export class ReactEngine implements Engine {
     const result = await compressContext({
       messages,
       budgetTokens: Math.max(1, budgetTokens - estimatePromptTokens([]) - basis.toolsTokens),
-      summarize: (older) => this.summarize(run, older, signal, onRetry),
+      summarize: (older) => this.summarize(run, older, signal, heard),
     });
     run.messages = result.messages.slice(1);
     this.options.onCompressed?.(run, result.beforeTokens, result.afterTokens);
@@ -235,7 +237,7 @@ export class ReactEngine implements Engine {
     run: Run,
     older: ModelMessage[],
     signal: AbortSignal,
-    onRetry?: (retry: ModelRetry) => void,
+    heard: ModelCallProgress,
   ): Promise<string> {
     const transcript = older
       .map((message) => {
@@ -247,14 +249,16 @@ export class ReactEngine implements Engine {
         return `${message.role}: ${message.content}`;
       })
       .join('\n');
-    const reply = await this.options.model.complete({
+    const model = this.options.summaryModel ?? this.options.model;
+    const reply = await model.complete({
       messages: [
         { role: 'system', content: renderPrompt('summarize') },
         { role: 'user', content: transcript },
       ],
       tools: [],
+      purpose: 'context_summary',
       signal,
-      ...(onRetry ? { onRetry } : {}),
+      ...heard,
     });
     run.usage.modelCalls += 1;
     run.usage.promptTokens += reply.usage.promptTokens;

@@ -8,9 +8,16 @@ import { CallerError, ErrorCode, errorMessage, SystemError } from '../errors.js'
 import { type Logger, silentLogger } from '../logger.js';
 import { classifyModelFailure } from './model-errors.js';
 import { createModelDispatcher, createModelFetch, ModelTimeoutError } from './model-fetch.js';
+import type { ModelOutputCaps } from './model-output-caps.js';
 import type { ModelClient, ModelReply, ModelRequest } from './model-port.js';
 import { type ModelProxy, modelProxyFor, type ProxyEnvironment } from './model-proxy.js';
-import { answeredProblem, type ModelRetry, sdkRetriesResponse, unansweredProblem } from './model-retry.js';
+import {
+  answeredProblem,
+  type ModelRetry,
+  retryAfterMs,
+  sdkRetriesResponse,
+  unansweredProblem,
+} from './model-retry.js';
 import { readCompletion, toOpenAIMessages, toOpenAITools } from './openai-mapping.js';
 
 export type { ModelClient, ModelReply, ModelRequest, ModelToolSpec } from './model-port.js';
@@ -42,7 +49,17 @@ export interface OpenAIModelClientOptions {
   proxyEnv?: ProxyEnvironment;
   /** Certificate authorities to trust in place of Node's (tests); NODE_EXTRA_CA_CERTS works without it. */
   ca?: string | Buffer;
+  /** Another client's connections and proxy, to the same server (the summary model's client); else its own. */
+  dispatcher?: Dispatcher;
+  /** The output cap of each kind of call (`model.max_output_tokens`); a call that names no purpose has none. */
+  maxOutputTokens?: ModelOutputCaps;
+  /** The request field the cap is sent in (`model.output_cap_field`); `max_tokens` by default. */
+  outputCapField?: OutputCapField;
+  /** Told of every 429 answer, retries included, with the wait it asks for (the rate limiter slows down). */
+  onThrottled?: (retryAfterMs: number | undefined) => void;
 }
+
+export type OutputCapField = 'max_tokens' | 'max_completion_tokens';
 
 const ATTEMPTS = Symbol('opsbot.modelAttempts');
 interface AttemptCounter {
@@ -76,10 +93,12 @@ export function createOpenAIModelClient(options: OpenAIModelClientOptions): Open
   const proxyEnv = options.proxyEnv ?? process.env;
   let dispatcher: Dispatcher;
   try {
-    dispatcher = createModelDispatcher(proxyEnv, {
-      connectTimeoutMs: options.timeoutMs,
-      ...(options.ca ? { ca: options.ca } : {}),
-    });
+    dispatcher =
+      options.dispatcher ??
+      createModelDispatcher(proxyEnv, {
+        connectTimeoutMs: options.timeoutMs,
+        ...(options.ca ? { ca: options.ca } : {}),
+      });
   } catch (error) {
     throw new CallerError(
       ErrorCode.InvalidSettings,
@@ -103,6 +122,7 @@ export function createOpenAIModelClient(options: OpenAIModelClientOptions): Open
     };
     return baseFetch(input, plain).then(
       (response) => {
+        if (response.status === 429) options.onThrottled?.(retryAfterMs(response.headers, clock.now()));
         if (!response.ok && sdkRetriesResponse(response)) announce(answeredProblem(response.status));
         return response;
       },
@@ -156,6 +176,7 @@ export function createOpenAIModelClient(options: OpenAIModelClientOptions): Open
       ...(request.onRetry ? { onRetry: request.onRetry } : {}),
     };
     const started = performance.now();
+    const cap = request.purpose === undefined ? undefined : options.maxOutputTokens?.[request.purpose];
     let body: unknown;
     try {
       body = await sdk.chat.completions.create(
@@ -164,6 +185,7 @@ export function createOpenAIModelClient(options: OpenAIModelClientOptions): Open
           messages: toOpenAIMessages(request.messages),
           ...(request.tools.length > 0 ? { tools: toOpenAITools(request.tools) } : {}),
           ...(options.temperature === undefined ? {} : { temperature: options.temperature }),
+          ...(cap === undefined ? {} : { [options.outputCapField ?? 'max_tokens']: cap }),
         },
         { signal: request.signal, fetchOptions: { [ATTEMPTS]: counter } as object },
       );

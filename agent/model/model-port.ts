@@ -25,12 +25,33 @@ export interface ModelRetry {
   problem: string;
 }
 
+/**
+ * What a call is for, which picks its output cap (`model.max_output_tokens`) and, for summaries, its model:
+ * a turn of the tool loop, the summary of older turns when a run's context is compressed, a patrol's summary.
+ */
+export const MODEL_PURPOSES = ['tool_loop', 'context_summary', 'patrol_summary'] as const;
+export type ModelPurpose = (typeof MODEL_PURPOSES)[number];
+
+/** A model call held back before it is sent, so that this process stays within its rate limit. */
+export interface ModelWait {
+  /** Calls waiting ahead of this one. */
+  queued: number;
+  /** `rate`: the requests per second; `in_flight`: the calls open at once; `server`: a 429's Retry-After. */
+  reason: 'rate' | 'in_flight' | 'server';
+}
+
 export interface ModelRequest {
   messages: ModelMessage[];
   tools: ModelToolSpec[];
+  /** Absent (probes, tests): no output cap is sent. */
+  purpose?: ModelPurpose;
   signal?: AbortSignal;
   /** Told when an attempt failed and the call will be tried again, before the wait for that retry. */
   onRetry?: (retry: ModelRetry) => void;
+  /** Told when the call must wait for the rate limit before it is sent. */
+  onWaiting?: (wait: ModelWait) => void;
+  /** Told when a call that waited is sent after all. */
+  onAdmitted?: () => void;
 }
 
 export interface ModelClient {

@@ -23,6 +23,21 @@ export function sdkRetriesResponse(response: Response): boolean {
   );
 }
 
+/**
+ * How long an answer asks to wait, read as the SDK reads it (client.js retryRequest): `retry-after-ms`, else
+ * `retry-after` in seconds or as a date; undefined without either.
+ */
+export function retryAfterMs(headers: Headers, now: number): number | undefined {
+  const millis = Number.parseFloat(headers.get('retry-after-ms') ?? '');
+  if (!Number.isNaN(millis)) return millis;
+  const after = headers.get('retry-after');
+  if (!after) return undefined;
+  const seconds = Number.parseFloat(after);
+  if (!Number.isNaN(seconds)) return seconds * 1000;
+  const at = Date.parse(after);
+  return Number.isNaN(at) ? undefined : at - now;
+}
+
 export function answeredProblem(status: number): string {
   if (status === 429) return 'the model server is limiting requests (429)';
   return `the model server answered ${status} ${STATUS_CODES[status] ?? 'error'}`;

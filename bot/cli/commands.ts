@@ -58,11 +58,15 @@ export async function configCheckCommand(context: CliContext, io: CliIo): Promis
     }
     const health = await opsbot.modelHealth?.check();
     if (health === undefined) lines.push(dim('· no model configured: the command engine answers'));
-    else if (health.state === 'ready') lines.push(green(`✔ ${health.detail}`));
-    else if (health.state === 'unlisted') lines.push(yellow(`⚠ ${health.detail}`));
-    else {
-      ok = false;
-      lines.push(red(`✘ ${health.detail}`));
+    // The summary model is asked for as the main one is: a misspelt name would otherwise only cost summaries.
+    for (const found of [health, await opsbot.summaryModelHealth?.check()]) {
+      if (found === undefined) continue;
+      if (found.state === 'ready') lines.push(green(`✔ ${found.detail}`));
+      else if (found.state === 'unlisted') lines.push(yellow(`⚠ ${found.detail}`));
+      else {
+        ok = false;
+        lines.push(red(`✘ ${found.detail}`));
+      }
     }
     io.stdout.write(`${context.redactor.redact(lines.join('\n'))}\n`);
     return ok ? EXIT.ok : EXIT.failed;

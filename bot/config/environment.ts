@@ -97,6 +97,12 @@ export const EnvironmentSchema = z.object({
       'The model name, as the server knows it; it must support tool calling. Used only with `OPENAI_API_KEY` ' +
         'or `OPENAI_BASE_URL`.',
     ),
+  OPENAI_SUMMARY_MODEL: text
+    .optional()
+    .describe(
+      'A second, smaller model for the summaries (context compression, patrol results), on the same server ' +
+        '(`OPENAI_BASE_URL`, `OPENAI_API_KEY`); the main model writes them when unset. Wins over `model.summary`.',
+    ),
   https_proxy: proxyUrl.optional().describe('As `HTTPS_PROXY`; undici reads the lower-case name first.'),
   HTTPS_PROXY: proxyUrl
     .optional()

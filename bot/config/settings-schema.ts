@@ -4,6 +4,8 @@
 import { z } from 'zod';
 import { ContextSettingsSchema } from '../../agent/context/context-settings.js';
 import { KernelLimitsSettingsSchema } from '../../agent/kernel-limits.js';
+import { ModelOutputCapsSchema } from '../../agent/model/model-output-caps.js';
+import { ModelRateLimitSettingsSchema } from '../../agent/model/model-rate-limit-settings.js';
 import { DurationSchema } from '../../agent/policy/duration.js';
 import { PermissionSettingsSchema } from '../../agent/policy/permission-settings.js';
 import { PatrolsSchema } from '../../scheduled/patrol-settings.js';
@@ -58,6 +60,28 @@ export const ModelSettingsSchema = ContextSettingsSchema.extend({
         'where the health checks are, which host is which, what "prod" means. Trusted text; it cannot change ' +
         'permissions or approvals, which are decided outside the model.',
     ),
+  summary: z
+    .string()
+    .trim()
+    .min(1, 'expected a model name, such as gpt-4o-mini')
+    .optional()
+    .describe(
+      'A second, smaller model for the summaries (context compression, patrol results), on the same server with ' +
+        'the same key; the main model writes them when absent. `OPENAI_SUMMARY_MODEL` wins over this key.',
+    ),
+  max_output_tokens: ModelOutputCapsSchema.describe(
+    "The most tokens the model may write, per kind of call; sent as each request's cap.",
+  ),
+  output_cap_field: z
+    .enum(['max_tokens', 'max_completion_tokens'], { error: 'expected max_tokens or max_completion_tokens' })
+    .default('max_tokens')
+    .describe(
+      'The request field that carries the cap. `max_tokens` is read by every OpenAI-compatible server (Ollama, ' +
+        "vLLM, LiteLLM); OpenAI's reasoning models (o-series, gpt-5) refuse it and need `max_completion_tokens`.",
+    ),
+  rate_limit: ModelRateLimitSettingsSchema.describe(
+    "This process's pace of model requests, both models together; the defaults never slow a normal run.",
+  ),
 }).prefault({});
 
 export const RedactionSettingsSchema = z

@@ -18,6 +18,8 @@ export interface FakeOpenAIServerOptions {
   record?: boolean;
   /** Serve https with this key and certificate (for proxies and private CAs). */
   tls?: { key: string; cert: string };
+  /** The model ids `GET /models` lists; `fake-model` by default. */
+  models?: string[];
 }
 
 export class FakeOpenAIServer {
@@ -102,7 +104,10 @@ export class FakeOpenAIServer {
 
     const path = recorded.path.split('?')[0] ?? '';
     if (recorded.method === 'GET' && path.endsWith('/models')) {
-      return sendJson(response, 200, { object: 'list', data: [{ id: 'fake-model', object: 'model' }] });
+      return sendJson(response, 200, {
+        object: 'list',
+        data: (this.options.models ?? ['fake-model']).map((id) => ({ id, object: 'model' })),
+      });
     }
     if (recorded.method !== 'POST' || !path.endsWith('/chat/completions')) {
       return sendError(response, 404, `Fake OpenAI server: no route for ${recorded.method} ${path}`);
