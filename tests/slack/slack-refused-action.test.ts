@@ -21,7 +21,7 @@ describe('a refused action in Slack', () => {
     h.api.channels.set(CHANNEL, 'general');
     h.openai.reply(
       toolCalls([{ name: 'restart_service', arguments: { service: 'api' } }]),
-      toolCalls([{ name: 'restart_service', arguments: { service: 'api' } }]),
+      toolCalls([{ name: 'restart_service', arguments: { service: 'worker' } }]),
       text('Restarted the api (or tried to).'),
     );
     const mention = await h.mention(USERS.alice, 'restart the api');
@@ -30,7 +30,7 @@ describe('a refused action in Slack', () => {
     expect(h.probe.count('restart_service')).toBe(0);
     const shown = h.threadText(mention.ts);
     const cards = shown.match(/restart_service was refused, and did not run: [^\n]*/g) ?? [];
-    // Tried twice by the model, told once in the thread.
+    // Tried twice by the model (for two services), told once in the thread: the rule is the same.
     expect(cards).toHaveLength(1);
     expect(cards[0]).toContain('danger tools are not allowed in #general. They are allowed in #ops.');
     expect(shown).toContain('Restarted the api (or tried to).');
