@@ -37,6 +37,8 @@ export const BreakerStateSchema = z.object({
   reopensAt: z.number().nullable(),
   /** The open time the next opening will use (doubles on each failed trial). */
   openMs: z.number().int().positive(),
+  /** Epoch ms of the first failure in this run of failures (absent in records kept before it was added). */
+  failingSince: z.number().optional(),
 });
 export type BreakerState = z.infer<typeof BreakerStateSchema>;
 
@@ -61,7 +63,11 @@ export function circuitState(state: BreakerState, now: number): CircuitState {
  * up to the cap. A late failure while open came from a call started before the opening, so it does not extend it.
  */
 export function afterFailure(state: BreakerState, now: number, options: CircuitBreakerOptions): BreakerState {
-  const counted = { ...state, consecutiveFailures: state.consecutiveFailures + 1 };
+  const counted = {
+    ...state,
+    consecutiveFailures: state.consecutiveFailures + 1,
+    failingSince: state.consecutiveFailures === 0 ? now : (state.failingSince ?? now),
+  };
   const circuit = circuitState(state, now);
   if (circuit === 'half_open') {
     const openMs = Math.min(state.openMs * 2, options.maxOpenMs);

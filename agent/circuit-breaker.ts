@@ -77,6 +77,11 @@ export class CircuitBreaker {
   }
 
   /** Epoch ms when an open breaker lets a trial through; undefined unless open. */
+  /** When the present run of failures began, as far as the copy knows; undefined after a success. */
+  failingSince(): number | undefined {
+    return this.copy.consecutiveFailures > 0 ? this.copy.failingSince : undefined;
+  }
+
   reopensAt(): number | undefined {
     return this.state() === 'open' ? (this.copy.reopensAt ?? undefined) : undefined;
   }

@@ -15,6 +15,7 @@ import { applyTransition, type CommandCore } from './commands/command-core.js';
 import { recoverRuns } from './commands/recover-runs.js';
 import type { Conversation } from './conversation.js';
 import { ConversationScheduler } from './conversation-scheduler.js';
+import { CommandEngine } from './engines/command-engine.js';
 import { createEngines } from './engines/create-engines.js';
 import type { Engine } from './engines/engine.js';
 import { CallerError, ErrorCode } from './errors.js';
@@ -29,6 +30,7 @@ import {
 } from './kernel-options.js';
 import type { ApprovalClickResult, CancelResult } from './kernel-results.js';
 import { type Logger, silentLogger } from './logger.js';
+import { ModelFallback } from './model-fallback.js';
 import { newRun, type TaskInput, taskProblem } from './new-run.js';
 import { type AuditLog, auditActor } from './policy/audit-log.js';
 import { PostLedger } from './post-ledger.js';
@@ -66,6 +68,7 @@ export class Kernel {
   private readonly redactor: Redactor;
   private readonly leases: RunLeases;
   private readonly engines: Partial<Record<EngineKind, Engine>>;
+  private readonly fallback: ModelFallback;
   private readonly listeners: RunListeners;
   private readonly effects: RunEffects;
   /** Where runs wait for a worker; read by /metrics for its depth. */
@@ -146,6 +149,12 @@ export class Kernel {
       ? new BookApprovalGate(options.approvals.book, this.redactor, this.clock)
       : noApprovals;
     this.timers = options.timers ?? systemTimers;
+    const command = this.engines.command;
+    this.fallback = new ModelFallback({
+      command: command instanceof CommandEngine ? command : undefined,
+      outage: () => options.model?.outage?.(),
+      clock: this.clock,
+    });
     this.worker = new RunWorker({
       runs: this.runs,
       leases: this.leases,
@@ -175,6 +184,7 @@ export class Kernel {
       limits: this.limits,
       logger: this.logger,
       timers: this.timers,
+      fallback: this.fallback,
     });
     if (options.worker !== false)
       this.queue.process(this.worker.advance, { concurrency: options.concurrency ?? 32 });
@@ -221,7 +231,10 @@ export class Kernel {
         'opsbot is shutting down and takes no new tasks; try again in a moment',
       );
     }
-    const engine = task.engine ?? (this.engines.react ? 'react' : 'command');
+    // A typed command runs without the model while the model cannot be reached, and says so.
+    const unreachable =
+      !task.engine && this.engines.react ? this.fallback.engineAtStart(task.text) : undefined;
+    const engine = task.engine ?? (this.engines.react && !unreachable ? 'react' : 'command');
     const run = newRun({
       ...task,
       id: task.runId ?? this.newId(),
@@ -241,6 +254,10 @@ export class Kernel {
       return run.id;
     }
     run.messages.push({ role: 'user', content: run.task });
+    if (unreachable) {
+      const at = this.clock.now();
+      run.events.push({ type: 'engine_switched', at, step: 0, engine, reason: unreachable.reason });
+    }
     await this.audit?.record({
       kind: 'request',
       actor: auditActor(run.principal),

@@ -83,6 +83,13 @@ export const RunEventSchema = z.discriminatedUnion('type', [
   }),
   z.object({ ...eventBase, type: z.literal('post_failed'), message: z.string() }),
   z.object({ ...eventBase, type: z.literal('resumed'), by: z.string() }),
+  /** The model could not be reached, so the typed command runs on the command engine; the reason says since when. */
+  z.object({
+    ...eventBase,
+    type: z.literal('engine_switched'),
+    engine: EngineKindSchema,
+    reason: z.string(),
+  }),
   /** The run was not getting anywhere, and asked its requester how to go on (agent/run-progress.ts). */
   z.object({ ...eventBase, type: z.literal('stuck'), reason: z.string() }),
   z.object({

@@ -34,6 +34,7 @@ export const ALLOWED_FROM: { readonly [E in RunMachineEventType]: readonly RunSt
   step_completed: ['running'],
   question_asked: ['running'],
   stuck: ['running'],
+  engine_switched: ['running'],
   answer_received: ['waiting_for_user'],
   question_expired: ['waiting_for_user'],
   approval_requested: ['running'],
@@ -130,6 +131,20 @@ function apply(run: Run, event: RunMachineEvent): Next {
       return askQuestion(run, event.call, event);
     case 'stuck':
       return stuckAsked(run as RunIn<'running'>, event);
+    case 'engine_switched':
+      return {
+        run: withEvent(
+          { ...run, engine: event.engine },
+          {
+            type: 'engine_switched',
+            at: event.at,
+            step: run.step,
+            engine: event.engine,
+            reason: event.reason,
+          },
+        ),
+        effects: [{ kind: 'status', text: 'Model unreachable: running the typed command', tone: 'warning' }],
+      };
     case 'answer_received':
       return takeAnswer(run as RunIn<'waiting_for_user'>, event);
     case 'question_expired':

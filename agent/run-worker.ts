@@ -7,6 +7,7 @@ import type { Engine } from './engines/engine.js';
 import { ErrorCode, errorMessage, OpsbotError, SystemError } from './errors.js';
 import type { KernelLimits } from './kernel-options.js';
 import type { Logger } from './logger.js';
+import type { ModelFallback } from './model-fallback.js';
 import type { Redactor } from './redaction.js';
 import type { EngineKind, Run } from './run.js';
 import { RunCalls } from './run-calls.js';
@@ -34,6 +35,8 @@ export interface RunWorkerDeps {
   limits: KernelLimits;
   logger: Logger;
   timers: Timers;
+  /** What a model run does when its model cannot be reached. */
+  fallback?: ModelFallback;
 }
 
 /** How often, in working time, a worker looks in the Store for a cancel sent from another process. */
@@ -210,10 +213,12 @@ export class RunWorker {
         });
         return;
       }
+      // A run moved to the command engine (its model is down) plans there from then on.
+      const current = this.deps.engines[run.engine] ?? engine;
       run =
         run.queue.length > 0
           ? await this.calls.runQueued(run, state.controller.signal)
-          : await this.plan(run, engine, state);
+          : await this.plan(run, current, state);
     }
   }
 
@@ -272,11 +277,20 @@ export class RunWorker {
       if (state.cancel)
         return this.apply(working, { type: 'cancelled', at: this.now(), by: actor(state.cancel) });
       const code = error instanceof OpsbotError ? error.code : 'engine_error';
+      const fallback =
+        engine.kind === 'react' ? this.deps.fallback?.afterModelError(start, error) : undefined;
+      if (fallback?.kind === 'switch')
+        return this.apply(start, {
+          type: 'engine_switched',
+          at: this.now(),
+          engine: 'command',
+          reason: fallback.reason,
+        });
       return this.apply(working, {
         type: 'failed',
         at: this.now(),
         code,
-        message: this.deps.redactor.redact(errorMessage(error)),
+        message: this.deps.redactor.redact(fallback?.message ?? errorMessage(error)),
       });
     } finally {
       state.controller.signal.removeEventListener('abort', abortStep);

@@ -18,6 +18,8 @@ export const TraceKindSchema = z.enum([
   'question',
   /** The run was not getting anywhere and asked its requester how to go on. */
   'stuck',
+  /** A last turn without tools: at the step limit, or because the requester said to stop. */
+  'wrap_up',
   'answer',
   'approval',
   'executing',

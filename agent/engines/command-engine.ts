@@ -18,15 +18,28 @@ export class CommandEngine implements Engine {
 
   constructor(private readonly options: CommandEngineOptions) {}
 
+  /** Whether the text is a typed command (or `help`) this engine runs as it is, with no model. */
+  accepts(text: string): boolean {
+    return this.parse(text).kind !== 'not_a_command';
+  }
+
+  /** For a reply that says the model is down: the commands this person can still type. */
+  commandsHint(run: Run): string {
+    const commands = this.options.availableCommands(run);
+    const listed =
+      commands.length > 0 ? commands.map((name) => `\`${name}\``).join(', ') : '(none for your role)';
+    return `Typed commands still work without the model: ${listed}. Type \`help\` for how, e.g. \`${commands[0] ?? 'help'}${commands[0] ? ' key=value' : ''}\`.`;
+  }
+
+  private parse(text: string) {
+    return parseCommand(text, (name) => this.options.registry.get(name) !== undefined, this.options.aliases);
+  }
+
   async plan(run: Run): Promise<PlanOutcome> {
     const lastTool = [...run.messages].reverse().find((message) => message.role === 'tool');
     if (lastTool) return answerFromToolMessage(lastTool.name, lastTool.content);
 
-    const parsed = parseCommand(
-      run.task,
-      (name) => this.options.registry.get(name) !== undefined,
-      this.options.aliases,
-    );
+    const parsed = this.parse(run.task);
     if (parsed.kind === 'call') {
       const spec = this.options.registry.spec(parsed.tool);
       const properties = (spec?.parameters.properties ?? {}) as Record<string, { type?: string }>;

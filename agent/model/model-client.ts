@@ -9,7 +9,7 @@ import { type Logger, silentLogger } from '../logger.js';
 import { classifyModelFailure } from './model-errors.js';
 import { createModelDispatcher, createModelFetch, ModelTimeoutError } from './model-fetch.js';
 import type { ModelOutputCaps } from './model-output-caps.js';
-import type { ModelClient, ModelReply, ModelRequest } from './model-port.js';
+import type { ModelClient, ModelOutage, ModelReply, ModelRequest } from './model-port.js';
 import { type ModelProxy, modelProxyFor, type ProxyEnvironment } from './model-proxy.js';
 import {
   answeredProblem,
@@ -154,6 +154,19 @@ export function createOpenAIModelClient(options: OpenAIModelClientOptions): Open
   baseURL = sdk.baseURL.replace(/\/+$/, '');
   proxy = modelProxyFor(baseURL, proxyEnv);
   let lastOutage = '';
+  /** When this streak of unanswered calls began; cleared by any answer. */
+  let outageSince: number | undefined;
+  const answered = () => {
+    outageSince = undefined;
+  };
+  function outage(): ModelOutage | undefined {
+    if (outageSince === undefined && breaker.state() !== 'open') return undefined;
+    return {
+      where: `"${options.model}" at ${baseURL}`,
+      since: outageSince ?? breaker.failingSince() ?? clock.now(),
+      reason: lastOutage || 'it failed repeatedly, so calls are held back for now',
+    };
+  }
 
   function refuseFast(): SystemError {
     const reopensAt = breaker.reopensAt();
@@ -203,6 +216,7 @@ export function createOpenAIModelClient(options: OpenAIModelClientOptions): Open
       }
       if (failure.kind === 'outage') {
         lastOutage = failure.reason;
+        outageSince ??= clock.now();
         const before = breaker.state();
         await breaker.recordFailure();
         if (before !== 'open' && breaker.state() === 'open') {
@@ -212,12 +226,14 @@ export function createOpenAIModelClient(options: OpenAIModelClientOptions): Open
         }
       } else {
         // The server answered, so it is reachable: a refused request is not an outage.
+        answered();
         await breaker.recordSuccess();
       }
       logger.warn({ attempts: counter.count, error: failure.error.message }, 'model call failed');
       throw failure.error;
     }
 
+    answered();
     await breaker.recordSuccess();
     const checked = readCompletion(body);
     if (!checked.ok) {
@@ -233,5 +249,5 @@ export function createOpenAIModelClient(options: OpenAIModelClientOptions): Open
     return checked.reply;
   }
 
-  return { model: options.model, baseURL, proxy, dispatcher, breaker, complete };
+  return { model: options.model, baseURL, proxy, dispatcher, breaker, complete, outage };
 }

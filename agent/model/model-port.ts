@@ -54,7 +54,18 @@ export interface ModelRequest {
   onAdmitted?: () => void;
 }
 
+/** The model cannot be reached now: since when (this process's first failed call of the streak), and why. */
+export interface ModelOutage {
+  /** Which model, where: `"llama3" at http://127.0.0.1:11434/v1`. */
+  where: string;
+  since: number;
+  /** The last failure, for people: "connection refused", "no answer within 60 s". */
+  reason: string;
+}
+
 export interface ModelClient {
   readonly model: string;
   complete(request: ModelRequest): Promise<ModelReply>;
+  /** Set while calls fail for want of an answer (or the breaker is open): typed commands then run without it. */
+  outage?(): ModelOutage | undefined;
 }

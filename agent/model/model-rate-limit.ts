@@ -192,6 +192,7 @@ export function rateLimitedModelClient(inner: ModelClient, limiter: ModelRateLim
     get model() {
       return inner.model;
     },
+    outage: () => inner.outage?.(),
     async complete(request: ModelRequest): Promise<ModelReply> {
       const release = await limiter.acquire(request);
       try {

@@ -58,7 +58,12 @@ export function finish(run: Run, event: Extract<RunMachineEvent, { type: 'finish
   const { wrapUp } = event;
   const ok =
     event.ok && run.failedActions.length === 0 && problems.length === 0 && wrapUp?.reason !== 'step_limit';
-  const answer = [event.answer, ...endNotes(problems, wrapUp)].join('\n\n');
+  const switched = run.events.findLast((earlier) => earlier.type === 'engine_switched');
+  const fallback =
+    switched?.type === 'engine_switched'
+      ? [`Note: ${switched.reason}, so this ran as a typed command, without the model.`]
+      : [];
+  const answer = [event.answer, ...endNotes(problems, wrapUp), ...fallback].join('\n\n');
   const ended = end(
     run,
     'finished',
@@ -86,6 +91,18 @@ export function finish(run: Run, event: Extract<RunMachineEvent, { type: 'finish
         },
       },
       { kind: 'status', text: finishedWords(ended), tone: ok ? 'success' : 'warning' },
+      ...(wrapUp
+        ? [
+            {
+              kind: 'trace' as const,
+              record: {
+                kind: 'wrap_up' as const,
+                summary: `answered without tools: ${wrapUp.reason === 'step_limit' ? 'at the step limit' : `${wrapUp.by} said stop here`}`,
+                durationMs: 0,
+              },
+            },
+          ]
+        : []),
       ...closing('finished', answer, ok),
     ],
   };

@@ -76,6 +76,7 @@ export type RunMachineEvent =
       /** The answer came from a last turn without tools: its notes say why, and what the run met. */
       wrapUp?: WrapUp;
     }
+  | { type: 'engine_switched'; at: number; engine: 'command'; reason: string }
   | {
       type: 'stuck';
       at: number;

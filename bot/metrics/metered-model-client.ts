@@ -8,6 +8,7 @@ export function meteredModelClient(inner: ModelClient, metrics: OpsbotMetrics, c
     get model() {
       return inner.model;
     },
+    outage: () => inner.outage?.(),
     async complete(request: ModelRequest): Promise<ModelReply> {
       const began = clock.now();
       try {

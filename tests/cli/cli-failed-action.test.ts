@@ -12,6 +12,7 @@ import {
   type FakeOpenAIServer,
   hang,
   startFakeOpenAIServer,
+  status,
   text,
   toolCalls,
 } from '../fakes/openai-server.js';
@@ -201,5 +202,28 @@ describe('opsbot run and a failed action', () => {
     expect(out).toMatch(/… Waiting for the model: no answer within 1 s, so trying again \(attempt 2 of 2\)/);
     expect(out).toContain('All quiet.');
     expect(code).toBe(0);
+  });
+});
+
+describe('opsbot run while the model is down', () => {
+  it('runs a typed command on the command engine, says why, and exits 0', async () => {
+    fake.reply(status(503), status(503));
+    const { code, out } = await cli(['run', 'disk_usage paths=/', '--as', 'olive']);
+    expect(out).toMatch(/✓ disk_usage: \/ is [\d.]+% full/);
+    expect(out).toMatch(
+      /Note: the model "fake-model" at \S+ is unreachable since \d{4}-\d\d-\d\d \d\d:\d\d UTC \(503 Service Unavailable after 2 attempts\), so this ran as a typed command, without the model\./,
+    );
+    expect(out).toMatch(/run run_[0-9a-f]+: finished ·/);
+    expect(code).toBe(0);
+  });
+
+  it('fails free text with when and why the model is unreachable, and the commands that still work', async () => {
+    fake.reply(status(503), status(503));
+    const { code, out } = await cli(['run', 'why is the disk full?', '--as', 'vera']);
+    expect(out).toMatch(/is unreachable since \d{4}-\d\d-\d\d \d\d:\d\d UTC \(503 Service Unavailable after 2 attempts\)\./);
+    // Vera is a viewer: only the commands her role may run are offered.
+    expect(out).toMatch(/Typed commands still work without the model: http_check, .*disk_usage/);
+    expect(out).not.toMatch(/restart_app/);
+    expect(code).toBe(1);
   });
 });

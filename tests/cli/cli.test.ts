@@ -106,7 +106,8 @@ describe('opsbot CLI', () => {
     fake.reply(status(503));
     const { code, out } = await cli(['run', 'check']);
     expect(code).toBe(1);
-    expect(out).toMatch(/unavailable: 503/);
+    expect(out).toMatch(/is unreachable since \d{4}-\d\d-\d\d \d\d:\d\d UTC \(503 Service Unavailable\)/);
+    expect(out).toMatch(/Typed commands still work without the model: http_check, /);
   });
 
   it('runs commands without a model, and prints the trace of a run', async () => {

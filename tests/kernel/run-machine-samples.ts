@@ -118,6 +118,12 @@ export const sampleEvents = {
     expiresAt: AT + 86_400_000,
   },
   question_expired: { type: 'question_expired', at: AT },
+  engine_switched: {
+    type: 'engine_switched',
+    at: AT,
+    engine: 'command',
+    reason: 'the model is unreachable since 2026-01-01 12:03 UTC (connection refused)',
+  },
   stuck: {
     type: 'stuck',
     at: AT,

@@ -24,6 +24,7 @@ const TABLE: { [S in RunStatus]: Partial<Record<RunMachineEventType, RunStatus>>
     step_completed: 'running',
     question_asked: 'waiting_for_user',
     stuck: 'waiting_for_user',
+    engine_switched: 'running',
     approval_requested: 'waiting_for_approval',
     execution_started: 'executing',
     finished: 'finished',

@@ -126,6 +126,7 @@ describe('CircuitBreaker', () => {
     const clock = new ManualClock();
     const store = new MemoryStore(clock);
     const breaker = breakerOn(clock, store);
+    const firstFailure = clock.now();
     await failTimes(breaker, 3);
     clock.advance(30_000);
     await breaker.canPass();
@@ -135,7 +136,13 @@ describe('CircuitBreaker', () => {
       consecutiveFailures: 4,
       reopensAt: clock.now() + 60_000,
       openMs: 60_000,
+      failingSince: firstFailure,
     });
+    // Another process reading the record knows since when the failures run.
+    expect(breakerOn(clock, store).failingSince()).toBeUndefined();
+    const reader = breakerOn(clock, store);
+    await reader.canPass();
+    expect(reader.failingSince()).toBe(firstFailure);
     clock.advance(60_000);
     expect(await breaker.canPass()).toBe(true);
     await breaker.recordSuccess();
