@@ -1,4 +1,5 @@
 // How a run ends: finished, failed or interrupted mid-action, and what every end shares.
+import { personKey } from '../principal.js';
 import type { Run, RunBase, RunEvent, RunIn } from '../run.js';
 import type { RunEffect } from '../run-effect.js';
 import { type CallOutcomeFact, errorsMet, outcomeProblems } from '../run-outcomes.js';
@@ -63,7 +64,7 @@ export function finish(run: Run, event: Extract<RunMachineEvent, { type: 'finish
     switched?.type === 'engine_switched'
       ? [`Note: ${switched.reason}, so this ran as a typed command, without the model.`]
       : [];
-  const answer = [event.answer, ...endNotes(problems, wrapUp), ...fallback].join('\n\n');
+  const answer = [event.answer, ...endNotes(problems, wrapUp, run), ...fallback].join('\n\n');
   const ended = end(
     run,
     'finished',
@@ -112,7 +113,7 @@ export function finish(run: Run, event: Extract<RunMachineEvent, { type: 'finish
  * The bot's own lines under the engine's answer: a refusal the model may gloss over ("restarted, or tried to"),
  * and for an answer asked for without tools, why, and every error the run met on the way.
  */
-function endNotes(problems: CallOutcomeFact[], wrapUp: WrapUp | undefined): string[] {
+function endNotes(problems: CallOutcomeFact[], wrapUp: WrapUp | undefined, run: Run): string[] {
   const refused = problems
     .filter((fact) => fact.state === 'refused')
     .map((fact) => `Note: ${fact.tool} was refused: ${fact.summary}`);
@@ -120,7 +121,7 @@ function endNotes(problems: CallOutcomeFact[], wrapUp: WrapUp | undefined): stri
   const why =
     wrapUp.reason === 'step_limit'
       ? `Note: this answer was given at the step limit (limits.max_steps is ${wrapUp.maxSteps}), from what the run had found so far; the work may be unfinished.`
-      : `Note: stopped here, as ${wrapUp.by} asked; this answer is from what the run had found so far.`;
+      : `Note: stopped here, as ${whoAsked(run, wrapUp.by)} asked; this answer is from what the run had found so far.`;
   return [why, ...refused, ...errorsMet(problems)];
 }
 
@@ -172,4 +173,9 @@ export function interrupted(run: RunIn<'executing'>, at: number): Next {
       ...closing('outcome_unknown', `${call.name} was interrupted`),
     ],
   };
+}
+
+/** The requester by name when they answered; anyone else by the key the run's events keep. */
+function whoAsked(run: Run, key: string): string {
+  return key === personKey(run.principal) ? run.principal.displayName || key : key;
 }
