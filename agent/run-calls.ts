@@ -67,7 +67,12 @@ export class RunCalls {
             expiresAt: this.now() + this.deps.limits.questionTtlMs,
           });
         case 'resolved':
-          run = await this.record(run, call, prepared.outcome);
+          // Shown with its arguments as parsed, as the call it repeats was: one call, one outcome fact.
+          run = await this.record(
+            run,
+            prepared.args ? { ...call, args: prepared.args } : call,
+            prepared.outcome,
+          );
           break;
         case 'approval': {
           if (call.approved) {

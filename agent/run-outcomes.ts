@@ -31,6 +31,8 @@ export function callOutcomes(run: Pick<RunBase, 'events'>): CallOutcomeFact[] {
     if (event.type !== 'tool_result') continue;
     if (event.errorClass === 'invalid_argument' || event.errorClass === 'refused_by_policy') continue;
     const signature = argsOf.get(event.callId) ?? `${event.tool} ${event.callId}`;
+    // A result answered from the run's memory says nothing new: the call it repeats keeps its own words.
+    if (event.repeated && latest.has(signature)) continue;
     const state: CallOutcomeState = event.ok
       ? 'ok'
       : event.errorClass === 'permission_denied'

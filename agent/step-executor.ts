@@ -23,7 +23,8 @@ export type CallPreparation =
   | { kind: 'finish'; answer: string }
   | { kind: 'ask'; question: string; choices: string[] }
   | { kind: 'missing'; question: string; choices: string[]; fields: string[] }
-  | { kind: 'resolved'; outcome: CallOutcome }
+  /** `args` as parsed (defaults filled in) when the call was checked that far: the record shows them, as it does a call that ran. */
+  | { kind: 'resolved'; outcome: CallOutcome; args?: Record<string, unknown> }
   | {
       kind: 'approval';
       tool: Tool;
@@ -122,15 +123,16 @@ export class StepExecutor {
       const failure = this.failure(
         tool.name,
         'transient',
-        `${tool.name} with these arguments failed the same way at step ${earlier.step ?? '?'}: ${earlier.summary ?? 'see its result above'}. It was not run again: try another way, or answer with what you know.`,
+        `${tool.name} with these arguments failed the same way at step ${earlier.step ?? '?'}: ${(earlier.summary ?? 'see its result above').replace(/\.+$/, '')}. It was not run again: try another way, or answer with what you know.`,
         0,
         false,
       );
-      return { kind: 'resolved', outcome: { ...failure, repeated: true } };
+      return { kind: 'resolved', outcome: { ...failure, repeated: true }, args };
     }
     if (earlier) {
       return {
         kind: 'resolved',
+        args,
         outcome: {
           content: JSON.stringify({
             repeat_of: earlier.callId,
@@ -158,7 +160,7 @@ export class StepExecutor {
         0,
         false,
       );
-      return { kind: 'resolved', outcome: { ...refusal, budgetSpent: budget.budget } };
+      return { kind: 'resolved', outcome: { ...refusal, budgetSpent: budget.budget }, args };
     }
     if (decision.outcome === 'needs_approval') {
       return {

@@ -86,8 +86,9 @@ export function finish(run: Run, event: Extract<RunMachineEvent, { type: 'finish
           kind: 'result',
           runId: run.id,
           text: answer,
-          // The failed action already has its own red card; the answer is coloured by what it says itself.
-          ok: event.ok,
+          // The failed action already has its own red card; the answer is coloured by what it says itself,
+          // unless it was given at the step limit, when it may be unfinished.
+          ok: event.ok && wrapUp?.reason !== 'step_limit',
           ...(event.details ? { details: event.details } : {}),
         },
       },

@@ -66,3 +66,25 @@ describe('callOutcomes', () => {
     expect(outcomeProblems({ events })).toEqual([expect.objectContaining({ state: 'failed' })]);
   });
 });
+
+describe('callOutcomes and repeats', () => {
+  it('keeps the words of the call a repeat answered from memory, once', () => {
+    const first = call(
+      'http_check',
+      { url: 'http://a/', timeout_ms: 5000 },
+      { ok: false, summary: 'GET http://a/ returned 404.' },
+    );
+    const again = call(
+      'http_check',
+      { url: 'http://a/', timeout_ms: 5000 },
+      {
+        ok: false,
+        errorClass: 'transient',
+        summary: 'transient: http_check with these arguments failed the same way at step 1',
+      },
+    ).map((event) => (event.type === 'tool_result' ? { ...event, repeated: true } : event));
+    expect(outcomeProblems({ events: [...first, ...again] }).map((fact) => fact.summary)).toEqual([
+      'GET http://a/ returned 404.',
+    ]);
+  });
+});
