@@ -115,9 +115,16 @@ function denyByChannel(settings: PermissionSettings, tool: Tool, place: Place): 
   return undefined;
 }
 
+/**
+ * Channels by #name, where people on any platform can go; a channel id only when it is on the CLI and the person
+ * is too (`terminal`): a Slack user told "allowed in terminal" has nowhere to go.
+ */
 function channelsAllowing(settings: PermissionSettings, tool: Tool, place: Place): string[] {
+  const reachable = (reference: string) =>
+    reference.startsWith('#') || (reference === 'terminal' && place.conversation.platform === 'cli');
   return Object.entries(settings.channels)
     .filter(([reference]) => reference !== OTHER_CHANNELS && !isThisChannel(reference, place))
+    .filter(([reference]) => reachable(reference))
     .filter(([, rule]) => rule.risks.includes(tool.risk))
     .filter(([, rule]) => rule.tools === undefined || matchesAnyToolPattern(rule.tools, tool.name))
     .map(([reference]) => reference);
