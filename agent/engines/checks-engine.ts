@@ -3,6 +3,7 @@
 import type { Clock } from '../clock.js';
 import { errorMessage } from '../errors.js';
 import type { ModelClient } from '../model/model-client.js';
+import { withoutThinking } from '../model/reasoning-text.js';
 import type { Redactor } from '../redaction.js';
 import type { Run } from '../run.js';
 import type { Engine, PlanOutcome, PlanProgress } from './engine.js';
@@ -88,7 +89,8 @@ export class ChecksEngine implements Engine {
       run.usage.modelCalls += 1;
       run.usage.promptTokens += reply.usage.promptTokens;
       run.usage.completionTokens += reply.usage.completionTokens;
-      const content = redactor.redact(reply.content ?? '').trim();
+      // A reasoning model's thinking is not part of the summary.
+      const content = redactor.redact(withoutThinking(reply.content).text ?? '').trim();
       run.events.push({
         type: 'model_turn',
         at: clock.now(),

@@ -5,6 +5,7 @@ import { compressContext } from '../context/compress-context.js';
 import { cutToolOutputs, mayCut } from '../context/cut-tool-outputs.js';
 import { estimateMessageTokens, estimatePromptTokens, estimateTokens } from '../context/token-estimate.js';
 import type { ModelClient, ModelToolSpec } from '../model/model-client.js';
+import { withoutThinking } from '../model/reasoning-text.js';
 import { readTextToolCalls } from '../model/text-tool-calls.js';
 import { parseToolArguments } from '../model/tool-arguments.js';
 import type { ModelMessage } from '../model-message.js';
@@ -92,11 +93,14 @@ export class ReactEngine implements Engine {
     run.usage.promptTokens += reply.usage.promptTokens;
     run.usage.completionTokens += reply.usage.completionTokens;
 
-    const content = reply.content === null ? null : this.options.redactor.redact(reply.content);
+    // Reasoning models write their thinking before the reply: it is neither a call, nor said to the person, nor
+    // kept in the transcript and events.
+    const reasoned = withoutThinking(reply.content);
+    const content = reasoned.text === null ? null : this.options.redactor.redact(reasoned.text);
     // Small local models often write their calls in the text; read from the raw text, so that they run with the
     // arguments as given, and kept in the transcript as real calls, so the tool results after them are valid.
     const fromText =
-      reply.toolCalls.length === 0 ? readTextToolCalls(reply.content, tools, run.step) : undefined;
+      reply.toolCalls.length === 0 ? readTextToolCalls(reasoned.text, tools, run.step) : undefined;
     const replyCalls = fromText?.calls ?? reply.toolCalls;
     const said = fromText ? fromText.prose && this.options.redactor.redact(fromText.prose) : content;
     // The history is saved with the run and sent back on every turn, so the model's own arguments are redacted
@@ -120,7 +124,13 @@ export class ReactEngine implements Engine {
 
     if (replyCalls.length === 0) {
       const answer = content?.trim();
-      return { kind: 'answer', answer: answer || 'The model ended without an answer.' };
+      if (answer) return { kind: 'answer', answer };
+      return {
+        kind: 'answer',
+        answer: reasoned.thought
+          ? 'The model ended without an answer: its reply was only its reasoning.'
+          : 'The model ended without an answer.',
+      };
     }
     const calls: PlannedCall[] = replyCalls.map((call) => {
       const parsed = parseToolArguments(call.arguments);
@@ -263,7 +273,7 @@ export class ReactEngine implements Engine {
     run.usage.modelCalls += 1;
     run.usage.promptTokens += reply.usage.promptTokens;
     run.usage.completionTokens += reply.usage.completionTokens;
-    return reply.content ?? '';
+    return withoutThinking(reply.content).text ?? '';
   }
 }
 

@@ -151,3 +151,29 @@ describe('without a summary model', () => {
     expect(harness.fake.lastRequest!.body).toMatchObject({ model: 'fake-model', max_tokens: 100 });
   });
 });
+
+describe('a reasoning model writing a summary', () => {
+  it('keeps only what follows its <think> block, in the compressed transcript and in the patrol answer', async () => {
+    const kernel = await tieredKernel(undefined);
+    let turns = 0;
+    harness.fake.respond((request) => {
+      if (isSummary(request))
+        return text('<think>PONDERING the hosts</think>\n- checked hosts 1-4: all answered 200');
+      turns += 1;
+      if (turns >= 6) return text('done');
+      return toolCalls([
+        { name: 'check_http', arguments: { url: `https://host${turns}.example/${'x'.repeat(300)}` } },
+      ]);
+    });
+    const run = await runTask(kernel, { text: longTask, principal: alice, conversation });
+    expect(run.status).toBe('finished');
+    const last = harness.fake.lastRequest!.rawBody;
+    expect(last).toContain('checked hosts 1-4: all answered 200');
+    expect(last).not.toMatch(/PONDERING|think>/);
+
+    harness.fake.respond(undefined).reply(text('<think>PONDERING</think>\n\nAll fine.'));
+    const checked = await runTask(kernel, patrolTask);
+    expect(checked.answer).toMatch(/\n\nAll fine\.$/);
+    expect(JSON.stringify(checked.events)).not.toContain('PONDERING');
+  });
+});

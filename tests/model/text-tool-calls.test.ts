@@ -78,20 +78,107 @@ describe('readTextToolCalls', () => {
     expect(read(null)).toBeUndefined();
   });
 
-  it('leaves a call of a tool that was not offered as an answer, prototype names too', () => {
+  it('passes on a marked call of a tool not offered, for the policy to refuse; bare or json-fenced, an answer', () => {
+    const marked = [
+      '<tool_call>{"name": "restart_service", "arguments": {"service": "api"}}</tool_call>',
+      '[TOOL_CALLS] [{"name": "restart_service", "arguments": {"service": "api"}}]',
+      '[TOOL_CALLS]restart_service[ARGS]{"service": "api"}',
+      '```tool_call\n{"name": "restart_service", "arguments": {"service": "api"}}\n```',
+    ];
+    for (const content of marked) {
+      expect(read(content)?.calls, content).toEqual([
+        { id: 'text_call_3_1', name: 'restart_service', arguments: '{"service":"api"}' },
+      ]);
+    }
+    for (const name of ['__proto__', 'constructor', 'hasOwnProperty']) {
+      expect(read(`<tool_call>{"name": "${name}", "arguments": {}}</tool_call>`)?.calls).toEqual([
+        { id: 'text_call_3_1', name, arguments: '{}' },
+      ]);
+    }
+    // Unmarked, the same call may be data: it stays an answer, as it did.
     expect(read('{"name": "restart_service", "arguments": {"service": "api"}}')).toBeUndefined();
-    expect(read('<tool_call>{"name": "__proto__", "arguments": {}}</tool_call>')).toBeUndefined();
     expect(read('{"name": "constructor", "arguments": {}}')).toBeUndefined();
+    expect(read('```json\n{"name": "restart_service", "arguments": {}}\n```')).toBeUndefined();
+    expect(read('```\n[{"name": "__proto__", "arguments": {}}]\n```')).toBeUndefined();
+    // A name no tool can have (the API's rule) is not a call, nor is any call when no tools are offered (a last turn).
+    expect(read('<tool_call>{"name": "rm -rf /", "arguments": {}}</tool_call>')).toBeUndefined();
+    expect(read(`<tool_call>{"name": "${'x'.repeat(65)}", "arguments": {}}</tool_call>`)).toBeUndefined();
+    expect(read('<tool_call>{"name": "", "arguments": {}}</tool_call>')).toBeUndefined();
+    expect(read('[TOOL_CALLS]a.b[ARGS]{}')).toBeUndefined();
+    expect(readTextToolCalls(marked[0]!, [], 3)).toBeUndefined();
+    expect(readTextToolCalls('[TOOL_CALLS]http_check[ARGS]{}', [], 3)).toBeUndefined();
   });
 
-  it('runs none of a reply when one of its calls is not a call of an offered tool', () => {
+  it('runs each call of a reply whose blocks are all calls, offered or not; none when one block is not a call', () => {
     expect(
       read(
         '<tool_call>{"name": "system_stats", "arguments": {}}</tool_call>\n' +
           '<tool_call>{"name": "restart_service", "arguments": {}}</tool_call>',
+      )?.calls.map((call) => call.name),
+    ).toEqual(['system_stats', 'restart_service']);
+    expect(
+      read(
+        '<tool_call>{"name": "system_stats", "arguments": {}}</tool_call>\n<tool_call>{"status": "ok"}</tool_call>',
       ),
     ).toBeUndefined();
     expect(read('[{"name": "system_stats", "arguments": {}}, {"status": "ok"}]')).toBeUndefined();
+    expect(read('[{"name": "system_stats", "arguments": {}}, {"name": "nope", "arguments": {}}]')).toBe(
+      undefined,
+    );
+  });
+
+  it('reads Mistral [TOOL_CALLS] followed by a JSON array, with the prose before it', () => {
+    expect(
+      read(
+        'Checking.[TOOL_CALLS] [{"name": "http_check", "arguments": {"url": "http://a/"}}, ' +
+          '{"name": "system_stats", "arguments": {}, "id": "a1b2c3d4e"}]',
+        4,
+      ),
+    ).toEqual({
+      calls: [
+        { id: 'text_call_4_1', name: 'http_check', arguments: '{"url":"http://a/"}' },
+        { id: 'text_call_4_2', name: 'system_stats', arguments: '{}' },
+      ],
+      prose: 'Checking.',
+    });
+    expect(read('[TOOL_CALLS]{"name": "system_stats", "arguments": {}}')?.calls).toEqual([
+      { id: 'text_call_3_1', name: 'system_stats', arguments: '{}' },
+    ]);
+  });
+
+  it('reads the newer Mistral name[ARGS]{…} form, one call per [TOOL_CALLS], with or without [CALL_ID]', () => {
+    expect(
+      read('[TOOL_CALLS]http_check[ARGS]{"url": "http://a/"}[TOOL_CALLS]system_stats[ARGS]{}')?.calls,
+    ).toEqual([
+      { id: 'text_call_3_1', name: 'http_check', arguments: '{"url":"http://a/"}' },
+      { id: 'text_call_3_2', name: 'system_stats', arguments: '{}' },
+    ]);
+    expect(read('[TOOL_CALLS]http_check[CALL_ID]a1b2c3d4e[ARGS]{"url": "http://a/"}')?.calls).toEqual([
+      { id: 'text_call_3_1', name: 'http_check', arguments: '{"url":"http://a/"}' },
+    ]);
+    expect(read('[TOOL_CALLS]system_stats{}')?.calls).toEqual([
+      { id: 'text_call_3_1', name: 'system_stats', arguments: '{}' },
+    ]);
+    // A [TOOL_CALLS] reply that is not all calls is an answer.
+    expect(read('[TOOL_CALLS] [{"name": "system_stats", "arguments": {}')).toBeUndefined();
+    expect(read('[TOOL_CALLS]http_check[ARGS]{"url": ')).toBeUndefined();
+    expect(read('[TOOL_CALLS]http_check[ARGS]["http://a/"]')).toBeUndefined();
+    expect(read('[TOOL_CALLS] I will check the api.')).toBeUndefined();
+    expect(read('[TOOL_CALLS]system_stats[ARGS]{}[TOOL_CALLS] [{"status": "ok"}]')).toBeUndefined();
+  });
+
+  it('reads a marked call with no arguments as a call with none; a bare or json-fenced one stays an answer', () => {
+    for (const content of [
+      '<tool_call>{"name": "system_stats"}</tool_call>',
+      '[TOOL_CALLS] [{"name": "system_stats"}]',
+      '```tool_call\n{"name": "system_stats"}\n```',
+    ]) {
+      expect(read(content)?.calls, content).toEqual([
+        { id: 'text_call_3_1', name: 'system_stats', arguments: '{}' },
+      ]);
+    }
+    expect(read('```json\n{"name": "system_stats"}\n```')).toBeUndefined();
+    expect(read('<tool_call>{"name": "system_stats", "arguments": null}</tool_call>')).toBeUndefined();
   });
 
   it('leaves malformed JSON as an answer', () => {
