@@ -99,7 +99,7 @@ function apply(run: Run, event: RunMachineEvent): Next {
               kind: 'text',
               tone: 'info',
               // Everyone in the thread reads this, so it names whose request waits.
-              text: `I'm still working on the earlier request in this thread. ${possessive(run.principal.displayName)} request is queued (position ${event.position}) and will start when it is done (${run.id}).`,
+              text: `I'm still working on the earlier request in this thread. ${capitalized(possessive(run.principal.displayName))} request is queued (position ${event.position}) and will start when it is done (${run.id}).`,
             },
           },
           { kind: 'audit', entry: { kind: 'thread_busy', reason: `queued at position ${event.position}` } },
@@ -213,4 +213,8 @@ function apply(run: Run, event: RunMachineEvent): Next {
     case 'action_interrupted':
       return interrupted(run as RunIn<'executing'>, event.at);
   }
+}
+
+function capitalized(text: string): string {
+  return `${text.charAt(0).toUpperCase()}${text.slice(1)}`;
 }

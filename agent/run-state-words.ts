@@ -13,6 +13,8 @@ export function finishedWords(run: RunIn<'finished'>): string {
 
 /** A name in the possessive, for text everyone in a thread reads: "Alice's", "James's". */
 export function possessive(name: string): string {
+  // The playground's own person is called "You": "Waiting for your answer", not "You's".
+  if (name === 'You') return 'your';
   return `${name}'s`;
 }
 

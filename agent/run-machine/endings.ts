@@ -86,9 +86,9 @@ export function finish(run: Run, event: Extract<RunMachineEvent, { type: 'finish
           kind: 'result',
           runId: run.id,
           text: answer,
-          // The failed action already has its own red card; the answer is coloured by what it says itself,
-          // unless it was given at the step limit, when it may be unfinished.
-          ok: event.ok && wrapUp?.reason !== 'step_limit',
+          // The failed action already has its own red card; the answer is coloured by what it says itself. An
+          // answer at the step limit is an answer, not a failure: its note and the status line say it may be unfinished.
+          ok: event.ok,
           ...(event.details ? { details: event.details } : {}),
         },
       },
