@@ -45,6 +45,8 @@ export type OutboundMessage =
       runId: string;
       text: string;
       ok: boolean;
+      /** A call the rules refused, which did not run: shown as "Refused", not "Failed". */
+      refused?: boolean;
       /** Structured tool results to render as tables or fields. */
       details?: { tool: string; summary: string; data?: unknown }[];
     }

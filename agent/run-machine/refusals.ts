@@ -32,6 +32,7 @@ export function refusalCard(
       runId: before.id,
       text: `${call.name} was refused, and did not run: ${reason}`,
       ok: false,
+      refused: true,
       details: [{ tool: call.name, summary: `refused: ${reason}` }],
     },
   };

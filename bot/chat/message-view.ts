@@ -44,6 +44,7 @@ export function messageView(message: OutboundMessage, options: ViewOptions): Mes
       return {
         kind: 'result',
         ...(message.ok ? {} : { tone: 'error' as const }),
+        ...(message.refused ? { heading: 'Refused' } : {}),
         summary: line(message.text, 300),
         ...body(message.text, detailBlocks(message, options.limits), options.limits),
         buttons: [],

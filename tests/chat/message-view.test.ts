@@ -86,6 +86,27 @@ describe('splitting to platform limits', () => {
     expect(chunks.join('')).toBe('<&>'.repeat(2_000));
   });
 
+  it('heads a refused call "Refused", not "Failed", on every platform', () => {
+    for (const platform of ['slack', 'discord', 'playground'] as const) {
+      const refused = view(
+        {
+          kind: 'result',
+          runId: 'run_1',
+          ok: false,
+          refused: true,
+          text: 'restart_app was refused, and did not run',
+        },
+        platform,
+      );
+      expect(refused).toMatchObject({ tone: 'error', heading: 'Refused' });
+      const failed = view(
+        { kind: 'result', runId: 'run_1', ok: false, text: 'restart_app failed' },
+        platform,
+      );
+      expect(failed.heading).toBeUndefined();
+    }
+  });
+
   it('attaches output past the threshold whole, behind a preview', () => {
     const text = Array.from({ length: 2_000 }, (_, index) => `log line ${index}`).join('\n');
     const shown = view({ kind: 'result', runId: 'run_1', ok: true, text });

@@ -79,7 +79,9 @@ export function renderContent(message, context) {
       return card(view, context);
     case 'result':
       return `<div class="result result--${view.tone === 'error' ? 'failed' : 'ok'}">${
-        view.tone === 'error' ? `<div class="result__label">${ICONS.cross}Failed</div>` : ''
+        view.tone === 'error'
+          ? `<div class="result__label">${ICONS.cross}${escapeHtml(view.heading ?? 'Failed')}</div>`
+          : ''
       }${blocks(view, context)}${footer(view)}</div>`;
     default:
       return view.tone === 'warning' || view.tone === 'error'
