@@ -8,6 +8,7 @@ import { kernelLimitsFromSettings } from '../agent/kernel-limits.js';
 import type { Logger } from '../agent/logger.js';
 import type { ModelClient } from '../agent/model/model-client.js';
 import type { CachedModelProbe } from '../agent/model/model-probe.js';
+import type { ModelRateLimiter } from '../agent/model/model-rate-limit.js';
 import { ApprovalBook } from '../agent/policy/approvals.js';
 import { AuditLog } from '../agent/policy/audit-log.js';
 import { settingsToolPolicy } from '../agent/policy/settings-tool-policy.js';
@@ -43,6 +44,8 @@ export interface Opsbot {
   modelHealth: CachedModelProbe | undefined;
   /** Whether the summary model is there, when it is not the main one. */
   summaryModelHealth: CachedModelProbe | undefined;
+  /** This process's pace of model requests; undefined without a model. */
+  modelRateLimiter: ModelRateLimiter | undefined;
   traceDir: string;
   /** This process's id (kept in the data directory): its run leases and its line in `opsbot cluster`. */
   instanceId: string;
@@ -179,6 +182,7 @@ export async function createOpsbot(options: ComposeOptions): Promise<Opsbot> {
     model,
     modelHealth: models?.health,
     summaryModelHealth: models?.summaryHealth,
+    modelRateLimiter: models?.limiter,
     traceDir,
     describe() {
       return [

@@ -70,6 +70,18 @@ export class OpsbotMetrics {
     'queue_stalled',
     'Jobs of dead workers handed back by the queue (BullMQ only; 0 in-process).',
   );
+  readonly modelRate = this.gauge(
+    'model_rate_limit_requests_per_second',
+    "Model requests per second this process allows now: model.rate_limit's rate, or less after the server's 429s.",
+  );
+  readonly modelInFlight = this.gauge(
+    'model_requests_in_flight',
+    'Model requests this process has open now.',
+  );
+  readonly modelWaiting = this.gauge(
+    'model_requests_waiting',
+    "Model requests waiting for this process's rate limit or its cap on requests in flight.",
+  );
   readonly patrolChecks = this.gauge(
     'patrol_checks',
     'Patrol checks by patrol and state (ok, pending, warn, critical, error, resolving).',

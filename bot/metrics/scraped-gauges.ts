@@ -2,6 +2,7 @@
 // people's waits, the queue's depth, and the patrols' check states.
 import { errorMessage } from '../../agent/errors.js';
 import type { Logger } from '../../agent/logger.js';
+import type { ModelRateLimiter } from '../../agent/model/model-rate-limit.js';
 import { hasQueueStats } from '../../agent/queue-stats.js';
 import type { Run } from '../../agent/run.js';
 import type { RunQueue } from '../../agent/run-queue.js';
@@ -45,6 +46,23 @@ export function queueGauges(queue: RunQueue, metrics: OpsbotMetrics): GaugeColle
       metrics.queueWaiting.set(stats.waiting);
       metrics.queueActive.set(stats.active);
       metrics.queueStalled.set(stats.stalled ?? 0);
+    },
+  };
+}
+
+/** The model rate limiter's figures: its rate now, and the requests open and waiting. */
+export function modelRateGauges(
+  limiter: Pick<ModelRateLimiter, 'figures'> | undefined,
+  metrics: OpsbotMetrics,
+): GaugeCollector | undefined {
+  if (!limiter) return undefined;
+  return {
+    part: 'model_rate_limit',
+    async collect() {
+      const { rate, inFlight, queued } = limiter.figures();
+      metrics.modelRate.set(rate);
+      metrics.modelInFlight.set(inFlight);
+      metrics.modelWaiting.set(queued);
     },
   };
 }

@@ -6,11 +6,18 @@ import type { Opsbot } from '../compose.js';
 import type { HttpServer } from '../http/http-server.js';
 import { METRICS_PATH, metricsEndpoint } from './metrics-endpoint.js';
 import type { OpsbotMetrics } from './opsbot-metrics.js';
-import { type GaugeCollector, patrolGauges, queueGauges, scrape, waitingGauges } from './scraped-gauges.js';
+import {
+  type GaugeCollector,
+  modelRateGauges,
+  patrolGauges,
+  queueGauges,
+  scrape,
+  waitingGauges,
+} from './scraped-gauges.js';
 
 export interface ServeMetricsOptions {
   metrics: OpsbotMetrics;
-  opsbot: Pick<Opsbot, 'kernel' | 'store' | 'settings' | 'environment'>;
+  opsbot: Pick<Opsbot, 'kernel' | 'store' | 'settings' | 'environment' | 'modelRateLimiter'>;
   http: Pick<HttpServer, 'mount'>;
   logger: Logger;
   clock: Clock;
@@ -24,6 +31,7 @@ export function serveMetrics(options: ServeMetricsOptions): void {
     waitingGauges(opsbot.kernel.runs, metrics),
     queueGauges(opsbot.kernel.queue, metrics),
     patrolGauges(Object.keys(settings.patrols), patrols, metrics),
+    modelRateGauges(opsbot.modelRateLimiter, metrics),
   ].filter((collector): collector is GaugeCollector => collector !== undefined);
   options.http.mount(
     METRICS_PATH,

@@ -220,7 +220,9 @@ describe('opsbot run while the model is down', () => {
   it('fails free text with when and why the model is unreachable, and the commands that still work', async () => {
     fake.reply(status(503), status(503));
     const { code, out } = await cli(['run', 'why is the disk full?', '--as', 'vera']);
-    expect(out).toMatch(/is unreachable since \d{4}-\d\d-\d\d \d\d:\d\d UTC \(503 Service Unavailable after 2 attempts\)\./);
+    expect(out).toMatch(
+      /is unreachable since \d{4}-\d\d-\d\d \d\d:\d\d UTC \(503 Service Unavailable after 2 attempts\)\./,
+    );
     // Vera is a viewer: only the commands her role may run are offered.
     expect(out).toMatch(/Typed commands still work without the model: http_check, .*disk_usage/);
     expect(out).not.toMatch(/restart_app/);

@@ -7,13 +7,14 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../agent/clock.js';
 import { InProcessRunQueue } from '../../agent/in-process-run-queue.js';
 import { silentLogger } from '../../agent/logger.js';
+import { ModelRateLimiter } from '../../agent/model/model-rate-limit.js';
 import { MemoryStore } from '../../agent/store/memory-store.js';
 import { SqliteStore } from '../../agent/store/sqlite-store.js';
 import { MemoryTraceSink } from '../../agent/trace.js';
 import { meteredStore } from '../../bot/metrics/metered-store.js';
 import { meteredTraceSink } from '../../bot/metrics/metered-trace-sink.js';
 import { OpsbotMetrics } from '../../bot/metrics/opsbot-metrics.js';
-import { patrolGauges, queueGauges, scrape } from '../../bot/metrics/scraped-gauges.js';
+import { modelRateGauges, patrolGauges, queueGauges, scrape } from '../../bot/metrics/scraped-gauges.js';
 import { CHECK_STATE_VERSION, type CheckState } from '../../scheduled/check-state.js';
 import { PatrolRepository } from '../../scheduled/patrol-repository.js';
 
@@ -95,6 +96,24 @@ describe('metrics parts', () => {
     expect(text).toContain('opsbot_queue_stalled 0\n');
     expect(text).not.toContain('run_one');
     await queue.close();
+  });
+
+  it("shows the model rate limit's rate now, after a 429 halved it, and the requests open and waiting", async () => {
+    const metrics = new OpsbotMetrics({ processMetrics: false });
+    const clock = new ManualClock();
+    const limiter = new ModelRateLimiter({ requestsPerSecond: 4, burst: 1, maxInFlight: 1, clock });
+    const release = await limiter.acquire();
+    const gaveUp = new AbortController();
+    const waiting = limiter.acquire({ signal: gaveUp.signal });
+    limiter.throttled(undefined);
+    const text = await scrape(metrics, [modelRateGauges(limiter, metrics)!], silentLogger);
+    expect(text).toContain('opsbot_model_rate_limit_requests_per_second 2\n');
+    expect(text).toContain('opsbot_model_requests_in_flight 1\n');
+    expect(text).toContain('opsbot_model_requests_waiting 1\n');
+    expect(modelRateGauges(undefined, metrics)).toBeUndefined();
+    gaveUp.abort(new Error('the run was cancelled'));
+    await expect(waiting).rejects.toThrow('the run was cancelled');
+    release();
   });
 
   it('counts a tool name the model made up as unknown, and passes every record on', async () => {

@@ -34,7 +34,9 @@ describe('a refused action in Slack', () => {
     expect(cards).toHaveLength(1);
     expect(cards[0]).toContain('danger tools are not allowed in #general. They are allowed in #ops.');
     // Its heading says what happened: refused, not failed.
-    const card = h.thread(mention.ts).find((message) => message.text.includes('was refused, and did not run'));
+    const card = h
+      .thread(mention.ts)
+      .find((message) => message.text.includes('was refused, and did not run'));
     expect(card?.text.split('\n')[0]).toBe('Refused');
     expect(shown).toContain('Restarted the api (or tried to).');
     expect(shown).toMatch(/Note: restart_service was refused: /);
