@@ -80,6 +80,12 @@ export class BookApprovalGate implements ApprovalGate {
         approvalId: approval.id,
         expiresAt: approval.expiresAt,
         card: approvalCard(approval),
+        decides: {
+          bindingHash: approval.bindingHash,
+          approvers: approval.approvers,
+          reason: approval.reason,
+          displayArgs: approval.args,
+        },
       },
     };
   }

@@ -10,6 +10,7 @@ import { BreakerRegistry } from './circuit-breaker.js';
 import { type Clock, systemClock } from './clock.js';
 import { answerRun } from './commands/answer-command.js';
 import { decideApproval, expireOrphanApprovals, expireWait } from './commands/approval-commands.js';
+import { backfillApprovalFields } from './commands/approval-fields-backfill.js';
 import { cancelRun } from './commands/cancel-command.js';
 import { applyTransition, type CommandCore } from './commands/command-core.js';
 import { recoverRuns } from './commands/recover-runs.js';
@@ -313,7 +314,8 @@ export class Kernel {
       dueWaits: (upTo, limit) => this.runs.dueWaits(upTo, limit),
       expire: (runId) => this.expire(runId),
       reindex: (runId) => this.runs.reindexWaitExpiry(runId),
-      backfill: () => backfillWaitExpiry(this.store, this.runs),
+      backfill: async () =>
+        (await backfillWaitExpiry(this.store, this.runs)) + (await backfillApprovalFields(this.core)),
       expireOrphans: () => expireOrphanApprovals(this.core),
       clock: this.clock,
       timers,

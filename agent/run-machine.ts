@@ -156,6 +156,7 @@ function apply(run: Run, event: RunMachineEvent): Next {
           call: event.call,
           requestedAt: event.at,
           expiresAt: event.expiresAt,
+          ...event.decides,
         },
       });
       return {

@@ -10,12 +10,19 @@ type RawRun = Record<string, unknown>;
  * - v2: a union on `status`. `executing` is a status; a waiting run carries its `question` or `approval`;
  *   `answer`, `error`, `cancelled`, `expired` and `unknownCall` live only on their own end states.
  * - v3: `failedActions`, the write and danger calls that ran and failed (none for older runs).
+ * - v4: a run waiting for an approval holds what the approval book held: `approval.bindingHash`, `approvers`,
+ *   `reason` and `displayArgs`. A v3 run gets them at start from its book record (approval-fields-backfill.ts).
  * Add `migrations[n]` turning a vN record into vN+1 when the shape changes.
  */
 const migrations: Record<number, (raw: RawRun) => RawRun> = {
   1: fromV1,
   2: fromV2,
+  3: fromV3,
 };
+
+function fromV3(raw: RawRun): RawRun {
+  return { ...raw, schemaVersion: 4 };
+}
 
 function fromV2(raw: RawRun): RawRun {
   return { ...raw, schemaVersion: 3, failedActions: [] };

@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { ConversationSchema } from './conversation.js';
 import { ModelMessageSchema, UsageSchema } from './model-message.js';
+import { ApproverSetSchema } from './policy/approver-set.js';
 import { PrincipalSchema } from './principal.js';
 import { EngineKindSchema } from './run-engine-kind.js';
 import { RunEventSchema } from './run-events.js';
@@ -9,7 +10,7 @@ import { RunEventSchema } from './run-events.js';
 export { type RunEvent, RunEventSchema, type RunEventType } from './run-events.js';
 
 /** Bump when the stored shape changes, and add a migration in run-migrations.ts. */
-export const RUN_SCHEMA_VERSION = 3;
+export const RUN_SCHEMA_VERSION = 4;
 
 export const RUN_STATUSES = [
   'queued',
@@ -68,6 +69,19 @@ export const PendingApprovalSchema = z.object({
   call: PlannedCallSchema,
   requestedAt: z.number(),
   expiresAt: z.number(),
+  /**
+   * What the approver is shown and decides on, kept with the run since v4: the hash binding the approval to the
+   * run, step, tool, exact arguments and requester; who may approve; the model's reason; the redacted arguments.
+   * Absent only in a run stored before v4 whose approval record has not been copied in yet (see
+   * approval-fields-backfill.ts).
+   */
+  bindingHash: z
+    .string()
+    .regex(/^[0-9a-f]{64}$/)
+    .optional(),
+  approvers: ApproverSetSchema.optional(),
+  reason: z.string().optional(),
+  displayArgs: z.unknown().optional(),
   /** The approval card in the thread, updated when the approval is decided, expires or is withdrawn. */
   cardMessageId: z.string().optional(),
 });

@@ -1,7 +1,7 @@
 // The events the run machine takes, and the shapes its transitions share.
 import type { OutboundMessage } from '../chat-port.js';
 import { type Principal, personKey } from '../principal.js';
-import type { PlannedCall, Run } from '../run.js';
+import type { PendingApproval, PlannedCall, Run } from '../run.js';
 import type { MessageSlot, RunEffect } from '../run-effect.js';
 import type { WrapUp } from '../run-progress.js';
 import type { RecordedOutcome } from '../run-record-call.js';
@@ -51,6 +51,10 @@ export type RunMachineEvent =
       approvalId: string;
       expiresAt: number;
       card: ApprovalCard;
+      /** What the run keeps to decide the approval by itself: the binding, who may approve, what was shown. */
+      decides: Required<Pick<PendingApproval, 'bindingHash' | 'approvers' | 'reason'>> & {
+        displayArgs: unknown;
+      };
     }
   | {
       type: 'approval_decided';

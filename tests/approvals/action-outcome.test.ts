@@ -2,6 +2,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { silentLogger } from '../../agent/logger.js';
+import { RUN_SCHEMA_VERSION } from '../../agent/run.js';
 import { loadRunRecord } from '../../agent/run-migrations.js';
 import { defineTool } from '../../agent/tool.js';
 import { SettingsSchema } from '../../bot/config/settings-schema.js';
@@ -108,7 +109,7 @@ describe('the outcome of an approved action', () => {
   it('loads a run stored before the flag existed (v2) with no failed actions', () => {
     const raw = { ...sampleV2(), status: 'finished', answer: 'ok', ok: true };
     const run = loadRunRecord(raw, 'fixture');
-    expect(run.schemaVersion).toBe(3);
+    expect(run.schemaVersion).toBe(RUN_SCHEMA_VERSION);
     expect(run.failedActions).toEqual([]);
   });
 });

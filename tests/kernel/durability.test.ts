@@ -54,15 +54,27 @@ describe('durable runs', () => {
     expect(run.answer).toBe('prod is fine');
   });
 
-  it('loads the stored v2 run fixture as it was written, upgraded to v3 with no failed actions', () => {
+  it('loads the stored v2 run fixture as it was written, upgraded to v4 with no failed actions', () => {
     const raw = JSON.parse(readFileSync(new URL('../fixtures/run-v2.fixture.json', import.meta.url), 'utf8'));
     const run = loadRunRecord(raw, 'fixture');
-    expect(run).toEqual({ ...raw, schemaVersion: 3, failedActions: [] });
+    expect(run).toEqual({ ...raw, schemaVersion: 4, failedActions: [] });
   });
 
-  it('loads the stored v3 run fixture as it was written', () => {
+  it('loads the stored v3 run fixture as it was written, upgraded to v4', () => {
     const raw = JSON.parse(readFileSync(new URL('../fixtures/run-v3.fixture.json', import.meta.url), 'utf8'));
-    expect(loadRunRecord(raw, 'fixture')).toEqual(raw);
+    expect(loadRunRecord(raw, 'fixture')).toEqual({ ...raw, schemaVersion: 4 });
+  });
+
+  it('loads the stored v4 run fixture as it was written: an approval with its binding, approvers and reason', () => {
+    const raw = JSON.parse(readFileSync(new URL('../fixtures/run-v4.fixture.json', import.meta.url), 'utf8'));
+    const run = loadRunRecord(raw, 'fixture');
+    expect(run).toEqual(raw);
+    expect(run.status === 'waiting_for_approval' && run.approval).toMatchObject({
+      bindingHash: expect.stringMatching(/^[0-9a-f]{64}$/),
+      approvers: { roles: ['admin'], identities: ['local:bob'] },
+      reason: 'the api answers 502',
+      displayArgs: { service: 'api' },
+    });
   });
 
   it('marks a run caught mid-action as outcome_unknown on restart and never re-runs the action', async () => {

@@ -138,6 +138,12 @@ export const sampleEvents = {
     approvalId: 'apv_sample',
     expiresAt: AT + 900_000,
     card,
+    decides: {
+      bindingHash: 'a'.repeat(64),
+      approvers: { roles: ['admin'], identities: ['local:bob'], includesDefaultRole: false, names: ['Bob'] },
+      reason: 'the api is stuck',
+      displayArgs: { service: 'api' },
+    },
   },
   approval_decided: {
     type: 'approval_decided',
