@@ -142,7 +142,11 @@ export class ExpirySweep {
     if (this.backfilled || !this.deps.backfill) return;
     try {
       const indexed = await this.deps.backfill();
-      if (indexed > 0) this.deps.logger.info({ runs: indexed }, 'brought runs that were waiting before the upgrade up to date');
+      if (indexed > 0)
+        this.deps.logger.info(
+          { runs: indexed },
+          'brought runs that were waiting before the upgrade up to date',
+        );
       this.backfilled = true;
     } catch (error) {
       // Waits saved from now on are indexed anyway; the older ones wait for the next pass's attempt.
