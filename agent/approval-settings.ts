@@ -1,10 +1,8 @@
-// What the kernel needs to run approvals: the book that settles them, the audit log, and the permission rules.
-import type { ApprovalBook } from './policy/approvals.js';
+// What the kernel needs to run approvals: the audit log, and the permission rules that say who may decide.
 import type { AuditLog } from './policy/audit-log.js';
 import type { PermissionSettings } from './policy/permission-settings.js';
 
 export interface ApprovalSettings {
-  book: ApprovalBook;
   audit: AuditLog;
   permissions: PermissionSettings;
 }

@@ -19,10 +19,8 @@ export interface ExpirySweepDeps {
   expire(runId: string): Promise<boolean>;
   /** Puts a stale index entry right (moved or removed); when the run's wait ends now, if it still waits. */
   reindex(runId: string): Promise<number | undefined>;
-  /** Indexes runs that waited before the index existed; once per deployment. How many it indexed. */
+  /** Brings runs that waited before an upgrade up to date (the expiry index, approvals kept in the run), once. */
   backfill?(): Promise<number>;
-  /** Closes expired approvals no run waits for (left by a crash); how many it closed. */
-  expireOrphans?(): Promise<number>;
   clock: Clock;
   timers: Timers;
   logger: Logger;
@@ -34,8 +32,6 @@ export interface ExpirySweepDeps {
   concurrency?: number;
 }
 
-/** Orphaned approvals are looked for on the first pass and then once in this many (about a minute at 10 s). */
-const ORPHAN_PASSES = 6;
 const DEFAULT_BATCH_SIZE = 100;
 const DEFAULT_CONCURRENCY = 16;
 
@@ -46,7 +42,6 @@ export class ExpirySweep {
   private timer: unknown;
   private running: Promise<number> | undefined;
   private stopped = true;
-  private passes = 0;
 
   constructor(private readonly deps: ExpirySweepDeps) {}
 
@@ -90,20 +85,13 @@ export class ExpirySweep {
   private async pass(): Promise<number> {
     this.nextDue = undefined;
     await this.backfillOnce();
-    const orphanPass = this.passes % ORPHAN_PASSES === 0;
-    this.passes += 1;
-    const orphans =
-      (await (orphanPass ? this.deps.expireOrphans?.() : undefined)?.catch((error) => {
-        this.deps.logger.warn({ err: errorMessage(error) }, 'could not close orphaned approvals');
-        return 0;
-      })) ?? 0;
     const tried = new Set<string>();
     const expired = await this.expireDue(tried);
     // The earliest entry still to come: ones this pass tried and left due are retried after the interval.
     const now = this.deps.clock.now();
     const upcoming = await this.deps.dueWaits(Number.POSITIVE_INFINITY, tried.size + 1);
     this.nextDue = upcoming.find((wait) => wait.at > now || !tried.has(wait.member))?.at;
-    return orphans + expired;
+    return expired;
   }
 
   /** Reads due waits a batch at a time until none is left that this pass has not tried. */

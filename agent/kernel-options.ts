@@ -57,7 +57,7 @@ export interface KernelOptions {
   instanceId?: string;
   /** How long a process may hold a run before another may take it over after a crash. */
   runLeaseMs?: number;
-  /** The approval book, audit log and permission settings; without them, calls needing approval are refused. */
+  /** The audit log and permission settings; without them, calls needing approval are refused. */
   approvals?: ApprovalSettings;
   /** Where runs wait for a worker; in-process by default. */
   queue?: RunQueue;

@@ -1,5 +1,5 @@
 // What the kernel's commands answer to the people who gave them.
-import type { DecideResult } from './policy/approvals.js';
+import type { DecideResult } from './policy/approval-outcomes.js';
 import type { Run } from './run.js';
 
 export interface ApprovalClickResult {

@@ -2,14 +2,13 @@
 // decide, cancel, expire, recover — is the same sequence: take the lease, apply the run machine, apply its
 // effects, hand the run to the queue. A RunWorker steps the runs; nothing here waits for a run to finish.
 import { randomBytes } from 'node:crypto';
-import { type ApprovalGate, BookApprovalGate, noApprovals } from './approval-gate.js';
 import type { ApprovalSettings } from './approval-settings.js';
 import { BUILTIN_TOOLS } from './builtin-tools.js';
 import { type MessageRef, nullChatPort, type OutboundMessage } from './chat-port.js';
 import { BreakerRegistry } from './circuit-breaker.js';
 import { type Clock, systemClock } from './clock.js';
 import { answerRun } from './commands/answer-command.js';
-import { decideApproval, expireOrphanApprovals, expireWait } from './commands/approval-commands.js';
+import { decideApproval, expireWait } from './commands/approval-commands.js';
 import { backfillApprovalFields } from './commands/approval-fields-backfill.js';
 import { cancelRun } from './commands/cancel-command.js';
 import { applyTransition, type CommandCore } from './commands/command-core.js';
@@ -77,7 +76,6 @@ export class Kernel {
   private readonly worker: RunWorker;
   private readonly scheduler: ConversationScheduler;
   private readonly cancels: RunCancels;
-  private readonly gate: ApprovalGate;
   private readonly newId: () => string;
   private readonly approvals: ApprovalSettings | undefined;
   private readonly audit: AuditLog | undefined;
@@ -146,9 +144,6 @@ export class Kernel {
       redactor: this.redactor,
       clock: this.clock,
     });
-    this.gate = options.approvals
-      ? new BookApprovalGate(options.approvals.book, this.redactor, this.clock)
-      : noApprovals;
     this.timers = options.timers ?? systemTimers;
     const command = this.engines.command;
     this.fallback = new ModelFallback({
@@ -179,7 +174,7 @@ export class Kernel {
         toolBudgets: this.limits.toolBudgets,
       }),
       engines: this.engines,
-      approvals: this.gate,
+      approvalsEnabled: options.approvals !== undefined,
       redactor: this.redactor,
       clock: this.clock,
       limits: this.limits,
@@ -315,8 +310,8 @@ export class Kernel {
       expire: (runId) => this.expire(runId),
       reindex: (runId) => this.runs.reindexWaitExpiry(runId),
       backfill: async () =>
-        (await backfillWaitExpiry(this.store, this.runs)) + (await backfillApprovalFields(this.core)),
-      expireOrphans: () => expireOrphanApprovals(this.core),
+        (await backfillWaitExpiry(this.store, this.runs)) +
+        (await backfillApprovalFields(this.core, this.store)),
       clock: this.clock,
       timers,
       logger: this.logger,

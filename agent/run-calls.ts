@@ -1,12 +1,11 @@
 // The calls of a step: consecutive reads together (abandoned on a cancel), write and danger calls alone with
-// `executing` saved first, approved calls claimed for their one execution, and the per-run call budget (a
-// tool's own budget is checked when the call is prepared).
-import type { ApprovalGate } from './approval-gate.js';
+// `executing` saved first (so an approved call runs once: the run's lease and that save are its guarantee), and
+// the per-run call budget (a tool's own budget is checked when the call is prepared).
 import type { Clock } from './clock.js';
 import type { KernelLimits } from './kernel-options.js';
 import type { Redactor } from './redaction.js';
 import type { PlannedCall, Run } from './run.js';
-import { type RunMachineEvent, refusedRecord } from './run-machine.js';
+import { type RunMachineEvent, refusedRecord, requestApproval } from './run-machine.js';
 import type { RecordedOutcome } from './run-record-call.js';
 import type { CallOutcome, StepExecutor } from './step-executor.js';
 import type { Tool } from './tool.js';
@@ -14,7 +13,8 @@ import { callsLeft } from './tool-budgets.js';
 
 export interface RunCallsDeps {
   executor: StepExecutor;
-  approvals: ApprovalGate;
+  /** False when no approval settings were given: a call that needs an approver is then refused. */
+  approvalsEnabled: boolean;
   redactor: Redactor;
   clock: Clock;
   limits: KernelLimits;
@@ -76,13 +76,17 @@ export class RunCalls {
           break;
         case 'approval': {
           if (call.approved) {
-            run = await this.runApproved(run, { call, ...prepared });
+            run = await this.runAlone(run, { call, ...prepared });
             break;
           }
           if (!this.withinCallBudget(run)) return this.overBudget(run);
-          const requested = await this.deps.approvals.request(run, call, prepared);
-          if (requested.kind === 'requested') return this.apply(run, requested.event);
-          run = await this.record(run, call, refusedRecord(call.name, requested.message));
+          if (this.deps.approvalsEnabled)
+            return this.apply(run, requestApproval(run, call, prepared, this.now(), this.deps.redactor));
+          run = await this.record(
+            run,
+            call,
+            refusedRecord(call.name, `${call.name} needs approval, and approvals are not set up here.`),
+          );
           break;
         }
         case 'ready': {
@@ -111,20 +115,6 @@ export class RunCalls {
 
   private shown(call: PlannedCall, outcome: CallOutcome | RecordedOutcome): RecordedOutcome {
     return { ...outcome, displayArgs: this.deps.redactor.redactValue(call.args ?? call.rawArguments) };
-  }
-
-  /** An approved call runs once, whichever replica gets here first; a second claim finds it taken. */
-  private async runApproved(run: Run, ready: ReadyCall): Promise<Run> {
-    const { call } = ready;
-    if (!(await this.deps.approvals.claimExecution(call))) {
-      return this.apply(run, {
-        type: 'failed',
-        at: this.now(),
-        code: 'approval_execution',
-        message: `${call.name} was approved, but it could not be run exactly once, so it was not run.`,
-      });
-    }
-    return this.runAlone(run, ready);
   }
 
   /** Executes a write or danger call with `executing` saved first, so a crash mid-action is never replayed. */

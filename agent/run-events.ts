@@ -58,6 +58,11 @@ export const RunEventSchema = z.discriminatedUnion('type', [
     type: z.literal('approval_requested'),
     approvalId: z.string(),
     tool: z.string(),
+    /** The call waiting; absent in events recorded before approvals were kept with the run. */
+    callId: z.string().optional(),
+    expiresAt: z.number().optional(),
+    /** The arguments as the card showed them (redacted). */
+    args: z.unknown().optional(),
   }),
   z.object({
     ...eventBase,
@@ -65,6 +70,8 @@ export const RunEventSchema = z.discriminatedUnion('type', [
     approvalId: z.string(),
     decision: z.enum(['approved', 'denied', 'expired', 'withdrawn']),
     by: z.string(),
+    /** Who decided, as people know them; absent in older events, which kept only the key. */
+    byName: z.string().optional(),
     reason: z.string().optional(),
   }),
   z.object({ ...eventBase, type: z.literal('executing'), callId: z.string(), tool: z.string() }),

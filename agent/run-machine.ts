@@ -14,7 +14,7 @@ import { stuckAsked } from './run-machine/stuck.js';
 import { recordOutcome } from './run-record-call.js';
 import { describeRunState, possessive, WORKING_WORDS } from './run-state-words.js';
 
-export { refusedRecord } from './run-machine/approvals.js';
+export { approvalCardOf, refusedRecord, requestApproval } from './run-machine/approvals.js';
 export {
   type Actor,
   type AnswerTake,
@@ -166,9 +166,23 @@ function apply(run: Run, event: RunMachineEvent): Next {
           step: run.step,
           approvalId: event.approvalId,
           tool: event.call.name,
+          callId: event.call.id,
+          expiresAt: event.expiresAt,
+          args: event.decides.displayArgs,
         }),
         effects: [
           { kind: 'post', message: event.card, slot: 'approval_card' },
+          {
+            kind: 'audit',
+            entry: {
+              kind: 'approval_requested',
+              approvalId: event.approvalId,
+              tool: event.call.name,
+              args: event.decides.displayArgs,
+              ...(run.conversation.channelName ? { channelName: run.conversation.channelName } : {}),
+              outcome: 'pending',
+            },
+          },
           { kind: 'status', text: `Waiting for approval of ${event.call.name}`, tone: 'warning' },
           { kind: 'save' },
           {

@@ -1,7 +1,6 @@
 // Takes runs from the RunQueue and steps each one under its lease until it ends or waits for a person:
 // plan, run the calls, check the guards. Every state change goes through the run machine.
 
-import type { ApprovalGate } from './approval-gate.js';
 import type { Clock } from './clock.js';
 import type { Engine } from './engines/engine.js';
 import { ErrorCode, errorMessage, SystemError } from './errors.js';
@@ -27,7 +26,8 @@ export interface RunWorkerDeps {
   cancels: RunCancels;
   executor: StepExecutor;
   engines: Partial<Record<EngineKind, Engine>>;
-  approvals: ApprovalGate;
+  /** False when no approval settings were given: a call that needs an approver is then refused. */
+  approvalsEnabled: boolean;
   redactor: Redactor;
   clock: Clock;
   limits: KernelLimits;

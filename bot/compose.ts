@@ -9,7 +9,6 @@ import type { Logger } from '../agent/logger.js';
 import type { ModelClient } from '../agent/model/model-client.js';
 import type { CachedModelProbe } from '../agent/model/model-probe.js';
 import type { ModelRateLimiter } from '../agent/model/model-rate-limit.js';
-import { ApprovalBook } from '../agent/policy/approvals.js';
 import { AuditLog } from '../agent/policy/audit-log.js';
 import { settingsToolPolicy } from '../agent/policy/settings-tool-policy.js';
 import { Redactor } from '../agent/redaction.js';
@@ -125,7 +124,6 @@ export async function createOpsbot(options: ComposeOptions): Promise<Opsbot> {
   const clock = options.clock ? { clock: options.clock } : {};
   const audit = new AuditLog(store, clock);
   const approvals = {
-    book: new ApprovalBook(store, { ...clock, audit }),
     audit,
     permissions: settings.permissions,
   };

@@ -1,9 +1,15 @@
-// decide and expire: an Approve or Deny click, and a question or approval that waited too long.
-import { approvalCard } from '../approval-gate.js';
+// decide and expire: an Approve or Deny click, and a question or approval that waited too long. Each is a
+// transition of the run, under its lease: the run holds the approval, so there is nothing else to keep in step.
 import { CallerError, ErrorCode } from '../errors.js';
 import type { ApprovalClickResult } from '../kernel-results.js';
-import { verifyBinding } from '../policy/approval-record.js';
-import { decideResultMessage } from '../policy/approvals.js';
+import {
+  type DecideResult,
+  decideResultMessage,
+  refusalReason,
+  settled,
+} from '../policy/approval-outcomes.js';
+import { approvalOfRun, runIdOfApproval, verifyBinding } from '../policy/approval-record.js';
+import { auditActor } from '../policy/audit-log.js';
 import type { Principal } from '../principal.js';
 import type { Run } from '../run.js';
 import { actorOf, type RunMachineEvent, transition } from '../run-machine.js';
@@ -12,7 +18,10 @@ import { applyTransition, type CommandCore, PERSON_WAITS_MS, underLease } from '
 /** Said to the clicker after "Approved by …"; the thread and the card say it too (run-machine/approvals.ts). */
 const UNBOUND_REFUSAL = 'the approved call does not match the call waiting to run';
 
-/** An Approve or Deny click, from any replica: checked, claimed once, and the run handed back to the queue. */
+/**
+ * An Approve or Deny click, from any replica: the approval's id names its run, whose lease is taken; the run holds
+ * who may decide and what was asked, and its events what was decided before, so a late click is told by whom.
+ */
 export async function decideApproval(
   core: CommandCore,
   approvalId: string,
@@ -22,54 +31,115 @@ export async function decideApproval(
 ): Promise<ApprovalClickResult> {
   const approvals = core.approvals;
   if (!approvals) throw new CallerError(ErrorCode.NotAllowed, 'Approvals are not set up in this opsbot.');
-  const result = await approvals.book.decide({
-    approvalId,
-    decider: principal,
-    decision,
-    settings: approvals.permissions,
-    ...(reason ? { reason } : {}),
+  const notFound: DecideResult = { kind: 'not_found', approvalId };
+  const answer = (result: DecideResult, settledIt = false): ApprovalClickResult => ({
+    message: decideResultMessage(result),
+    settled: settledIt,
+    result,
   });
-  const message = decideResultMessage(result);
-  if (result.kind === 'expired' && result.recorded) {
-    await expireWait(core, result.approval.runId);
-    return { message, settled: true, result };
-  }
-  if (result.kind !== 'decided') return { message, settled: false, result };
-  const { approval } = result;
-  const refusal = await underLease(
+  const runId = runIdOfApproval(approvalId) ?? (await waitingRunOf(core, approvalId));
+  if (!runId || !(await core.runs.find(runId).catch(() => undefined))) return answer(notFound);
+  return underLease(
     core,
-    approval.runId,
+    runId,
     async (handOff) => {
-      const run = await core.runs.load(approval.runId);
-      const bound =
-        run.status === 'waiting_for_approval' &&
-        verifyBinding(approval, {
-          runId: run.id,
-          step: approval.step,
-          tool: run.approval.call.name,
-          args: run.approval.call.args,
-          requester: run.principal,
+      const run = await core.runs.find(runId);
+      const approval = run ? approvalOfRun(run, approvalId) : undefined;
+      if (!run || !approval) return answer(notFound);
+      if (approval.status !== 'pending' || run.status !== 'waiting_for_approval')
+        return answer(settled(approval));
+      const now = core.clock.now();
+      const stopOnDenial = approvals.permissions.on_denial === 'stop';
+      if (now >= approval.expiresAt) {
+        await applyHeld(core, run, { type: 'approval_expired', at: now, approvalId, stopOnDenial }, handOff);
+        return answer(
+          { kind: 'expired', approval: { ...approval, status: 'expired' }, recorded: true },
+          true,
+        );
+      }
+      const refusal = refusalReason(approval, principal, decision, approvals.permissions);
+      if (refusal) {
+        await approvals.audit.record({
+          kind: 'approval_refused',
+          actor: auditActor(principal),
+          runId,
+          approvalId,
+          tool: approval.tool,
+          args: approval.args,
+          conversation: run.conversation,
+          ...(approval.channelName ? { channelName: approval.channelName } : {}),
+          outcome: decision,
+          reason: refusal,
         });
-      const decided = transition(run, {
-        type: 'approval_decided',
-        at: result.at,
-        approvalId: approval.id,
-        decision,
-        by: actorOf(principal),
-        ...(reason ? { reason } : {}),
-        bound,
-        stopOnDenial: approvals.permissions.on_denial === 'stop',
-        card: approvalCard(approval),
+        return answer({ kind: 'refused', reason: refusal });
+      }
+      const bound = verifyBinding(run.approval, {
+        runId: run.id,
+        step: run.step,
+        tool: run.approval.call.name,
+        args: run.approval.call.args,
+        requester: run.principal,
       });
-      if (!decided.ok) return decided.refusal.message;
-      await core.effects.apply(decided.run, decided.effects, handOff);
+      const refused = await applyHeld(
+        core,
+        run,
+        {
+          type: 'approval_decided',
+          at: now,
+          approvalId,
+          decision,
+          by: actorOf(principal),
+          ...(reason ? { reason } : {}),
+          bound,
+          stopOnDenial,
+        },
+        handOff,
+      );
+      const by = auditActor(principal);
+      const result: DecideResult = {
+        kind: 'decided',
+        approval: {
+          ...approval,
+          status: decision === 'approve' ? 'approved' : 'denied',
+          decidedBy: by,
+          decidedAt: now,
+        },
+        decision,
+        by,
+        at: now,
+      };
+      const message = decideResultMessage(result);
+      if (refused) return { message: `${message} Nothing was run: ${refused}.`, settled: false, result };
       // The decision is recorded, but an approve that failed its binding ran nothing: the clicker hears why.
-      return decision === 'approve' && !bound ? UNBOUND_REFUSAL : undefined;
+      if (decision === 'approve' && !bound)
+        return { message: `${message} Nothing was run: ${UNBOUND_REFUSAL}.`, settled: false, result };
+      return { message, settled: true, result };
     },
     { waitMs: PERSON_WAITS_MS },
   );
-  if (refusal) return { message: `${message} Nothing was run: ${refusal}.`, settled: false, result };
-  return { message, settled: true, result };
+}
+
+/** Applies a transition to a run this process holds the lease of; the refusal's words when it does not apply. */
+async function applyHeld(
+  core: CommandCore,
+  run: Run,
+  event: RunMachineEvent,
+  handOff: string[],
+): Promise<string | undefined> {
+  const next = transition(run, event);
+  if (!next.ok) return next.refusal.message;
+  await core.effects.apply(next.run, next.effects, handOff);
+  return undefined;
+}
+
+/** An approval made before its id named its run: the run is found among those waiting. */
+async function waitingRunOf(core: CommandCore, approvalId: string): Promise<string | undefined> {
+  if (!/^apv_[A-Za-z0-9_-]{1,90}$/.test(approvalId)) return undefined;
+  for (const runId of await core.runs.waitingRunIds()) {
+    const run = await core.runs.find(runId).catch(() => undefined);
+    if (run?.status === 'waiting_for_approval' && run.approval.approvalId === approvalId) return runId;
+  }
+  return undefined;
 }
 
 /** Expires the run's question or approval if it is due; false when there was nothing to expire. */
@@ -98,45 +168,16 @@ export async function expireApproval(
 ): Promise<boolean> {
   const approvals = core.approvals;
   if (!approvals) return false;
-  const closed = await approvals.book.close(run.approval.approvalId, { kind: 'expired' });
-  const approval = 'approval' in closed ? closed.approval : undefined;
-  if (!approval) return false;
-  const stopOnDenial = approvals.permissions.on_denial === 'stop';
-  const card = approvalCard(approval);
-  // A click may have won just before the expiry: then the run takes that decision instead.
-  const event: RunMachineEvent =
-    closed.kind === 'already_decided'
-      ? {
-          type: 'approval_decided',
-          at: core.clock.now(),
-          approvalId: approval.id,
-          decision: closed.decision,
-          by: closed.by,
-          bound: true,
-          stopOnDenial,
-          card,
-        }
-      : { type: 'approval_expired', at: core.clock.now(), approvalId: approval.id, stopOnDenial, card };
-  const result = transition(run, event);
-  if (!result.ok) return false;
-  await core.effects.apply(result.run, result.effects, handOff);
-  return true;
-}
-
-/**
- * Closes approvals past their expiry whose run does not wait for them: a process that died between creating an
- * approval and saving its run left them pending, and nothing else would ever close them.
- */
-export async function expireOrphanApprovals(core: CommandCore): Promise<number> {
-  const book = core.approvals?.book;
-  if (!book) return 0;
-  let closed = 0;
-  for (const approval of await book.listPending()) {
-    if (core.clock.now() < approval.expiresAt) continue;
-    const run = await core.runs.find(approval.runId).catch(() => undefined);
-    if (run?.status === 'waiting_for_approval' && run.approval.approvalId === approval.id) continue;
-    const result = await book.close(approval.id, { kind: 'expired' });
-    if (result.kind === 'expired' && result.recorded) closed += 1;
-  }
-  return closed;
+  const refused = await applyHeld(
+    core,
+    run,
+    {
+      type: 'approval_expired',
+      at: core.clock.now(),
+      approvalId: run.approval.approvalId,
+      stopOnDenial: approvals.permissions.on_denial === 'stop',
+    },
+    handOff,
+  );
+  return refused === undefined;
 }

@@ -1,5 +1,4 @@
 // cancel: final for a run nobody is stepping; a request, heard at once, for a run a worker is stepping.
-import { approvalCard } from '../approval-gate.js';
 import { CallerError, ErrorCode } from '../errors.js';
 import type { CancelResult } from '../kernel-results.js';
 import type { Principal } from '../principal.js';
@@ -57,25 +56,13 @@ export async function cancelRun(
   }
 }
 
-/** Cancels a run this process holds the lease of, withdrawing the approval it waits for. */
+/** Cancels a run this process holds the lease of; an approval it waits for is withdrawn with it. */
 export async function cancelHeld(
   core: CommandCore,
   current: Run,
   by: ReturnType<typeof actorOf>,
 ): Promise<Run> {
-  let card: ReturnType<typeof approvalCard> | undefined;
-  if (current.status === 'waiting_for_approval' && core.approvals) {
-    const { book } = core.approvals;
-    await book.close(current.approval.approvalId, { kind: 'withdrawn', by });
-    const approval = await book.get(current.approval.approvalId);
-    if (approval) card = approvalCard(approval);
-  }
-  return applyTransition(core, current, {
-    type: 'cancelled',
-    at: core.clock.now(),
-    by,
-    ...(card ? { card } : {}),
-  });
+  return applyTransition(core, current, { type: 'cancelled', at: core.clock.now(), by });
 }
 
 /** Carries out a cancel request stored for a waiting run, if there is one. */

@@ -18,9 +18,6 @@ export type DecideResult =
   /** No approval has this id: it was never issued, or it ended longer ago than approvals are kept. */
   | { kind: 'not_found'; approvalId: string };
 
-/** How long a settled approval is kept by default, so late clicks still get "already approved by X". */
-export const APPROVAL_RETENTION_MS = 7 * 86_400_000;
-
 export function settled(approval: Approval): DecideResult {
   if (approval.status === 'expired') return { kind: 'expired', approval, recorded: false };
   if (approval.status === 'withdrawn') {
@@ -72,10 +69,9 @@ export function decideResultMessage(result: DecideResult): string {
     case 'withdrawn':
       return `This request was withdrawn: the run was cancelled by ${result.by.displayName} at ${formatTime(result.at)}, so nothing was run.`;
     case 'not_found': {
-      // Not "no longer": most often the id was mistyped or never issued; an ended one is kept for a week.
-      const id = /^apv_[\w-]{1,40}$/.test(result.approvalId) ? result.approvalId : 'with that id';
-      const days = Math.round(APPROVAL_RETENTION_MS / 86_400_000);
-      return `There is no approval ${id}. Check the id: approvals that ended are kept for ${days} days, and this one was never issued or ended before that.`;
+      // An approval lives in its run, so it is known for as long as the run is: most often the id was mistyped.
+      const id = /^apv_[\w-]{1,100}$/.test(result.approvalId) ? result.approvalId : 'with that id';
+      return `There is no approval ${id}. Check the id: its run never asked for it, or the run is no longer kept.`;
     }
   }
 }

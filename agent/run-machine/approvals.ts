@@ -1,4 +1,9 @@
-// A run waits for an approver: the decision, the expiry, and a call that will not run.
+// A run waits for an approver: the request and its card, the decision, the expiry, and a call that will not run.
+// The run holds everything an approval needs, so each of these is a transition under the run's lease.
+import type { ApprovalNeed } from '../approval-need.js';
+import { bindingHash, newApprovalId } from '../policy/approval-record.js';
+import { describeApprovers } from '../policy/approver-set.js';
+import type { Redactor } from '../redaction.js';
 import type { PlannedCall, Run, RunIn } from '../run.js';
 import type { RunEffect } from '../run-effect.js';
 import { type RecordedOutcome, recordOutcome } from '../run-record-call.js';
@@ -9,13 +14,96 @@ import { base, to, withEvent } from './shape.js';
 
 export const UNBOUND_MESSAGE = 'The approved call does not match the call waiting to run, so it was not run.';
 
-export function decideCard(
-  run: RunIn<'waiting_for_approval'>,
-  card: ApprovalCard,
-  decision: CardDecision,
-): RunEffect[] {
+/**
+ * A call that needs an approver, as the event that makes the run wait: a new approval id naming the run, the
+ * binding to the exact call and requester, who may approve, and the card, with the arguments and reason redacted.
+ */
+export function requestApproval(
+  run: Run,
+  call: PlannedCall,
+  need: ApprovalNeed,
+  at: number,
+  redactor: Redactor,
+): Extract<RunMachineEvent, { type: 'approval_requested' }> {
+  const approvalId = newApprovalId(run.id);
+  const expiresAt = at + need.ttlMs;
+  const displayArgs = redactor.redactValue(need.args);
+  const reason = redactor.redact(call.reason ?? '');
+  return {
+    type: 'approval_requested',
+    at,
+    call: { ...call, args: need.args },
+    approvalId,
+    expiresAt,
+    decides: {
+      bindingHash: bindingHash({
+        runId: run.id,
+        step: run.step,
+        tool: need.tool.name,
+        args: need.args,
+        requester: run.principal,
+      }),
+      approvers: need.approvers,
+      reason,
+      displayArgs,
+    },
+    card: {
+      kind: 'approval',
+      runId: run.id,
+      approvalId,
+      requester: run.principal.displayName,
+      tool: need.tool.name,
+      argumentsJson: JSON.stringify(displayArgs, null, 2),
+      reason,
+      approvers: [describeApprovers(need.approvers)],
+      expiresAt,
+    },
+  };
+}
+
+/** The card of the approval the run waits for, as it was posted: built again from the run. */
+export function approvalCardOf(run: RunIn<'waiting_for_approval'>): ApprovalCard {
+  const pending = run.approval;
+  return {
+    kind: 'approval',
+    runId: run.id,
+    approvalId: pending.approvalId,
+    requester: run.principal.displayName,
+    tool: pending.call.name,
+    argumentsJson: JSON.stringify(pending.displayArgs ?? pending.call.args, null, 2),
+    reason: pending.reason ?? '',
+    approvers: pending.approvers ? [describeApprovers(pending.approvers)] : [],
+    expiresAt: pending.expiresAt,
+  };
+}
+
+export function decideCard(run: RunIn<'waiting_for_approval'>, decision: CardDecision): RunEffect[] {
   const messageId = run.approval.cardMessageId;
-  return messageId ? [{ kind: 'update', messageId, message: { ...card, decision } }] : [];
+  return messageId ? [{ kind: 'update', messageId, message: { ...approvalCardOf(run), decision } }] : [];
+}
+
+/** The audit entry of an approval's end, written with the transition that ends it. */
+function auditDecision(
+  run: RunIn<'waiting_for_approval'>,
+  kind: 'approval_decided' | 'approval_expired',
+  actor: { key: string; displayName: string },
+  outcome: string,
+  reason?: string,
+): RunEffect {
+  const pending = run.approval;
+  return {
+    kind: 'audit',
+    entry: {
+      kind,
+      actor,
+      approvalId: pending.approvalId,
+      tool: pending.call.name,
+      args: pending.displayArgs,
+      ...(run.conversation.channelName ? { channelName: run.conversation.channelName } : {}),
+      outcome,
+      ...(reason ? { reason } : {}),
+    },
+  };
 }
 
 export function approvalDecided(
@@ -28,12 +116,15 @@ export function approvalDecided(
   // card reads "Approved" while nothing ran.
   const unbound = event.decision === 'approve' && !event.bound;
   const reason = unbound ? UNBOUND_MESSAGE : event.reason;
-  const card = decideCard(run, event.card, {
-    outcome,
-    by: event.by.displayName,
-    at: event.at,
-    ...(reason ? { reason } : {}),
-  });
+  const card = [
+    ...decideCard(run, {
+      outcome,
+      by: event.by.displayName,
+      at: event.at,
+      ...(reason ? { reason } : {}),
+    }),
+    auditDecision(run, 'approval_decided', event.by, outcome, reason),
+  ];
   const decided = withEvent(run, {
     type: 'approval_decided',
     at: event.at,
@@ -41,6 +132,7 @@ export function approvalDecided(
     approvalId: event.approvalId,
     decision: outcome,
     by: event.by.key,
+    byName: event.by.displayName,
     ...(event.reason ? { reason: event.reason } : {}),
   });
   const traced: RunEffect = {
@@ -76,7 +168,16 @@ export function approvalExpired(
   event: Extract<RunMachineEvent, { type: 'approval_expired' }>,
 ): Next {
   const { call, expiresAt } = run.approval;
-  const card = decideCard(run, event.card, { outcome: 'expired', by: 'nobody', at: expiresAt });
+  const card = [
+    ...decideCard(run, { outcome: 'expired', by: 'nobody', at: expiresAt }),
+    auditDecision(
+      run,
+      'approval_expired',
+      { key: 'system:expiry', displayName: 'expiry' },
+      'expired',
+      `expired at ${formatClock(expiresAt)}`,
+    ),
+  ];
   const decided = withEvent(run, {
     type: 'approval_decided',
     at: event.at,

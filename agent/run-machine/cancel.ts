@@ -11,8 +11,22 @@ export function cancel(run: Run, event: Extract<RunMachineEvent, { type: 'cancel
   const closed: RunEffect[] =
     run.status === 'waiting_for_user'
       ? closeQuestion(run, { answer: `(cancelled by ${by})`, by, at: event.at, closed: 'cancelled' })
-      : run.status === 'waiting_for_approval' && event.card
-        ? decideCard(run, event.card, { outcome: 'withdrawn', by, at: event.at })
+      : run.status === 'waiting_for_approval'
+        ? [
+            ...decideCard(run, { outcome: 'withdrawn', by, at: event.at }),
+            {
+              kind: 'audit',
+              entry: {
+                kind: 'approval_decided',
+                actor: event.by,
+                approvalId: run.approval.approvalId,
+                tool: run.approval.call.name,
+                args: run.approval.displayArgs,
+                outcome: 'withdrawn',
+                reason: 'the run was cancelled',
+              },
+            },
+          ]
         : [];
   const ended = end(
     run,

@@ -66,9 +66,8 @@ export type RunMachineEvent =
       /** False when the approved call is not the call waiting to run: it is then refused, never run. */
       bound: boolean;
       stopOnDenial: boolean;
-      card: ApprovalCard;
     }
-  | { type: 'approval_expired'; at: number; approvalId: string; stopOnDenial: boolean; card: ApprovalCard }
+  | { type: 'approval_expired'; at: number; approvalId: string; stopOnDenial: boolean }
   | { type: 'execution_started'; at: number; call: PlannedCall; displayArgs: unknown }
   | { type: 'execution_finished'; at: number; call: PlannedCall; outcome: RecordedOutcome }
   | {
@@ -90,7 +89,7 @@ export type RunMachineEvent =
       expiresAt: number;
     }
   | { type: 'failed'; at: number; code: string; message: string }
-  | { type: 'cancelled'; at: number; by: Actor; card?: ApprovalCard }
+  | { type: 'cancelled'; at: number; by: Actor }
   | { type: 'action_interrupted'; at: number }
   | { type: 'message_posted'; slot: MessageSlot; messageId: string };
 

@@ -26,10 +26,14 @@ export const storeKeys = {
   threadWaiting: (conversation: Conversation) => `thread-waiting:${conversationKey(conversation)}`,
   /** Serializes changes to the waiting list across replicas. */
   threadWaitingLock: (conversation: Conversation) => `thread-waiting-lock:${conversationKey(conversation)}`,
-  approval: (approvalId: string) => `approval:${approvalId}`,
-  approvalDecision: (approvalId: string) => `approval-decision:${approvalId}`,
-  approvalExecution: (approvalId: string) => `approval-execution:${approvalId}`,
-  pendingApprovals: 'approvals:pending',
+  /**
+   * Written by the approval book of opsbot before run schema v4, read once at start to bring the runs that were
+   * waiting then up to date (approval-fields-backfill.ts); nothing writes them any more.
+   */
+  legacyApproval: (approvalId: string) => `approval:${approvalId}`,
+  legacyPendingApprovals: 'approvals:pending',
+  /** Set once the runs waiting at the upgrade to v4 have been brought up to date, so no process does it again. */
+  legacyApprovalsCopied: 'approvals:copied-into-runs',
   /** One delivery of a chat event, so platform retries are dropped. */
   chatEvent: (platform: string, eventId: string) => `event:${platform}:${eventId}`,
   /** One slot of a person's task rate. */

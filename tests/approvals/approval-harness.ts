@@ -1,4 +1,4 @@
-// Kernels with real permission settings, an approval book and an audit log, over SQLite, Redis or memory.
+// Kernels with real permission settings and an audit log, over SQLite, Redis or memory.
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -6,7 +6,6 @@ import { join } from 'node:path';
 import { ManualClock } from '../../agent/clock.js';
 import { Kernel } from '../../agent/kernel.js';
 import { createOpenAIModelClient } from '../../agent/model/model-client.js';
-import { ApprovalBook } from '../../agent/policy/approvals.js';
 import { AuditLog } from '../../agent/policy/audit-log.js';
 import {
   type PermissionSettingsInput,
@@ -54,6 +53,8 @@ export interface ApprovalHarness {
   replica(): Promise<Kernel>;
   person(name: string): Principal;
   audit(): AuditLog;
+  /** Where another process finds the same store: a SQLite file's URL, or Redis with the harness's key prefix. */
+  location: { url: string; prefix: string };
   close(): Promise<void>;
 }
 
@@ -100,7 +101,6 @@ export async function createApprovalHarness(
       }),
       policy: (registry) => settingsToolPolicy(settings, registry),
       approvals: {
-        book: new ApprovalBook(store, { clock, audit: new AuditLog(store, { clock }) }),
         audit: new AuditLog(store, { clock }),
         permissions: settings,
       },
@@ -127,6 +127,10 @@ export async function createApprovalHarness(
         groups: [],
       }),
     audit: () => new AuditLog(stores[0]!, { clock }),
+    location: {
+      url: backend === 'redis' ? TEST_REDIS_URL : `sqlite://${join(dir, 'opsbot.sqlite')}`,
+      prefix,
+    },
     async close() {
       await fake.close();
       for (const store of stores) await store.close();

@@ -24,14 +24,31 @@ describe('an approval pending across the upgrade to v4', () => {
       });
       expect(waiting.status).toBe('waiting_for_approval');
       if (waiting.status !== 'waiting_for_approval') return;
-      // The run as v3 stored it: no binding, approvers, reason or shown arguments; the book keeps them.
+      // The run as v3 stored it, with an approval id of the old form that names no run, and no binding,
+      // approvers, reason or shown arguments: those were in the book's record, beside it.
       const store = h.stores[0]!;
       const { bindingHash, approvers, reason, displayArgs, ...v3approval } = waiting.approval;
       expect(bindingHash).toMatch(/^[0-9a-f]{64}$/);
-      await store.set(`run:${waiting.id}`, { ...waiting, schemaVersion: 3, approval: v3approval });
+      const oldId = 'apv_AbCdEfGhIjKlMnOpQrStUv';
+      await store.set(`run:${waiting.id}`, {
+        ...waiting,
+        schemaVersion: 3,
+        approval: { ...v3approval, approvalId: oldId },
+      });
+      await store.set(`approval:${oldId}`, {
+        schemaVersion: 1,
+        id: oldId,
+        runId: waiting.id,
+        status: 'pending',
+        bindingHash,
+        approvers,
+        reason,
+        args: displayArgs,
+      });
+      await store.addToSet('approvals:pending', oldId);
       expect(loadRunRecord(await store.get(`run:${waiting.id}`), 'v3 run')).toMatchObject({
         schemaVersion: 4,
-        approval: { approvalId: waiting.approval.approvalId },
+        approval: { approvalId: oldId },
       });
 
       // A fresh process starts its expiry sweep, whose first pass brings such runs up to date.
@@ -47,11 +64,14 @@ describe('an approval pending across the upgrade to v4', () => {
       });
 
       h.fake.reply(text('Restarted the api.'));
-      const click = await upgraded.decideApproval(waiting.approval.approvalId, h.person('bob'), 'approve');
+      const click = await upgraded.decideApproval(oldId, h.person('bob'), 'approve');
       expect(click.settled).toBe(true);
       const finished = await upgraded.settled(waiting.id);
       expect(finished.status).toBe('finished');
       expect(h.probe.count('restart_service')).toBe(1);
+      // The old book's pending set is read once: a marker says so to every later start.
+      expect(await store.members('approvals:pending')).toEqual([]);
+      expect(await store.get('approvals:copied-into-runs')).toEqual({ filled: 1 });
       await upgraded.shutdown();
     },
   );

@@ -1,6 +1,5 @@
 // Approvals end to end through the kernel: cards, who may click, once-only execution, expiry, restarts, audit.
 import { afterEach, describe, expect, it } from 'vitest';
-import { ApprovalBook } from '../../agent/policy/approvals.js';
 import { text, toolCalls } from '../fakes/openai-server.js';
 import { runTask, type TestRun } from '../kernel/harness.js';
 import { type ApprovalHarness, createApprovalHarness } from './approval-harness.js';
@@ -196,32 +195,23 @@ describe('approvals', () => {
 });
 
 describe('approvals nobody waits for', () => {
-  it('closes an expired approval whose run never saved that it waits for it (a crash in between)', async () => {
+  it('has no orphans: an approval is part of its run, and an id its run never asked for is not found', async () => {
     harness = await createApprovalHarness('memory');
     const { run, card } = await waitingRestart(harness);
-    // A process that created a second approval and died before saving the run: no run waits for it.
-    const book = new ApprovalBook(harness.stores[0]!, { clock: harness.clock });
-    const orphan = await book.request({
-      runId: run.id,
-      step: run.step,
-      callId: 'call_orphan',
-      tool: 'restart_service',
-      args: { service: 'worker' },
-      requester: harness.person('alice'),
-      reason: '',
-      approvers: { roles: ['admin'], identities: [], includesDefaultRole: false },
-      ttlMs: 60_000,
-      conversation,
-    });
+    expect(card.approvalId).toMatch(new RegExp(`^apv_[A-Za-z0-9]{6}_${run.id}$`));
     harness.clock.advance(15 * 60_000);
-    const swept = await harness.kernel.expirySweep().sweep();
-    // The run's own approval expires through the run; the orphan is closed in the book.
-    expect(swept).toBe(2);
-    expect((await book.get(orphan.id))?.status).toBe('expired');
-    expect((await book.get(card.approvalId))?.status).toBe('expired');
-    const late = await harness.kernel.decideApproval(orphan.id, harness.person('bob'), 'approve');
+    // The run's approval expires through the run: there is nothing else to close.
+    expect(await harness.kernel.expirySweep().sweep()).toBe(1);
+    const late = await harness.kernel.decideApproval(card.approvalId, harness.person('bob'), 'approve');
     expect(late.settled).toBe(false);
-    expect(late.message).toMatch(/expired/);
+    expect(late.message).toMatch(/^This approval expired at /);
+    const never = await harness.kernel.decideApproval(
+      `apv_Zz9Zz9_${run.id}`,
+      harness.person('bob'),
+      'approve',
+    );
+    expect(never.settled).toBe(false);
+    expect(never.message).toMatch(/^There is no approval apv_Zz9Zz9_/);
     expect(harness.probe.count('restart_service')).toBe(0);
   });
 });

@@ -4,7 +4,6 @@ import { ManualClock } from '../../agent/clock.js';
 import { Kernel } from '../../agent/kernel.js';
 import type { Logger } from '../../agent/logger.js';
 import { createOpenAIModelClient } from '../../agent/model/model-client.js';
-import { ApprovalBook } from '../../agent/policy/approvals.js';
 import { AuditLog } from '../../agent/policy/audit-log.js';
 import { PermissionSettingsSchema } from '../../agent/policy/permission-settings.js';
 import { settingsToolPolicy } from '../../agent/policy/settings-tool-policy.js';
@@ -122,7 +121,7 @@ export async function startRig(options: RigOptions = {}): Promise<Rig> {
       maxRetries: 0,
     }),
     policy: (registry) => settingsToolPolicy(permissions, registry),
-    approvals: { book: new ApprovalBook(store, { clock, audit }), audit, permissions },
+    approvals: { audit, permissions },
     chat,
     clock,
     limits: { toolTimeoutMs: 1000 },

@@ -1,9 +1,11 @@
 // Crashes between two store writes, found by the model-based test: each leaves the store in a state that
 // recovery, the expiry sweep or the next click must still bring to an end. Two processes on one SQLite file.
+// (A click that died between the approval book's claim and its record was one; with approvals kept in the run and
+// decided under its lease, that window is gone, and the model-based test's crashes cover the click.)
 import { describe, expect, it } from 'vitest';
-import { ApprovalBook } from '../../agent/policy/approvals.js';
+import { approvalOfRun } from '../../agent/policy/approval-record.js';
 import { storeKeys } from '../../agent/store/store-keys.js';
-import { APPROVAL_TTL_MS, LEASE_MS, QUESTION_TTL_MS, type Replica } from './model/model-world.js';
+import { LEASE_MS, QUESTION_TTL_MS, type Replica } from './model/model-world.js';
 import { type Step, taskText } from './model/scripted-model.js';
 import { sqliteWorlds } from './model/sqlite-world.js';
 
@@ -37,31 +39,6 @@ describe('crash windows', () => {
     expect(await second.sweep.sweep()).toBe(1);
     await world.quiesce();
     expect((await second.kernel.get(runId)).status).toBe('expired');
-    expect(await world.observer.holder(storeKeys.threadLock(world.conversation(0)))).toBeUndefined();
-  });
-
-  it('a click whose process died after claiming the decision still decides the run at expiry', async () => {
-    const { world, first, second, runId } = await aliceStarts(['restart']);
-    const waiting = await first.kernel.get(runId);
-    if (waiting.status !== 'waiting_for_approval') throw new Error(`the run is ${waiting.status}`);
-    const { approvalId } = waiting.approval;
-    // Bob's click takes the decision's claim, and his process dies before it saves the approval record.
-    second.life.dieAfter(
-      (method, args) => method === 'claim' && args[0] === storeKeys.approvalDecision(approvalId),
-    );
-    void second.kernel.decideApproval(approvalId, world.person('bob'), 'approve');
-    await second.life.died;
-    await world.quiesce();
-
-    const late = await first.kernel.decideApproval(approvalId, world.person('dave'), 'approve');
-    expect(late.message).toMatch(/^Already approved by /);
-    await world.advance(APPROVAL_TTL_MS);
-    expect(await first.sweep.sweep()).toBe(1);
-    await world.quiesce();
-    expect((await first.kernel.get(runId)).status).toBe('finished');
-    expect(world.executions.executions.map((execution) => execution.tool)).toEqual(['restart_service']);
-    const book = new ApprovalBook(world.observer, { clock: world.clock });
-    expect((await book.get(approvalId))?.status).toBe('approved');
     expect(await world.observer.holder(storeKeys.threadLock(world.conversation(0)))).toBeUndefined();
   });
 
@@ -108,8 +85,8 @@ describe('crash windows', () => {
     await second.kernel.recover();
     await world.quiesce();
     expect((await second.kernel.get(runId)).status).toBe('cancelled');
-    const book = new ApprovalBook(world.observer, { clock: world.clock });
-    expect((await book.get(waiting.approval.approvalId))?.status).toBe('withdrawn');
+    const cancelled = await second.kernel.get(runId);
+    expect(approvalOfRun(cancelled, waiting.approval.approvalId)?.status).toBe('withdrawn');
     const card = world.chat.ofKind('approval').find((entry) => entry.runId === runId);
     expect(card?.decision?.outcome).toBe('withdrawn');
     expect(world.executions.executions).toEqual([]);

@@ -81,7 +81,7 @@ describe.each(['memory', 'sqlite'] as const)('expiry sweep on %s', (backend) => 
     // More due than the sweep expires at once (16), so it takes several waves.
     const { dueIds } = await seed(world, 40, 200);
     const sweep = world.kernel.expirySweep(world.timers);
-    await sweep.sweep(); // the first pass backfills once (nothing to do here) and looks for orphans
+    await sweep.sweep(); // the first pass backfills once (nothing to do here)
     world.clock.advance(2000);
     world.calls.length = 0;
 

@@ -2,7 +2,6 @@
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import type { Conversation } from '../../agent/conversation.js';
-import type { ApprovalRequest } from '../../agent/policy/approvals.js';
 import { approverSet } from '../../agent/policy/approver-set.js';
 import {
   type PermissionSettingsInput,
@@ -104,18 +103,3 @@ export const places = {
 } satisfies Record<string, { conversation: Conversation; channelName?: string }>;
 
 /** The approval request the race tests fight over: the operator's restart of prod-db in #ops. */
-export function restartRequest(): ApprovalRequest {
-  return {
-    runId: `run_${randomUUID()}`,
-    step: 1,
-    callId: 'call_1',
-    tool: 'restart_service',
-    args: { target: 'prod-db' },
-    requester: people.operator,
-    reason: 'the database is stuck',
-    approvers: approverSet(settings, 'restart_service', places.ops),
-    ttlMs: 15 * 60_000,
-    conversation: places.ops.conversation,
-    channelName: 'ops',
-  };
-}

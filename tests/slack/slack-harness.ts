@@ -5,7 +5,6 @@ import { Kernel } from '../../agent/kernel.js';
 import type { KernelOptions } from '../../agent/kernel-options.js';
 import { silentLogger } from '../../agent/logger.js';
 import { createOpenAIModelClient } from '../../agent/model/model-client.js';
-import { ApprovalBook } from '../../agent/policy/approvals.js';
 import { AuditLog } from '../../agent/policy/audit-log.js';
 import { settingsToolPolicy } from '../../agent/policy/settings-tool-policy.js';
 import { MemoryStore } from '../../agent/store/memory-store.js';
@@ -145,7 +144,6 @@ export class SlackHarness {
           }),
       policy: (registry) => settingsToolPolicy(settings.permissions, registry),
       approvals: {
-        book: new ApprovalBook(store, { clock, audit }),
         audit,
         permissions: settings.permissions,
       },

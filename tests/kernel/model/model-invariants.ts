@@ -1,11 +1,11 @@
 // What must hold after every model-test sequence, once everything has settled: each check returns the
 // violations it found, in words that name the run, the call or the thread.
 import type { OutboundMessage } from '../../../agent/chat-port.js';
-import type { Approval } from '../../../agent/policy/approval-record.js';
-import { ApprovalBook } from '../../../agent/policy/approvals.js';
+import { type Approval, approvalOfRun, runIdOfApproval } from '../../../agent/policy/approval-record.js';
 import { AuditLog } from '../../../agent/policy/audit-log.js';
 import { type Principal, personKey, principalKey } from '../../../agent/principal.js';
 import { holdsThread, isTerminal, type Run, type RunStatus } from '../../../agent/run.js';
+import { loadRunRecord } from '../../../agent/run-migrations.js';
 import { stableJson } from '../../../agent/stable-json.js';
 import { storeKeys } from '../../../agent/store/store-keys.js';
 import { APPROVAL_TTL_MS, LEASE_MS, type ModelWorld, THREADS } from './model-world.js';
@@ -82,15 +82,8 @@ async function unapprovedActions(world: ModelWorld, approvals: Approval[]): Prom
         stableJson(approval.args) === stableJson(execution.args),
     );
     const what = `${execution.tool} ${stableJson(execution.args)} in ${execution.runId}`;
-    if (matching.length === 0) {
-      found.push(`${what} executed without an approved approval`);
-      continue;
-    }
-    const claimed = await Promise.all(
-      matching.map((approval) => world.observer.holder(storeKeys.approvalExecution(approval.id))),
-    );
-    if (claimed.every((holder) => holder === undefined))
-      found.push(`${what} executed without claiming its approval's one execution`);
+    // That it ran once is invariant (1): the run's lease and its `executing` save are the guarantee.
+    if (matching.length === 0) found.push(`${what} executed without an approved approval`);
   }
   return found;
 }
@@ -233,18 +226,18 @@ async function lockedThreads(world: ModelWorld, runs: Run[]): Promise<string[]> 
   return found;
 }
 
-/** Every approval ever requested: from the audit log, the cards and the pending set. */
+/** Every approval ever requested, from the audit log and the cards, as its run tells it. */
 async function knownApprovals(world: ModelWorld): Promise<Approval[]> {
   const audit = await new AuditLog(world.observer, { clock: world.clock }).list();
   const ids = new Set<string>([
     ...audit.flatMap((entry) => (entry.approvalId ? [entry.approvalId] : [])),
     ...world.chat.ofKind('approval').map((card) => card.approvalId),
-    ...(await world.observer.members(storeKeys.pendingApprovals)),
   ]);
-  const book = new ApprovalBook(world.observer, { clock: world.clock });
   const approvals: Approval[] = [];
   for (const id of ids) {
-    const approval = await book.get(id);
+    const runId = runIdOfApproval(id);
+    const raw = runId ? await world.observer.get(storeKeys.run(runId)) : undefined;
+    const approval = raw === undefined ? undefined : approvalOfRun(loadRunRecord(raw, `run ${runId}`), id);
     if (approval) approvals.push(approval);
   }
   return approvals;

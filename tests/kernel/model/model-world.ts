@@ -11,7 +11,6 @@ import type { ExpirySweep } from '../../../agent/expiry-sweep.js';
 import { Kernel } from '../../../agent/kernel.js';
 import type { Logger } from '../../../agent/logger.js';
 import { createOpenAIModelClient } from '../../../agent/model/model-client.js';
-import { ApprovalBook } from '../../../agent/policy/approvals.js';
 import { AuditLog } from '../../../agent/policy/audit-log.js';
 import {
   type PermissionSettings,
@@ -191,7 +190,6 @@ export class ModelWorld {
       }),
       policy: (registry) => settingsToolPolicy(this.settings, registry),
       approvals: {
-        book: new ApprovalBook(store, { clock: this.clock, audit }),
         audit,
         permissions: this.settings,
       },
