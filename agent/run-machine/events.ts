@@ -14,11 +14,17 @@ export type CardDecision = NonNullable<ApprovalCard['decision']>;
 export interface Actor {
   key: string;
   displayName: string;
+  /** Where they acted (`slack`, `cli`, …), for the audit log; absent for actors that are not people. */
+  surface?: Principal['platform'];
 }
 
 /** The key is the person as the settings name them (`local:bob` from the playground and the CLI alike). */
 export function actorOf(principal: Principal): Actor {
-  return { key: personKey(principal), displayName: principal.displayName || personKey(principal) };
+  return {
+    key: personKey(principal),
+    displayName: principal.displayName || personKey(principal),
+    surface: principal.platform,
+  };
 }
 
 /** How a person's answer fits the question: the ask_user result, the missing arguments, or not yet. */
