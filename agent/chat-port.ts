@@ -31,6 +31,11 @@ export type OutboundMessage =
       reason: string;
       approvers: string[];
       expiresAt: number;
+      /**
+       * Under the two-person rule: how many approvals the call needs and who has approved so far. While it
+       * waits the card shows "1 of 2 approvals: Bob" and keeps its buttons.
+       */
+      progress?: { needed: number; approvedBy: string[] };
       /** Set once decided: the card then shows the outcome and loses its buttons. */
       decision?: {
         /** withdrawn: the run was cancelled while it waited; `by` is who cancelled it. */

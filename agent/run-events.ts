@@ -74,6 +74,16 @@ export const RunEventSchema = z.discriminatedUnion('type', [
     byName: z.string().optional(),
     reason: z.string().optional(),
   }),
+  /** One approval of a call that needs more than one (the two-person rule): `count` of `needed` so far. */
+  z.object({
+    ...eventBase,
+    type: z.literal('approval_counted'),
+    approvalId: z.string(),
+    by: z.string(),
+    byName: z.string(),
+    count: z.number().int().positive(),
+    needed: z.number().int().positive(),
+  }),
   z.object({ ...eventBase, type: z.literal('executing'), callId: z.string(), tool: z.string() }),
   z.object({
     ...eventBase,

@@ -3,7 +3,7 @@
 import { RUN_STATUSES, type Run, type RunIn, type RunStatus } from './run.js';
 import type { RunEffect } from './run-effect.js';
 import { actionFinished } from './run-machine/actions.js';
-import { approvalDecided, approvalExpired } from './run-machine/approvals.js';
+import { approvalCounted, approvalDecided, approvalExpired } from './run-machine/approvals.js';
 import { cancel } from './run-machine/cancel.js';
 import { fail, finish, interrupted } from './run-machine/endings.js';
 import type { Next, RunMachineEvent, RunMachineEventType } from './run-machine/events.js';
@@ -38,6 +38,7 @@ export const ALLOWED_FROM: { readonly [E in RunMachineEventType]: readonly RunSt
   answer_received: ['waiting_for_user'],
   question_expired: ['waiting_for_user'],
   approval_requested: ['running'],
+  approval_counted: ['waiting_for_approval'],
   approval_decided: ['waiting_for_approval'],
   approval_expired: ['waiting_for_approval'],
   execution_started: ['running'],
@@ -68,7 +69,9 @@ export function transition(run: Run, event: RunMachineEvent): Transition {
     };
   }
   if (
-    (event.type === 'approval_decided' || event.type === 'approval_expired') &&
+    (event.type === 'approval_counted' ||
+      event.type === 'approval_decided' ||
+      event.type === 'approval_expired') &&
     run.status === 'waiting_for_approval' &&
     run.approval.approvalId !== event.approvalId
   ) {
@@ -157,6 +160,8 @@ function apply(run: Run, event: RunMachineEvent): Next {
           requestedAt: event.at,
           expiresAt: event.expiresAt,
           ...event.decides,
+          approvals: event.decides.approvals ?? 1,
+          approvedBy: [],
         },
       });
       return {
@@ -198,6 +203,8 @@ function apply(run: Run, event: RunMachineEvent): Next {
         ],
       };
     }
+    case 'approval_counted':
+      return approvalCounted(run as RunIn<'waiting_for_approval'>, event);
     case 'approval_decided':
       return approvalDecided(run as RunIn<'waiting_for_approval'>, event);
     case 'approval_expired':

@@ -12,6 +12,9 @@ type RawRun = Record<string, unknown>;
  * - v3: `failedActions`, the write and danger calls that ran and failed (none for older runs).
  * - v4: a run waiting for an approval holds what the approval book held: `approval.bindingHash`, `approvers`,
  *   `reason` and `displayArgs`. A v3 run gets them at start from its book record (approval-fields-backfill.ts).
+ *   Later, still v4: `approval.approvals` (1 or 2, the two-person rule) and `approval.approvedBy` (the approvals
+ *   counted so far). Both have defaults (1 and []), which is what every run stored before them meant, so no
+ *   migration.
  * Add `migrations[n]` turning a vN record into vN+1 when the shape changes.
  */
 const migrations: Record<number, (raw: RawRun) => RawRun> = {

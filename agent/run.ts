@@ -64,6 +64,10 @@ export const QuestionSchema = z.object({
 });
 export type Question = z.infer<typeof QuestionSchema>;
 
+/** One approver's approve click, counted toward a call that needs more than one. */
+export const ApprovedBySchema = z.object({ key: z.string(), displayName: z.string(), at: z.number() });
+export type ApprovedBy = z.infer<typeof ApprovedBySchema>;
+
 export const PendingApprovalSchema = z.object({
   approvalId: z.string(),
   call: PlannedCallSchema,
@@ -84,6 +88,10 @@ export const PendingApprovalSchema = z.object({
   displayArgs: z.unknown().optional(),
   /** The approval card in the thread, updated when the approval is decided, expires or is withdrawn. */
   cardMessageId: z.string().optional(),
+  /** How many distinct approvers the call needs: 2 under the two-person rule (a tool's `approvals`). */
+  approvals: z.union([z.literal(1), z.literal(2)]).default(1),
+  /** The approvals counted so far, short of `approvals`: kept with the run, so a restart loses none of them. */
+  approvedBy: z.array(ApprovedBySchema).default([]),
 });
 export type PendingApproval = z.infer<typeof PendingApprovalSchema>;
 

@@ -45,6 +45,11 @@ export interface ToolDefinition<Input extends z.ZodType = z.ZodType> {
   timeoutMs?: number;
   /** Minutes an approval for this tool stays valid; the policy default applies when absent. */
   approvalTtlMs?: number;
+  /**
+   * How many distinct approvers a call of this tool needs when it needs approval: 2 is the two-person rule, where
+   * the requester never counts, even where self-approval is allowed. 1 when absent.
+   */
+  approvals?: 1 | 2;
   execute(ctx: ToolContext, input: z.output<Input>): Promise<ToolResult>;
 }
 
@@ -72,6 +77,9 @@ export function defineTool<Input extends z.ZodType>(definition: ToolDefinition<I
   }
   if (!RiskSchema.safeParse(definition.risk).success) {
     throw new CallerError(ErrorCode.InvalidTool, `${where}: risk must be one of read, write, danger`);
+  }
+  if (definition.approvals !== undefined && definition.approvals !== 1 && definition.approvals !== 2) {
+    throw new CallerError(ErrorCode.InvalidTool, `${where}: approvals must be 1 or 2`);
   }
   if (typeof definition.execute !== 'function') {
     throw new CallerError(ErrorCode.InvalidTool, `${where}: execute(ctx, input) is required`);

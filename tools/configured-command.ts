@@ -99,6 +99,7 @@ export async function createConfiguredCommandTool(
     risk: command.risk,
     timeoutMs: command.timeout,
     approvalTtlMs: command.approval_ttl,
+    approvals: command.approvals,
     execute(ctx, args) {
       return withCallLimits(ctx, args.timeout_ms as number | undefined, command.timeout, async (limits) => {
         let executable: Awaited<ReturnType<ExecutableAllowList['resolve']>>;

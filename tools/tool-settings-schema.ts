@@ -74,6 +74,14 @@ export const CommandSettingsSchema = z.strictObject({
   approval_ttl: DurationSchema.optional().describe(
     'How long an approval for this command stays open; `permissions.approval_ttl` when absent.',
   ),
+  approvals: z
+    .union([z.literal(1), z.literal(2)])
+    .default(1)
+    .describe(
+      'How many distinct approvers a call needs when it needs approval. 2 is the two-person rule: the first ' +
+        'approval is shown on the card and the call runs at the second, from someone else; the requester never ' +
+        'counts, even where `permissions.allow_self_approval` is true.',
+    ),
   env: z
     .array(
       z.string().superRefine((entry, ctx) => {

@@ -10,6 +10,7 @@ import {
 } from '../policy/approval-outcomes.js';
 import { approvalOfRun, runIdOfApproval, verifyBinding } from '../policy/approval-record.js';
 import { auditActor } from '../policy/audit-log.js';
+import { countRefusal } from '../policy/two-person-rule.js';
 import type { Principal } from '../principal.js';
 import type { Run } from '../run.js';
 import { actorOf, type RunMachineEvent, transition } from '../run-machine.js';
@@ -57,7 +58,11 @@ export async function decideApproval(
           true,
         );
       }
-      const refusal = refusalReason(approval, principal, decision, approvals.permissions);
+      const pending = run.approval;
+      // Under the two-person rule the requester never counts, nor does the same approver twice.
+      const refusal =
+        (decision === 'approve' ? countRefusal(pending, run.principal, principal) : undefined) ??
+        refusalReason(approval, principal, decision, approvals.permissions);
       if (refusal) {
         await approvals.audit.record({
           kind: 'approval_refused',
@@ -73,13 +78,35 @@ export async function decideApproval(
         });
         return answer({ kind: 'refused', reason: refusal });
       }
-      const bound = verifyBinding(run.approval, {
+      const bound = verifyBinding(pending, {
         runId: run.id,
         step: run.step,
-        tool: run.approval.call.name,
-        args: run.approval.call.args,
+        tool: pending.call.name,
+        args: pending.call.args,
         requester: run.principal,
       });
+      const by = auditActor(principal);
+      const count = pending.approvedBy.length + 1;
+      // Short of the approvals it needs, a bound approve is counted and the run keeps waiting; an unbound one is
+      // decided at once below, so the card and the thread say why nothing will run.
+      if (decision === 'approve' && bound && count < pending.approvals) {
+        const result: DecideResult = {
+          kind: 'counted',
+          approvalId,
+          by,
+          count,
+          needed: pending.approvals,
+          at: now,
+        };
+        const refused = await applyHeld(
+          core,
+          run,
+          { type: 'approval_counted', at: now, approvalId, by: actorOf(principal) },
+          handOff,
+        );
+        if (refused) return { message: `Your approval was not counted: ${refused}.`, settled: false, result };
+        return { message: decideResultMessage(result), settled: true, result };
+      }
       const refused = await applyHeld(
         core,
         run,
@@ -95,7 +122,8 @@ export async function decideApproval(
         },
         handOff,
       );
-      const by = auditActor(principal);
+      const earlier =
+        decision === 'approve' ? pending.approvedBy.map((approval) => approval.displayName) : [];
       const result: DecideResult = {
         kind: 'decided',
         approval: {
@@ -107,6 +135,7 @@ export async function decideApproval(
         decision,
         by,
         at: now,
+        ...(earlier.length > 0 ? { approvedBy: [...earlier, by.displayName] } : {}),
       };
       const message = decideResultMessage(result);
       if (refused) return { message: `${message} Nothing was run: ${refused}.`, settled: false, result };

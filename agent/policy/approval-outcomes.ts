@@ -6,9 +6,20 @@ import { approvingRolesOf, describeRoles } from './approver-set.js';
 import type { AuditActor } from './audit-log.js';
 import type { PermissionSettings } from './permission-settings.js';
 import { resolveRoles } from './resolve-roles.js';
+import { moreApprovers, namesOf } from './two-person-rule.js';
 
 export type DecideResult =
-  | { kind: 'decided'; approval: Approval; decision: ApprovalDecision; by: AuditActor; at: number }
+  /** `approvedBy` names everyone who approved, the decider last, when the call needed more than one approver. */
+  | {
+      kind: 'decided';
+      approval: Approval;
+      decision: ApprovalDecision;
+      by: AuditActor;
+      at: number;
+      approvedBy?: string[];
+    }
+  /** An approval counted toward the two a call needs: the run waits for another approver. */
+  | { kind: 'counted'; approvalId: string; by: AuditActor; count: number; needed: number; at: number }
   | { kind: 'already_decided'; decision: ApprovalDecision; by: AuditActor; at: number; approval?: Approval }
   | { kind: 'refused'; reason: string }
   /** `recorded` is true only for the click that moved the approval to expired, so one caller ends the wait. */
@@ -58,8 +69,12 @@ export function refusalReason(
 /** What to tell a person whose click came after someone else's, e.g. "already approved by Ana at …". */
 export function decideResultMessage(result: DecideResult): string {
   switch (result.kind) {
-    case 'decided':
-      return `${result.decision === 'approve' ? 'Approved' : 'Denied'} by ${result.by.displayName} at ${formatTime(result.at)}.`;
+    case 'decided': {
+      const by = result.approvedBy?.length ? namesOf(result.approvedBy) : result.by.displayName;
+      return `${result.decision === 'approve' ? 'Approved' : 'Denied'} by ${by} at ${formatTime(result.at)}.`;
+    }
+    case 'counted':
+      return `Approved by ${result.by.displayName}: ${result.count} of ${result.needed} approvals. It needs ${moreApprovers(result.needed - result.count)} before it runs.`;
     case 'already_decided':
       return `Already ${result.decision === 'approve' ? 'approved' : 'denied'} by ${result.by.displayName} at ${formatTime(result.at)}.`;
     case 'refused':

@@ -7,6 +7,7 @@ import type { Run } from '../run.js';
 import { stableJson } from '../stable-json.js';
 import type { ApproverSet } from './approver-set.js';
 import type { AuditActor } from './audit-log.js';
+import { namesOf } from './two-person-rule.js';
 
 export type ApprovalDecision = 'approve' | 'deny';
 
@@ -141,13 +142,21 @@ export function approvalOfRun(run: Run, approvalId: string): Approval | undefine
     ...place,
   };
   if (decided?.type === 'approval_decided') {
+    // Under the two-person rule a late click hears of everyone who approved: "already approved by Bob and Dave".
+    const counted =
+      decided.decision === 'approved'
+        ? run.events.flatMap((event) =>
+            event.type === 'approval_counted' && event.approvalId === approvalId && event.by !== decided.by
+              ? [event.byName]
+              : [],
+          )
+        : [];
+    const name = namesOf([...counted, decided.byName ?? decided.by]);
     return {
       ...base,
       status: DECIDED[decided.decision] ?? 'denied',
       decidedAt: decided.at,
-      ...(decided.decision === 'expired'
-        ? {}
-        : { decidedBy: { key: decided.by, displayName: decided.byName ?? decided.by } }),
+      ...(decided.decision === 'expired' ? {} : { decidedBy: { key: decided.by, displayName: name } }),
       ...(decided.reason ? { decisionReason: decided.reason } : {}),
     };
   }

@@ -3,6 +3,7 @@
 import type { ApprovalNeed } from '../approval-need.js';
 import { bindingHash, newApprovalId } from '../policy/approval-record.js';
 import { describeApprovers } from '../policy/approver-set.js';
+import { moreApprovers, namesOf } from '../policy/two-person-rule.js';
 import type { Redactor } from '../redaction.js';
 import type { PlannedCall, Run, RunIn } from '../run.js';
 import type { RunEffect } from '../run-effect.js';
@@ -29,6 +30,7 @@ export function requestApproval(
   const expiresAt = at + need.ttlMs;
   const displayArgs = redactor.redactValue(need.args);
   const reason = redactor.redact(call.reason ?? '');
+  const approvals = need.tool.approvals ?? 1;
   return {
     type: 'approval_requested',
     at,
@@ -46,6 +48,7 @@ export function requestApproval(
       approvers: need.approvers,
       reason,
       displayArgs,
+      approvals,
     },
     card: {
       kind: 'approval',
@@ -57,6 +60,7 @@ export function requestApproval(
       reason,
       approvers: [describeApprovers(need.approvers)],
       expiresAt,
+      ...(approvals > 1 ? { progress: { needed: approvals, approvedBy: [] } } : {}),
     },
   };
 }
@@ -74,6 +78,14 @@ export function approvalCardOf(run: RunIn<'waiting_for_approval'>): ApprovalCard
     reason: pending.reason ?? '',
     approvers: pending.approvers ? [describeApprovers(pending.approvers)] : [],
     expiresAt: pending.expiresAt,
+    ...(pending.approvals > 1
+      ? {
+          progress: {
+            needed: pending.approvals,
+            approvedBy: pending.approvedBy.map((approval) => approval.displayName),
+          },
+        }
+      : {}),
   };
 }
 
@@ -106,12 +118,76 @@ function auditDecision(
   };
 }
 
+/**
+ * An approval that counts toward a call needing more than it has (the two-person rule): it is kept with the run,
+ * the card shows who has approved, and the run keeps waiting. The same person counted twice changes nothing.
+ */
+export function approvalCounted(
+  run: RunIn<'waiting_for_approval'>,
+  event: Extract<RunMachineEvent, { type: 'approval_counted' }>,
+): Next {
+  const pending = run.approval;
+  if (pending.approvedBy.some((approval) => approval.key === event.by.key)) return { run, effects: [] };
+  const approvedBy = [...pending.approvedBy, { ...event.by, at: event.at }];
+  const count = approvedBy.length;
+  const needed = pending.approvals;
+  const counted = withEvent(
+    { ...run, approval: { ...pending, approvedBy } },
+    {
+      type: 'approval_counted',
+      at: event.at,
+      step: run.step,
+      approvalId: event.approvalId,
+      by: event.by.key,
+      byName: event.by.displayName,
+      count,
+      needed,
+    },
+  );
+  const messageId = pending.cardMessageId;
+  const progress = `${count} of ${needed} approvals: ${namesOf(approvedBy.map((approval) => approval.displayName))}`;
+  return {
+    run: counted,
+    effects: [
+      ...(messageId ? [{ kind: 'update' as const, messageId, message: approvalCardOf(counted) }] : []),
+      auditDecision(run, 'approval_decided', event.by, `approved_${count}_of_${needed}`),
+      {
+        kind: 'status',
+        text: `Waiting for approval of ${pending.call.name} (${progress}; it needs ${moreApprovers(needed - count)})`,
+        tone: 'warning',
+      },
+      {
+        kind: 'trace',
+        record: {
+          kind: 'approval',
+          tool: pending.call.name,
+          summary: progress.slice(0, 200),
+          by: event.by.key,
+          ok: true,
+          durationMs: 0,
+        },
+      },
+      { kind: 'save' },
+    ],
+  };
+}
+
 export function approvalDecided(
   run: RunIn<'waiting_for_approval'>,
   event: Extract<RunMachineEvent, { type: 'approval_decided' }>,
 ): Next {
-  const { call } = run.approval;
+  const { call, approvedBy } = run.approval;
   const outcome = event.decision === 'approve' ? 'approved' : 'denied';
+  // Under the two-person rule the card and the call name everyone who approved: "Approved by Bob and Dave".
+  const approvers =
+    event.decision === 'approve'
+      ? namesOf([
+          ...approvedBy
+            .filter((approval) => approval.key !== event.by.key)
+            .map((approval) => approval.displayName),
+          event.by.displayName,
+        ])
+      : event.by.displayName;
   // An approval whose binding fails says so on the card and in the thread, not only to the model: otherwise the
   // card reads "Approved" while nothing ran.
   const unbound = event.decision === 'approve' && !event.bound;
@@ -119,7 +195,7 @@ export function approvalDecided(
   const card = [
     ...decideCard(run, {
       outcome,
-      by: event.by.displayName,
+      by: approvers,
       at: event.at,
       ...(reason ? { reason } : {}),
     }),
@@ -140,14 +216,14 @@ export function approvalDecided(
     record: {
       kind: 'approval',
       tool: call.name,
-      summary: `${outcome} by ${event.by.displayName}${reason ? `: ${reason}` : ''}`.slice(0, 200),
+      summary: `${outcome} by ${approvers}${reason ? `: ${reason}` : ''}`.slice(0, 200),
       by: event.by.key,
       ok: outcome === 'approved' && !unbound,
       durationMs: 0,
     },
   };
   if (event.decision === 'approve' && event.bound) {
-    const approved = { ...call, approved: { approvalId: event.approvalId, by: event.by.displayName } };
+    const approved = { ...call, approved: { approvalId: event.approvalId, by: approvers } };
     const queue = [approved, ...run.queue.filter((queued) => queued.id !== call.id)];
     return {
       run: to({ ...decided, queue }, 'queued', {}),

@@ -127,6 +127,7 @@ function approvalView(card: Message<'approval'>, { now, limits }: ViewOptions): 
         field('Tool', card.tool, { code: true }),
         field('Approvers', card.approvers.join(', ') || 'nobody is set up to approve this'),
         field('Expires', expires, { at: card.expiresAt }),
+        ...(card.progress && !outcome ? [field('Approvals', approvalProgressText(card.progress))] : []),
       ],
     },
     ...(card.reason
@@ -156,6 +157,18 @@ function approvalView(card: Message<'approval'>, { now, limits }: ViewOptions): 
     ...(outcome ? { outcome } : { expiresAt: card.expiresAt }),
     footer: inert(`${card.runId} · ${card.approvalId}`),
   };
+}
+
+/** "1 of 2 approvals: Bob" once someone has approved, else what the two-person rule asks for. */
+export function approvalProgressText({
+  needed,
+  approvedBy,
+}: {
+  needed: number;
+  approvedBy: string[];
+}): string {
+  if (approvedBy.length === 0) return `0 of ${needed} approvals: it needs ${needed} different approvers`;
+  return `${approvedBy.length} of ${needed} approvals: ${approvedBy.join(', ')}`;
 }
 
 const OUTCOME_REASONS: Partial<Record<ViewOutcome['state'], string>> = {

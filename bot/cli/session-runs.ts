@@ -96,6 +96,8 @@ export function formatOutsideEvent(event: RunEvent, run: Run): string | undefine
       if (event.decision === 'denied') return red(`✘ ${event.approvalId} denied by ${event.by}${reason}`);
       return yellow(`⚠ ${event.approvalId} ${event.decision}${reason}`);
     }
+    case 'approval_counted':
+      return green(`✔ ${event.approvalId} approved by ${event.byName} (${event.count} of ${event.needed})`);
     case 'answer_received':
       return dim(`  · ${event.by} answered: ${event.answer}`);
     case 'question_asked':

@@ -1,6 +1,7 @@
 // Renders runs and chat messages for a terminal: steps as they happen, questions, approval cards and results.
 import type { OutboundMessage } from '../../agent/chat-port.js';
 import type { RunEvent } from '../../agent/run.js';
+import { approvalProgressText } from '../chat/message-view.js';
 import { VIEW_LIMITS } from '../chat/view-limits.js';
 import { monospaceTable, toolDataView } from '../chat/view-tables.js';
 
@@ -71,6 +72,9 @@ function formatApproval(message: Extract<OutboundMessage, { kind: 'approval' }>)
     `  arguments: ${message.argumentsJson}`,
     `  reason:    ${message.reason || '(none given)'}`,
     `  approvers: ${message.approvers.join(', ')}`,
+    ...(message.progress && !message.decision
+      ? [`  approvals: ${approvalProgressText(message.progress)}`]
+      : []),
     `  expires:   ${new Date(message.expiresAt).toISOString()}`,
     `  approval id: ${message.approvalId}`,
   ];

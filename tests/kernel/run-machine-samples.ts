@@ -72,6 +72,8 @@ export const sampleRuns = {
       requestedAt: AT,
       expiresAt: AT + 900_000,
       cardMessageId: 'm_card',
+      approvals: 1,
+      approvedBy: [],
     },
   },
   finished: { ...base, queue: [], status: 'finished', answer: 'done', ok: true },
@@ -145,6 +147,7 @@ export const sampleEvents = {
       displayArgs: { service: 'api' },
     },
   },
+  approval_counted: { type: 'approval_counted', at: AT, approvalId: 'apv_sample', by: bob },
   approval_decided: {
     type: 'approval_decided',
     at: AT,

@@ -44,6 +44,7 @@ const TABLE: { [S in RunStatus]: Partial<Record<RunMachineEventType, RunStatus>>
     message_posted: 'waiting_for_user',
   },
   waiting_for_approval: {
+    approval_counted: 'waiting_for_approval',
     approval_decided: 'queued',
     approval_expired: 'expired',
     cancelled: 'cancelled',

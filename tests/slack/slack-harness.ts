@@ -8,6 +8,7 @@ import { createOpenAIModelClient } from '../../agent/model/model-client.js';
 import { AuditLog } from '../../agent/policy/audit-log.js';
 import { settingsToolPolicy } from '../../agent/policy/settings-tool-policy.js';
 import { MemoryStore } from '../../agent/store/memory-store.js';
+import type { Tool } from '../../agent/tool.js';
 import { type Settings, SettingsSchema } from '../../bot/config/settings-schema.js';
 import { HttpServer } from '../../bot/http/http-server.js';
 import { Router } from '../../bot/router/router.js';
@@ -71,6 +72,8 @@ export interface SlackHarnessOptions {
   onDenial?: 'continue' | 'stop';
   /** In place of the harness's own settings. */
   settings?: Settings;
+  /** Tools beside the shared test tools, given the harness's probe. */
+  tools?: (probe: ToolProbe) => Tool[];
 }
 
 export class SlackHarness {
@@ -130,7 +133,7 @@ export class SlackHarness {
     };
     this.kernelOptions = {
       store,
-      tools: testTools(this.probe),
+      tools: [...testTools(this.probe), ...(options.tools?.(this.probe) ?? [])],
       ...(options.model === false
         ? {}
         : {

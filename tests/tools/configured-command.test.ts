@@ -96,6 +96,12 @@ describe('configured command schemas', () => {
     expect(tool.input.parse({ service: 'worker' })).toEqual({ service: 'worker' });
   });
 
+  it('carries the two-person rule to its tool: approvals 2 when set, 1 by default', async () => {
+    const settings = { ...restartService, argv: ['/usr/bin/echo', 'restart', '{service}'] };
+    expect((await commandTool('restart_service', { ...settings, approvals: 2 }, echo)).approvals).toBe(2);
+    expect((await commandTool('restart_service', settings, echo)).approvals).toBe(1);
+  });
+
   it('runs the shipped service_status example end to end, with systemctl standing in as echo', async () => {
     const bin = await makeTempDir();
     await symlink('/usr/bin/echo', join(bin, 'systemctl'));
