@@ -45,6 +45,10 @@ export interface ToolDefinition<Input extends z.ZodType = z.ZodType> {
   timeoutMs?: number;
   /** Minutes an approval for this tool stays valid; the policy default applies when absent. */
   approvalTtlMs?: number;
+  /** One line on what running it does, for the approver ("restarts the api; about 20 s of 502s"). */
+  impact?: string;
+  /** The exact thing a call with these (already parsed) arguments will do, such as its command line. */
+  describeCall?(input: Record<string, unknown>): string;
   execute(ctx: ToolContext, input: z.output<Input>): Promise<ToolResult>;
 }
 
@@ -72,6 +76,18 @@ export function defineTool<Input extends z.ZodType>(definition: ToolDefinition<I
   }
   if (!RiskSchema.safeParse(definition.risk).success) {
     throw new CallerError(ErrorCode.InvalidTool, `${where}: risk must be one of read, write, danger`);
+  }
+  if (
+    definition.impact !== undefined &&
+    (typeof definition.impact !== 'string' || !/^[^\n]{1,200}$/.test(definition.impact.trim()))
+  ) {
+    throw new CallerError(
+      ErrorCode.InvalidTool,
+      `${where}: impact must be one line of at most 200 characters`,
+    );
+  }
+  if (definition.describeCall !== undefined && typeof definition.describeCall !== 'function') {
+    throw new CallerError(ErrorCode.InvalidTool, `${where}: describeCall(input) must be a function`);
   }
   if (typeof definition.execute !== 'function') {
     throw new CallerError(ErrorCode.InvalidTool, `${where}: execute(ctx, input) is required`);

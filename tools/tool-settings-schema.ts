@@ -74,6 +74,17 @@ export const CommandSettingsSchema = z.strictObject({
   approval_ttl: DurationSchema.optional().describe(
     'How long an approval for this command stays open; `permissions.approval_ttl` when absent.',
   ),
+  impact: z
+    .string()
+    .trim()
+    .min(1)
+    .max(200)
+    .regex(/^[^\n]*$/, 'must be one line')
+    .optional()
+    .describe(
+      'One line for the approver on what running it does, shown on its approval card beside the exact command: ' +
+        '"restarts the api; about 20 s of 502s".',
+    ),
   env: z
     .array(
       z.string().superRefine((entry, ctx) => {

@@ -8,6 +8,7 @@ import type { PlannedCall, Run, RunIn } from '../run.js';
 import type { RunEffect } from '../run-effect.js';
 import { type RecordedOutcome, recordOutcome } from '../run-record-call.js';
 import { formatClock } from '../run-state-words.js';
+import { callPreview, previewOf } from './call-preview.js';
 import { closing, end, fail } from './endings.js';
 import type { ApprovalCard, CardDecision, Next, RunMachineEvent } from './events.js';
 import { base, to, withEvent } from './shape.js';
@@ -29,6 +30,7 @@ export function requestApproval(
   const expiresAt = at + need.ttlMs;
   const displayArgs = redactor.redactValue(need.args);
   const reason = redactor.redact(call.reason ?? '');
+  const preview = callPreview(need.tool, need.args, redactor);
   return {
     type: 'approval_requested',
     at,
@@ -46,6 +48,7 @@ export function requestApproval(
       approvers: need.approvers,
       reason,
       displayArgs,
+      ...preview,
     },
     card: {
       kind: 'approval',
@@ -55,8 +58,9 @@ export function requestApproval(
       tool: need.tool.name,
       argumentsJson: JSON.stringify(displayArgs, null, 2),
       reason,
-      approvers: [describeApprovers(need.approvers)],
+      approvers: [describeApprovers(need.approvers, run.principal)],
       expiresAt,
+      ...preview,
     },
   };
 }
@@ -72,8 +76,9 @@ export function approvalCardOf(run: RunIn<'waiting_for_approval'>): ApprovalCard
     tool: pending.call.name,
     argumentsJson: JSON.stringify(pending.displayArgs ?? pending.call.args, null, 2),
     reason: pending.reason ?? '',
-    approvers: pending.approvers ? [describeApprovers(pending.approvers)] : [],
+    approvers: pending.approvers ? [describeApprovers(pending.approvers, run.principal)] : [],
     expiresAt: pending.expiresAt,
+    ...previewOf(pending),
   };
 }
 

@@ -52,9 +52,8 @@ export type RunMachineEvent =
       expiresAt: number;
       card: ApprovalCard;
       /** What the run keeps to decide the approval by itself: the binding, who may approve, what was shown. */
-      decides: Required<Pick<PendingApproval, 'bindingHash' | 'approvers' | 'reason'>> & {
-        displayArgs: unknown;
-      };
+      decides: Required<Pick<PendingApproval, 'bindingHash' | 'approvers' | 'reason'>> &
+        Pick<PendingApproval, 'willRun' | 'impact'> & { displayArgs: unknown };
     }
   | {
       type: 'approval_decided';
