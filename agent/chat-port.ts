@@ -36,6 +36,10 @@ export type OutboundMessage =
        * waits the card shows "1 of 2 approvals: Bob" and keeps its buttons.
        */
       progress?: { needed: number; approvedBy: string[] };
+      /** The exact command the call will run, its arguments filled in and redacted, when the tool can say. */
+      willRun?: string;
+      /** The tool's own one line on what running it does ("restarts the api; about 20 s of 502s"). */
+      impact?: string;
       /** Set once decided: the card then shows the outcome and loses its buttons. */
       decision?: {
         /** withdrawn: the run was cancelled while it waited; `by` is who cancelled it. */

@@ -86,6 +86,9 @@ export const PendingApprovalSchema = z.object({
   approvers: ApproverSetSchema.optional(),
   reason: z.string().optional(),
   displayArgs: z.unknown().optional(),
+  /** What the card says will happen, redacted: the exact command line, and the tool's one-line impact. */
+  willRun: z.string().optional(),
+  impact: z.string().optional(),
   /** The approval card in the thread, updated when the approval is decided, expires or is withdrawn. */
   cardMessageId: z.string().optional(),
   /** How many distinct approvers the call needs: 2 under the two-person rule (a tool's `approvals`). */

@@ -50,6 +50,10 @@ export interface ToolDefinition<Input extends z.ZodType = z.ZodType> {
    * the requester never counts, even where self-approval is allowed. 1 when absent.
    */
   approvals?: 1 | 2;
+  /** One line on what running it does, for the approver ("restarts the api; about 20 s of 502s"). */
+  impact?: string;
+  /** The exact thing a call with these (already parsed) arguments will do, such as its command line. */
+  describeCall?(input: Record<string, unknown>): string;
   execute(ctx: ToolContext, input: z.output<Input>): Promise<ToolResult>;
 }
 
@@ -80,6 +84,18 @@ export function defineTool<Input extends z.ZodType>(definition: ToolDefinition<I
   }
   if (definition.approvals !== undefined && definition.approvals !== 1 && definition.approvals !== 2) {
     throw new CallerError(ErrorCode.InvalidTool, `${where}: approvals must be 1 or 2`);
+  }
+  if (
+    definition.impact !== undefined &&
+    (typeof definition.impact !== 'string' || !/^[^\n]{1,200}$/.test(definition.impact.trim()))
+  ) {
+    throw new CallerError(
+      ErrorCode.InvalidTool,
+      `${where}: impact must be one line of at most 200 characters`,
+    );
+  }
+  if (definition.describeCall !== undefined && typeof definition.describeCall !== 'function') {
+    throw new CallerError(ErrorCode.InvalidTool, `${where}: describeCall(input) must be a function`);
   }
   if (typeof definition.execute !== 'function') {
     throw new CallerError(ErrorCode.InvalidTool, `${where}: execute(ctx, input) is required`);

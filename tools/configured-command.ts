@@ -100,6 +100,9 @@ export async function createConfiguredCommandTool(
     timeoutMs: command.timeout,
     approvalTtlMs: command.approval_ttl,
     approvals: command.approvals,
+    ...(command.impact ? { impact: command.impact } : {}),
+    // What the approver reads is what execute runs: the same substitution, the program as configured.
+    describeCall: (args) => shellQuoted([program, ...substituteArguments(command.argv, args)]),
     execute(ctx, args) {
       return withCallLimits(ctx, args.timeout_ms as number | undefined, command.timeout, async (limits) => {
         let executable: Awaited<ReturnType<ExecutableAllowList['resolve']>>;

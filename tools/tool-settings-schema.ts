@@ -82,6 +82,17 @@ export const CommandSettingsSchema = z.strictObject({
         'approval is shown on the card and the call runs at the second, from someone else; the requester never ' +
         'counts, even where `permissions.allow_self_approval` is true.',
     ),
+  impact: z
+    .string()
+    .trim()
+    .min(1)
+    .max(200)
+    .regex(/^[^\n]*$/, 'must be one line')
+    .optional()
+    .describe(
+      'One line for the approver on what running it does, shown on its approval card beside the exact command: ' +
+        '"restarts the api; about 20 s of 502s".',
+    ),
   env: z
     .array(
       z.string().superRefine((entry, ctx) => {

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { type Principal, personKey } from '../principal.js';
 import { type Place, roleAppliesIn } from './channel-scope.js';
 import type { PermissionSettings } from './permission-settings.js';
-import { resolveRoles } from './resolve-roles.js';
+import { identityKeys, resolveRoles } from './resolve-roles.js';
 import { matchesAnyToolPattern } from './tool-globs.js';
 
 export const ApproverSetSchema = z.object({
@@ -41,8 +41,13 @@ function nameFromKey(key: string): string {
   const [kind = '', ...rest] = key.split(':');
   const id = rest.join(':');
   if (kind === 'local') return id.charAt(0).toUpperCase() + id.slice(1);
-  if (kind === 'slack_group' || kind === 'discord_role') return `members of ${id}`;
+  if (isGroupKey(key)) return `members of ${id}`;
   return key;
+}
+
+/** A Slack user group or a Discord role: many people under one key; sharing it never makes one the requester. */
+function isGroupKey(key: string): boolean {
+  return key.startsWith('slack_group:') || key.startsWith('discord_role:');
 }
 
 /**
@@ -86,10 +91,27 @@ export function describeRoles(roles: readonly string[]): string {
   return `the ${roles.slice(0, -1).join(', ')} or ${roles.at(-1)} role`;
 }
 
-/** "someone with the admin role (Bob, Dave)": people by name, never by their settings key. */
-export function describeApprovers(approvers: ApproverSet): string {
-  const named =
-    approvers.names?.length === approvers.identities.length ? approvers.names : approvers.identities;
-  const members = approvers.includesDefaultRole ? 'anyone' : named.join(', ');
-  return `someone with ${describeRoles(approvers.roles)}${members ? ` (${members})` : ''}`;
+/**
+ * "someone with the admin role (@sre-oncall, Dave)": who else may decide, groups by their settings name and people
+ * by theirs, never by a settings key. The requester is never listed (with allow_self_approval they may approve
+ * too, and know it); a group they belong to is named "other than" them.
+ */
+export function describeApprovers(
+  approvers: ApproverSet,
+  requester: Pick<Principal, 'platform' | 'userId' | 'displayName'> & { groups?: readonly string[] },
+): string {
+  const roles = describeRoles(approvers.roles);
+  if (approvers.includesDefaultRole)
+    return `someone with ${roles} (anyone other than ${requester.displayName})`;
+  const requesterKey = personKey(requester);
+  const requesterGroups = identityKeys(requester);
+  const named = approvers.names?.length === approvers.identities.length ? approvers.names : undefined;
+  const others = approvers.identities
+    .map((key, index) => ({ key, name: named?.[index] ?? nameFromKey(key) }))
+    .filter(({ key }) => key !== requesterKey)
+    .map(({ key, name }) =>
+      isGroupKey(key) && requesterGroups.includes(key) ? `${name} other than ${requester.displayName}` : name,
+    );
+  if (others.length === 0) return 'nobody else may approve this';
+  return `someone with ${roles} (${others.join(', ')})`;
 }

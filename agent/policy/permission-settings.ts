@@ -17,7 +17,11 @@ export const IdentitySettingsSchema = z.object({
   display_name: z
     .string()
     .optional()
-    .describe('The name shown for a local user in the playground\'s "you are" switcher.'),
+    .describe(
+      'The name opsbot shows for this identity: a local user in the playground\'s "you are" switcher, and ' +
+        'every identity on approval cards and in the audit log. Name a group as people know it (`@sre-oncall`); ' +
+        'without one, a card says "members of SADMINS".',
+    ),
 });
 
 export const RoleSettingsSchema = z.object({

@@ -9,6 +9,7 @@ import type { PlannedCall, Run, RunIn } from '../run.js';
 import type { RunEffect } from '../run-effect.js';
 import { type RecordedOutcome, recordOutcome } from '../run-record-call.js';
 import { formatClock } from '../run-state-words.js';
+import { callPreview, previewOf } from './call-preview.js';
 import { closing, end, fail } from './endings.js';
 import type { ApprovalCard, CardDecision, Next, RunMachineEvent } from './events.js';
 import { base, to, withEvent } from './shape.js';
@@ -31,6 +32,7 @@ export function requestApproval(
   const displayArgs = redactor.redactValue(need.args);
   const reason = redactor.redact(call.reason ?? '');
   const approvals = need.tool.approvals ?? 1;
+  const preview = callPreview(need.tool, need.args, redactor);
   return {
     type: 'approval_requested',
     at,
@@ -49,6 +51,7 @@ export function requestApproval(
       reason,
       displayArgs,
       approvals,
+      ...preview,
     },
     card: {
       kind: 'approval',
@@ -58,9 +61,10 @@ export function requestApproval(
       tool: need.tool.name,
       argumentsJson: JSON.stringify(displayArgs, null, 2),
       reason,
-      approvers: [describeApprovers(need.approvers)],
+      approvers: [describeApprovers(need.approvers, run.principal)],
       expiresAt,
       ...(approvals > 1 ? { progress: { needed: approvals, approvedBy: [] } } : {}),
+      ...preview,
     },
   };
 }
@@ -76,7 +80,7 @@ export function approvalCardOf(run: RunIn<'waiting_for_approval'>): ApprovalCard
     tool: pending.call.name,
     argumentsJson: JSON.stringify(pending.displayArgs ?? pending.call.args, null, 2),
     reason: pending.reason ?? '',
-    approvers: pending.approvers ? [describeApprovers(pending.approvers)] : [],
+    approvers: pending.approvers ? [describeApprovers(pending.approvers, run.principal)] : [],
     expiresAt: pending.expiresAt,
     ...(pending.approvals > 1
       ? {
@@ -86,6 +90,7 @@ export function approvalCardOf(run: RunIn<'waiting_for_approval'>): ApprovalCard
           },
         }
       : {}),
+    ...previewOf(pending),
   };
 }
 

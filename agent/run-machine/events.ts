@@ -58,11 +58,12 @@ export type RunMachineEvent =
       expiresAt: number;
       card: ApprovalCard;
       /** What the run keeps to decide the approval by itself: the binding, who may approve, what was shown. */
-      decides: Required<Pick<PendingApproval, 'bindingHash' | 'approvers' | 'reason'>> & {
-        displayArgs: unknown;
-        /** How many distinct approvers the call needs; 1 when absent. */
-        approvals?: 1 | 2;
-      };
+      decides: Required<Pick<PendingApproval, 'bindingHash' | 'approvers' | 'reason'>> &
+        Pick<PendingApproval, 'willRun' | 'impact'> & {
+          displayArgs: unknown;
+          /** How many distinct approvers the call needs; 1 when absent. */
+          approvals?: 1 | 2;
+        };
     }
   /** An approve click that counts toward a call needing more approvers than it has: the run keeps waiting. */
   | { type: 'approval_counted'; at: number; approvalId: string; by: Actor }

@@ -130,6 +130,18 @@ function approvalView(card: Message<'approval'>, { now, limits }: ViewOptions): 
         ...(card.progress && !outcome ? [field('Approvals', approvalProgressText(card.progress))] : []),
       ],
     },
+    // What will happen comes first: the exact command line, and the tool's own word on its impact.
+    ...(card.willRun ? codeBlocks(card.willRun, limits, 'Will run') : []),
+    ...(card.impact
+      ? [
+          {
+            type: 'text' as const,
+            format: 'plain' as const,
+            label: 'Impact',
+            text: inert(clip(card.impact, limits.fieldChars)),
+          },
+        ]
+      : []),
     ...(card.reason
       ? markdownBlocks(card.reason, limits, 'Reason')
       : [{ type: 'text' as const, format: 'plain' as const, label: 'Reason', text: 'No reason was given.' }]),

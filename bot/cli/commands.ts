@@ -119,7 +119,8 @@ export function decideCommand(
   return withTerminalOpsbot(context, io, async (opsbot) => {
     const click = await opsbot.kernel.decideApproval(approvalId, principal, decision, reason);
     io.stdout.write(`${click.message}\n`);
-    if (!click.settled) return EXIT.usage;
+    // Refused, already decided, expired or not found: nothing was done, but the command was well formed.
+    if (!click.settled) return EXIT.failed;
     // The approved call runs in this process's worker: wait for it, so its steps print before the CLI exits, and
     // say 1 when the approved action itself failed, so that `opsbot approve … && next-step` stops there.
     if ('approval' in click.result && click.result.approval) {

@@ -121,7 +121,7 @@ async function decide(
     const reason = command.name === 'deny' ? command.reason : undefined;
     const click = await opsbot.kernel.decideApproval(command.approvalId, principal, command.name, reason);
     io.stdout.write(`${renderMarkdown(click.message)}\n`);
-    if (!click.settled) return EXIT.usage;
+    if (!click.settled) return EXIT.failed;
     const runId = 'approval' in click.result ? click.result.approval?.runId : undefined;
     if (runId === undefined) return EXIT.ok;
     // The decided call runs in this process: follow it to its end, as `opsbot approve` does. Questions the run

@@ -49,7 +49,7 @@ Commands:
 Exit codes:
   0  done: the run finished well, the check passed.
   1  failed: the run failed, or finished with a problem (a failed or refused check or action); config check found the
-     store or the model unusable.
+     store or the model unusable; approve or deny was refused or came too late.
   2  usage: a bad command, option, --as user or settings file; nothing ran.
   3  waiting: the run waits for an answer (opsbot answer) or an approval (opsbot approve).
   4  patrol run only: a check could not run.

@@ -69,6 +69,8 @@ export function formatMessage(message: OutboundMessage): string | undefined {
 function formatApproval(message: Extract<OutboundMessage, { kind: 'approval' }>): string {
   const lines = [
     `${yellow('⚠ Approval needed')}: ${bold(message.tool)} requested by ${message.requester}`,
+    ...(message.willRun ? [`  will run:  ${message.willRun}`] : []),
+    ...(message.impact ? [`  impact:    ${message.impact}`] : []),
     `  arguments: ${message.argumentsJson}`,
     `  reason:    ${message.reason || '(none given)'}`,
     `  approvers: ${message.approvers.join(', ')}`,

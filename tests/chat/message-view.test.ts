@@ -261,6 +261,33 @@ describe('cards', () => {
     });
   });
 
+  it('shows what will run and its impact on every platform, first after the fields, and leaves them out when absent', () => {
+    const told = {
+      ...card,
+      willRun: 'systemctl restart api.service',
+      impact: 'restarts the api; about 20 s of 502s',
+    };
+    for (const platform of ['slack', 'discord', 'playground'] as const) {
+      const shown = view(told, platform);
+      expect(shown.blocks[1]).toEqual({
+        type: 'code',
+        code: 'systemctl restart api.service',
+        label: 'Will run',
+      });
+      expect(shown.blocks[2]).toEqual({
+        type: 'text',
+        format: 'plain',
+        label: 'Impact',
+        text: 'restarts the api; about 20 s of 502s',
+      });
+    }
+    const labels = view(card).blocks.flatMap((block) =>
+      'label' in block && block.label ? [block.label] : [],
+    );
+    expect(labels).not.toContain('Will run');
+    expect(labels).not.toContain('Impact');
+  });
+
   it('shows an expired card as expired, with no buttons, though nobody recorded the expiry yet', () => {
     const shown = view(card, 'slack', card.expiresAt);
     expect(shown.buttons).toEqual([]);

@@ -198,13 +198,14 @@ describe('opsbot CLI', () => {
     expect(waiting.out).toContain('Approval needed');
     const approvalId = /opsbot approve (apv_[\w-]+)/.exec(waiting.out)![1]!;
     const own = await cli(['approve', approvalId, '--as', 'alice'], { config: yaml });
-    expect(own.code).toBe(2);
+    expect(own.code).toBe(1);
     expect(own.out).toMatch(/someone else has to approve/);
     fake.reply(text('greeted'));
     const approved = await cli(['approve', approvalId, '--as', 'bob'], { config: yaml });
     expect(approved.code).toBe(0);
     expect(approved.out).toMatch(/Approved by Bob/);
-    expect(approved.out).toContain('hello world');
+    // The program's own output, not the card's "will run" line, which says the same words.
+    expect(approved.out).toContain('"stdout":"hello world\\n"');
     const again = await cli(['approve', approvalId, '--as', 'bob'], { config: yaml });
     expect(again.out).toMatch(/Already approved by Bob/);
   });

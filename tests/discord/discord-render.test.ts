@@ -45,6 +45,18 @@ describe('Discord rendering', () => {
     expect(card!.embeds.at(-1)!.footer?.text).toContain('run_1');
   });
 
+  it('shows what an approval will run and its impact', () => {
+    const { messages } = renderDiscordOutbound(
+      { ...sampleApprovalCard, willRun: 'systemctl restart api.service', impact: 'about 20 s of 502s' },
+      { now: NOON },
+    );
+    const shown = allText(messages);
+    expect(shown).toContain('Will run');
+    expect(shown).toContain('systemctl restart api.service');
+    expect(shown).toContain('Impact');
+    expect(shown).toContain('about 20 s of 502s');
+  });
+
   it('shows an expired or decided card with its outcome and no buttons', () => {
     const expired = renderDiscordOutbound(sampleApprovalCard, { now: sampleApprovalCard.expiresAt + 1 });
     expect(expired.messages[0]!.components).toEqual([]);

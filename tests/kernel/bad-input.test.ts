@@ -51,4 +51,26 @@ describe('bad input', () => {
     );
     expect(() => new Kernel({ store: new MemoryStore(), tools: [make('finish')] })).toThrow(/reserved/);
   });
+
+  it('refuses an impact that is not one short line, and a describeCall that is not a function', () => {
+    const make = (extra: Record<string, unknown>) => () =>
+      defineTool({
+        name: 'restart_api',
+        description: 'Restart the api. Use when it is stuck. Do not use otherwise.',
+        input: z.object({}),
+        risk: 'danger',
+        execute: async () => ({ ok: true, summary: '' }),
+        ...extra,
+      });
+    for (const impact of ['', 'restarts the api\nand the worker', 'x'.repeat(201), 42])
+      expect(make({ impact })).toThrow(/impact must be one line of at most 200 characters/);
+    expect(make({ describeCall: 'systemctl restart api' })).toThrow(
+      /describeCall\(input\) must be a function/,
+    );
+    expect(
+      make({ impact: 'about 20 s of 502s', describeCall: () => 'systemctl restart api' })(),
+    ).toMatchObject({
+      impact: 'about 20 s of 502s',
+    });
+  });
 });

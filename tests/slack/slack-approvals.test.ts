@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { text, toolCalls } from '../fakes/openai-server.js';
 import type { FakeMessage } from '../fakes/slack/fake-slack-api.js';
 import { renderSlackMessage } from '../fakes/slack/render-slack-message.js';
-import { CHANNEL, SlackHarness, type SlackMode, USERS } from './slack-harness.js';
+import { CHANNEL, SlackHarness, type SlackMode, settings, USERS } from './slack-harness.js';
 
 describe.each<SlackMode>(['http', 'socket'])('Slack approval cards over %s', (mode) => {
   let h: SlackHarness;
@@ -46,6 +46,33 @@ describe.each<SlackMode>(['http', 'socket'])('Slack approval cards over %s', (mo
     expect(JSON.stringify(card.blocks)).toContain('"style":"primary"');
     expect(JSON.stringify(card.blocks)).toContain('"style":"danger"');
     expect(h.probe.count('restart_service')).toBe(0);
+  });
+
+  it('names an approving user group by its display name, as "other than" a requester in it', async () => {
+    const identities = {
+      ...settings.permissions.identities,
+      'slack_group:SADMINS': { roles: ['admin'], display_name: '@admins' },
+      'slack:UDAVE': { roles: ['admin'], display_name: 'Dave' },
+    };
+    h = await SlackHarness.start({
+      mode,
+      settings: { ...settings, permissions: { ...settings.permissions, identities } },
+    });
+    h.openai.reply(toolCalls([{ name: 'restart_service', arguments: { service: 'api' } }]));
+    const alice = await h.mention(USERS.alice, 'restart the api');
+    await h.settled();
+    const [forAlice] = h.withButton(alice.ts, 'Approve');
+    expect(renderSlackMessage(forAlice!).text).toMatch(
+      /\*Approvers\*\nsomeone with the admin role \(@admins, Dave\)/,
+    );
+    // Bob is in SADMINS: the card does not offer him his own call, but the group's others may approve it.
+    h.openai.reply(toolCalls([{ name: 'restart_service', arguments: { service: 'worker' } }]));
+    const bob = await h.mention(USERS.bob, 'restart the worker');
+    await h.settled();
+    const [forBob] = h.withButton(bob.ts, 'Approve');
+    expect(renderSlackMessage(forBob!).text).toMatch(
+      /\*Approvers\*\nsomeone with the admin role \(@admins other than Bob Builder, Dave\)/,
+    );
   });
 
   it("refuses the requester's own click with a message only they see", async () => {

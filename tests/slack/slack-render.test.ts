@@ -9,6 +9,7 @@ import { SLACK_LIMITS } from '../../bot/slack/slack-limits.js';
 import { markdownToMrkdwn, safeMrkdwn } from '../../bot/slack/slack-mrkdwn.js';
 import { renderOutbound } from '../../bot/slack/slack-render.js';
 import { renderSlackMessage } from '../fakes/slack/render-slack-message.js';
+import { sampleApprovalCard } from '../fixtures/outbound-messages.js';
 
 const now = Date.UTC(2026, 0, 1, 12, 0);
 
@@ -184,6 +185,16 @@ describe('Slack tables and cards', () => {
     const text = renderSlackMessage(message!).text;
     for (const part of ['Exit code', 'Timed out', 'no', 'Duration', '12 ms']) expect(text).toContain(part);
     expect(text).not.toMatch(/timed_out|duration_ms/);
+  });
+
+  it("shows an approval card's command line as code and its impact", () => {
+    const [message] = renderOutbound(
+      { ...sampleApprovalCard, willRun: 'systemctl restart api.service', impact: 'about 20 s of 502s' },
+      { now },
+    ).messages;
+    const shown = renderSlackMessage(message!).text;
+    expect(shown).toContain('*Will run*\n```\nsystemctl restart api.service\n```');
+    expect(shown).toMatch(/\*Impact\*\n.*about 20 s of 502s/);
   });
 
   it('gives each status tone its emoji', () => {

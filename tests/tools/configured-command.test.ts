@@ -3,6 +3,7 @@ import { symlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { toolParametersSchema } from '../../agent/tool.js';
+import { CommandSettingsSchema } from '../../tools/tool-settings-schema.js';
 import { commandTool } from './helpers/command-settings.js';
 import { makeTempDir, removeTempDirs } from './helpers/temp-dir.js';
 import { callTool, dataOf } from './helpers/tool-context.js';
@@ -100,6 +101,33 @@ describe('configured command schemas', () => {
     const settings = { ...restartService, argv: ['/usr/bin/echo', 'restart', '{service}'] };
     expect((await commandTool('restart_service', { ...settings, approvals: 2 }, echo)).approvals).toBe(2);
     expect((await commandTool('restart_service', settings, echo)).approvals).toBe(1);
+  });
+
+  it('describes a call as the exact argv it runs, and carries its one-line impact', async () => {
+    const tool = await commandTool(
+      'restart_service',
+      {
+        ...restartService,
+        argv: ['/usr/bin/echo', 'restart', '{service}', '--reason', '{reason}'],
+        impact: '  restarts the api; about 20 s of 502s ',
+        parameters: { ...restartService.parameters, reason: { description: 'Why', required: false } },
+      },
+      echo,
+    );
+    expect(tool.impact).toBe('restarts the api; about 20 s of 502s');
+    expect(tool.describeCall?.({ service: 'api', reason: 'stuck since 9:00' })).toBe(
+      '/usr/bin/echo restart api --reason "stuck since 9:00"',
+    );
+    // An optional parameter left out is left out of the argv, as execute leaves it out.
+    expect(tool.describeCall?.({ service: 'worker' })).toBe('/usr/bin/echo restart worker --reason');
+    const withoutImpact = await commandTool(
+      'restart_plain',
+      { ...restartService, argv: ['/usr/bin/echo', '{service}'] },
+      echo,
+    );
+    expect(withoutImpact).not.toHaveProperty('impact');
+    for (const impact of ['', 'one\ntwo', 'x'.repeat(201)])
+      expect(CommandSettingsSchema.safeParse({ ...restartService, impact }).success).toBe(false);
   });
 
   it('runs the shipped service_status example end to end, with systemctl standing in as echo', async () => {
