@@ -49,13 +49,13 @@ describe('result facts in the browser', () => {
     const card = thread(page).locator('.card--approval');
     await youAre(page, 'bob');
     await card.locator('button', { hasText: 'Approve' }).click();
-    const shown = await facts(page, /restarted api/);
+    const shown = await facts(page, /exited with code 0/);
     expect(shown['Timed out']).toEqual(['no', 'tone-text--good']);
     expect(shown['Exit code']).toEqual(['0', 'tone-text--good']);
     expect(shown).not.toHaveProperty('Duration ms');
     expect(shown.Duration![0]).toMatch(/^\d+ ms$/);
     // Nothing in the result is red.
-    const result = message(thread(page), /restarted api/);
+    const result = message(thread(page), /exited with code 0/);
     expect(await result.locator('.tone-text--bad').count()).toBe(0);
     await result.screenshot({ path: join(ARTIFACTS, 'facts-command.png') });
   });
