@@ -105,7 +105,8 @@ export class Router {
       };
     }
     const click = await this.kernel.decideApproval(event.target, event.principal, event.action, event.reason);
-    return click.settled ? {} : { ephemeral: click.message };
+    // A decision shows on the card; a first of two approvals changes only a line there, so its clicker is told too.
+    return click.settled && click.result.kind !== 'counted' ? {} : { ephemeral: click.message };
   }
 
   private async onCommand(event: Extract<ChatEvent, { kind: 'command' }>): Promise<RouterReply> {

@@ -39,6 +39,10 @@ describe('Slack approval cards under the two-person rule', () => {
     expect(counted.text).toContain('1 of 2 approvals: Bob Builder');
     expect(counted.buttons).toEqual(['Approve', 'Deny']);
     expect(h.probe.count('delete_volume')).toBe(0);
+    // Bob is told, privately, that his approval counted and one more is needed.
+    expect(h.responsesText().at(-1)).toMatch(
+      /^Approved by Bob Builder: 1 of 2 approvals\. It needs one more approver/,
+    );
 
     await h.click(USERS.bob, card, 'Approve');
     await h.settled();
