@@ -75,7 +75,11 @@ export const CommandSettingsSchema = z.strictObject({
     'How long an approval for this command stays open; `permissions.approval_ttl` when absent.',
   ),
   approvals: z
-    .union([z.literal(1), z.literal(2)])
+    .number()
+    .int()
+    .min(1)
+    .max(2)
+    .transform((count) => count as 1 | 2)
     .default(1)
     .describe(
       'How many distinct approvers a call needs when it needs approval. 2 is the two-person rule: the first ' +
