@@ -29,7 +29,7 @@ export function formatGrants(grants: readonly Grant[]): string {
         : `${grant.channel.platform}:${grant.channel.channelId}`,
     ),
     cell(grant.grantedBy.displayName),
-    new Date(grant.until).toISOString().replace('T', ' ').slice(0, 16) + ' UTC',
+    `${new Date(grant.until).toISOString().replace('T', ' ').slice(0, 16)} UTC`,
   ]);
   const widths = header.map((title, column) =>
     Math.max(title.length, ...rows.map((row) => row[column]!.length)),

@@ -3,7 +3,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import type { Conversation } from '../../agent/conversation.js';
-import { defineTool } from '../../agent/tool.js';
+import { defineTool, takesGrants } from '../../agent/tool.js';
 import { text, toolCalls } from '../fakes/openai-server.js';
 import { runTask, ToolProbe } from '../kernel/harness.js';
 import { type ApprovalHarness, createApprovalHarness } from './approval-harness.js';
@@ -188,5 +188,14 @@ describe('approval grants', () => {
       expect(click.message).toBe(`${tool} cannot be approved for a while: ${why}. Nothing was approved.`);
     }
     expect(await h.kernel.listGrants()).toEqual([]);
+  });
+
+  it('takes grants unless a tool says grants: false or needs two approvers without saying grants: true', () => {
+    expect(takesGrants({})).toBe(true);
+    expect(takesGrants({ grants: false })).toBe(false);
+    expect(takesGrants({ approvals: 2 })).toBe(false);
+    expect(takesGrants({ approvals: 2, grants: true })).toBe(true);
+    const bad = { grants: 'yes' } as unknown as { grants: boolean };
+    expect(() => slowTool(new ToolProbe(), 'drop_some', bad)).toThrow(/grants must be true or false/);
   });
 });
