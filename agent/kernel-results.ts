@@ -1,4 +1,5 @@
 // What the kernel's commands answer to the people who gave them.
+import type { Grant } from './policy/approval-grants.js';
 import type { DecideResult } from './policy/approval-outcomes.js';
 import type { Run } from './run.js';
 
@@ -8,6 +9,20 @@ export interface ApprovalClickResult {
   /** False when the click changed nothing: refused, late, unknown. */
   settled: boolean;
   result: DecideResult;
+  /** The grant made with this approval, when it was approved for a while. */
+  grant?: Grant;
+}
+
+/** What `decideApproval` may be asked beyond the decision: approve for a while (a grant), for this long. */
+export interface DecideOptions {
+  grantForMs?: number;
+}
+
+/** The answer to ending a grant: done, or refused and why. */
+export interface GrantResult {
+  ok: boolean;
+  message: string;
+  grant?: Grant;
 }
 
 export interface CancelResult {

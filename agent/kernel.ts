@@ -12,6 +12,7 @@ import { decideApproval, expireWait } from './commands/approval-commands.js';
 import { backfillApprovalFields } from './commands/approval-fields-backfill.js';
 import { cancelRun } from './commands/cancel-command.js';
 import { applyTransition, type CommandCore } from './commands/command-core.js';
+import { revokeGrant } from './commands/grant-commands.js';
 import { recoverRuns } from './commands/recover-runs.js';
 import type { Conversation } from './conversation.js';
 import { ConversationScheduler } from './conversation-scheduler.js';
@@ -28,10 +29,11 @@ import {
   kernelLimits,
   toolBreakerOptions,
 } from './kernel-options.js';
-import type { ApprovalClickResult, CancelResult } from './kernel-results.js';
+import type { ApprovalClickResult, CancelResult, DecideOptions, GrantResult } from './kernel-results.js';
 import { type Logger, silentLogger } from './logger.js';
 import { ModelFallback } from './model-fallback.js';
 import { newRun, type TaskInput, taskProblem } from './new-run.js';
+import { ApprovalGrants, type Grant } from './policy/approval-grants.js';
 import { type AuditLog, auditActor } from './policy/audit-log.js';
 import { PostLedger } from './post-ledger.js';
 import type { Principal } from './principal.js';
@@ -55,7 +57,8 @@ import { ToolRegistry } from './tool-registry.js';
 import { nullTraceSink } from './trace.js';
 import { backfillWaitExpiry } from './wait-expiry-backfill.js';
 
-export type { ApprovalClickResult, CancelResult } from './kernel-results.js';
+export type { ApprovalClickResult, CancelResult, DecideOptions, GrantResult } from './kernel-results.js';
+export type { Grant } from './policy/approval-grants.js';
 
 export class Kernel {
   readonly registry: ToolRegistry;
@@ -80,6 +83,7 @@ export class Kernel {
   private readonly approvals: ApprovalSettings | undefined;
   private readonly audit: AuditLog | undefined;
   private readonly core: CommandCore;
+  private readonly grants: ApprovalGrants;
   private closing = false;
   private readonly timers: Timers;
 
@@ -116,6 +120,7 @@ export class Kernel {
     this.approvals = options.approvals;
     this.audit = options.approvals?.audit;
     this.cancels = new RunCancels(options.store);
+    this.grants = new ApprovalGrants(options.store, this.clock);
     this.queue = options.queue ?? new InProcessRunQueue(this.logger);
     this.scheduler = new ConversationScheduler({
       store: options.store,
@@ -175,6 +180,7 @@ export class Kernel {
       }),
       engines: this.engines,
       approvalsEnabled: options.approvals !== undefined,
+      ...(options.approvals ? { grants: this.grants } : {}),
       redactor: this.redactor,
       clock: this.clock,
       limits: this.limits,
@@ -199,6 +205,7 @@ export class Kernel {
       logger: this.logger,
       limits: this.limits,
       approvals: this.approvals,
+      grants: this.grants,
     };
   }
 
@@ -281,8 +288,19 @@ export class Kernel {
     principal: Principal,
     decision: 'approve' | 'deny',
     reason?: string,
+    options: DecideOptions = {},
   ): Promise<ApprovalClickResult> {
-    return decideApproval(this.core, approvalId, principal, decision, reason);
+    return decideApproval(this.core, approvalId, principal, decision, reason, options);
+  }
+
+  /** The approval grants in force, the soonest to end first. */
+  listGrants(): Promise<Grant[]> {
+    return this.grants.list();
+  }
+
+  /** Ends a grant before its time: admins and those who may approve its tool may. */
+  revokeGrant(grantId: string, principal: Principal): Promise<GrantResult> {
+    return revokeGrant(this.core, grantId, principal);
   }
 
   /**

@@ -3,6 +3,8 @@
 // the per-run call budget (a tool's own budget is checked when the call is prepared).
 import type { Clock } from './clock.js';
 import type { KernelLimits } from './kernel-options.js';
+import type { Grant, GrantMatch } from './policy/approval-grants.js';
+import { personKey } from './principal.js';
 import type { Redactor } from './redaction.js';
 import type { PlannedCall, Run } from './run.js';
 import { type RunMachineEvent, refusedRecord, requestApproval } from './run-machine.js';
@@ -15,11 +17,17 @@ export interface RunCallsDeps {
   executor: StepExecutor;
   /** False when no approval settings were given: a call that needs an approver is then refused. */
   approvalsEnabled: boolean;
+  /** Approval grants in force: a call one covers runs without a new approval. */
+  grants?: GrantLookup;
   redactor: Redactor;
   clock: Clock;
   limits: KernelLimits;
   /** The worker's one way to change the run: the machine, under its lease. */
   apply(run: Run, event: RunMachineEvent): Promise<Run>;
+}
+
+export interface GrantLookup {
+  find(match: GrantMatch): Promise<Grant | undefined>;
 }
 
 export interface ReadyCall {
@@ -80,8 +88,19 @@ export class RunCalls {
             break;
           }
           if (!this.withinCallBudget(run)) return this.overBudget(run);
-          if (this.deps.approvalsEnabled)
+          if (this.deps.approvalsEnabled) {
+            const grant = await this.grantFor(run, prepared.tool.name, prepared.args);
+            if (grant) {
+              const approved = { approvalId: grant.approvalId, by: grant.grantedBy.displayName };
+              const underGrant = {
+                ...call,
+                approved: { ...approved, grantId: grant.id, until: grant.until },
+              };
+              run = await this.runAlone(run, { ...prepared, call: underGrant });
+              break;
+            }
             return this.apply(run, requestApproval(run, call, prepared, this.now(), this.deps.redactor));
+          }
           run = await this.record(
             run,
             call,
@@ -102,6 +121,13 @@ export class RunCalls {
       if (run.status === 'running') run = await this.apply(run, { type: 'step_completed', at: this.now() });
     }
     return run;
+  }
+
+  /** The live grant covering this call: the same tool, requester, channel and arguments. */
+  private grantFor(run: Run, tool: string, args: Record<string, unknown>): Promise<Grant | undefined> {
+    const grants = this.deps.grants;
+    if (!grants) return Promise.resolve(undefined);
+    return grants.find({ tool, requester: personKey(run.principal), conversation: run.conversation, args });
   }
 
   private record(run: Run, call: PlannedCall, outcome: CallOutcome | RecordedOutcome): Promise<Run> {

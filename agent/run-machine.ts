@@ -2,7 +2,7 @@
 // each transition names the states it may start from, and refuses any other with a reason a person can read.
 import { RUN_STATUSES, type Run, type RunIn, type RunStatus } from './run.js';
 import type { RunEffect } from './run-effect.js';
-import { actionFinished } from './run-machine/actions.js';
+import { actionFinished, grantUsed } from './run-machine/actions.js';
 import { approvalCounted, approvalDecided, approvalExpired } from './run-machine/approvals.js';
 import { cancel } from './run-machine/cancel.js';
 import { fail, finish, interrupted } from './run-machine/endings.js';
@@ -221,6 +221,7 @@ function apply(run: Run, event: RunMachineEvent): Next {
           tool: call.name,
         }),
         effects: [
+          ...grantUsed(call, event.displayArgs),
           { kind: 'audit', entry: { kind: 'execution', tool: call.name, args: event.displayArgs } },
           { kind: 'save' },
         ],

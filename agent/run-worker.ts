@@ -9,7 +9,7 @@ import type { Logger } from './logger.js';
 import type { ModelFallback } from './model-fallback.js';
 import type { Redactor } from './redaction.js';
 import type { EngineKind, Run } from './run.js';
-import { RunCalls } from './run-calls.js';
+import { type GrantLookup, RunCalls } from './run-calls.js';
 import type { CancelRequest, RunCancels } from './run-cancels.js';
 import type { RunEffects } from './run-effects.js';
 import type { RunLeases } from './run-leases.js';
@@ -28,6 +28,8 @@ export interface RunWorkerDeps {
   engines: Partial<Record<EngineKind, Engine>>;
   /** False when no approval settings were given: a call that needs an approver is then refused. */
   approvalsEnabled: boolean;
+  /** Approval grants in force: a call one covers runs without a new approval. */
+  grants?: GrantLookup;
   redactor: Redactor;
   clock: Clock;
   limits: KernelLimits;

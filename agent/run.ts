@@ -46,8 +46,18 @@ export const PlannedCallSchema = z.object({
   parseError: z.string().optional(),
   /** What the model said alongside the call: its stated reason. */
   reason: z.string().optional(),
-  /** Set once an approver approved exactly this call: the worker then runs it, once. */
-  approved: z.object({ approvalId: z.string(), by: z.string() }).optional(),
+  /**
+   * Set once an approver approved exactly this call: the worker then runs it, once. A call run under an approval
+   * grant names the grant and when it ends; its approval is the one the grant was made with.
+   */
+  approved: z
+    .object({
+      approvalId: z.string(),
+      by: z.string(),
+      grantId: z.string().optional(),
+      until: z.number().optional(),
+    })
+    .optional(),
 });
 export type PlannedCall = z.infer<typeof PlannedCallSchema>;
 

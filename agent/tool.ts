@@ -50,6 +50,11 @@ export interface ToolDefinition<Input extends z.ZodType = z.ZodType> {
    * the requester never counts, even where self-approval is allowed. 1 when absent.
    */
   approvals?: 1 | 2;
+  /**
+   * Whether an approver may approve calls of this tool for a while (a grant) instead of once. True when absent,
+   * except for a tool that needs two approvers: there it is false unless set.
+   */
+  grants?: boolean;
   /** One line on what running it does, for the approver ("restarts the api; about 20 s of 502s"). */
   impact?: string;
   /** The exact thing a call with these (already parsed) arguments will do, such as its command line. */
@@ -58,6 +63,11 @@ export interface ToolDefinition<Input extends z.ZodType = z.ZodType> {
 }
 
 export type Tool = ToolDefinition<z.ZodType>;
+
+/** Whether the tool takes grants: as its definition says, else not under the two-person rule, else yes. */
+export function takesGrants(tool: Pick<Tool, 'grants' | 'approvals'>): boolean {
+  return tool.grants ?? tool.approvals !== 2;
+}
 
 export const TOOL_NAME_PATTERN = /^[a-z][a-z0-9_]{0,63}$/;
 
@@ -84,6 +94,9 @@ export function defineTool<Input extends z.ZodType>(definition: ToolDefinition<I
   }
   if (definition.approvals !== undefined && definition.approvals !== 1 && definition.approvals !== 2) {
     throw new CallerError(ErrorCode.InvalidTool, `${where}: approvals must be 1 or 2`);
+  }
+  if (definition.grants !== undefined && typeof definition.grants !== 'boolean') {
+    throw new CallerError(ErrorCode.InvalidTool, `${where}: grants must be true or false`);
   }
   if (
     definition.impact !== undefined &&

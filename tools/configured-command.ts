@@ -101,6 +101,7 @@ export async function createConfiguredCommandTool(
     approvalTtlMs: command.approval_ttl,
     approvals: command.approvals,
     ...(command.impact ? { impact: command.impact } : {}),
+    ...(command.grants !== undefined ? { grants: command.grants } : {}),
     // What the approver reads is what execute runs: the same substitution, the program as configured.
     describeCall: (args) => shellQuoted([program, ...substituteArguments(command.argv, args)]),
     execute(ctx, args) {

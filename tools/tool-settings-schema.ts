@@ -86,6 +86,13 @@ export const CommandSettingsSchema = z.strictObject({
         'approval is shown on the card and the call runs at the second, from someone else; the requester never ' +
         'counts, even where `permissions.allow_self_approval` is true.',
     ),
+  grants: z
+    .boolean()
+    .optional()
+    .describe(
+      'Whether an approver may approve this command for a while (`permissions.grant_durations`) instead of ' +
+        'once. True when absent, except with `approvals: 2`, where it is false unless set.',
+    ),
   impact: z
     .string()
     .trim()

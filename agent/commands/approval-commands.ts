@@ -1,7 +1,7 @@
 // decide and expire: an Approve or Deny click, and a question or approval that waited too long. Each is a
 // transition of the run, under its lease: the run holds the approval, so there is nothing else to keep in step.
 import { CallerError, ErrorCode } from '../errors.js';
-import type { ApprovalClickResult } from '../kernel-results.js';
+import type { ApprovalClickResult, DecideOptions } from '../kernel-results.js';
 import {
   type DecideResult,
   decideResultMessage,
@@ -15,6 +15,7 @@ import type { Principal } from '../principal.js';
 import type { Run } from '../run.js';
 import { actorOf, type RunMachineEvent, transition } from '../run-machine.js';
 import { applyTransition, type CommandCore, PERSON_WAITS_MS, underLease } from './command-core.js';
+import { createGrant, grantProblem } from './grant-commands.js';
 
 /** Said to the clicker after "Approved by …"; the thread and the card say it too (run-machine/approvals.ts). */
 const UNBOUND_REFUSAL = 'the approved call does not match the call waiting to run';
@@ -29,6 +30,7 @@ export async function decideApproval(
   principal: Principal,
   decision: 'approve' | 'deny',
   reason?: string,
+  options: DecideOptions = {},
 ): Promise<ApprovalClickResult> {
   const approvals = core.approvals;
   if (!approvals) throw new CallerError(ErrorCode.NotAllowed, 'Approvals are not set up in this opsbot.');
@@ -60,9 +62,11 @@ export async function decideApproval(
       }
       const pending = run.approval;
       // Under the two-person rule the requester never counts, nor does the same approver twice.
+      const grantForMs = decision === 'approve' ? options.grantForMs : undefined;
       const refusal =
         (decision === 'approve' ? countRefusal(pending, run.principal, principal) : undefined) ??
-        refusalReason(approval, principal, decision, approvals.permissions);
+        refusalReason(approval, principal, decision, approvals.permissions) ??
+        (grantForMs === undefined ? undefined : grantProblem(core, approval.tool, grantForMs));
       if (refusal) {
         await approvals.audit.record({
           kind: 'approval_refused',
@@ -142,7 +146,9 @@ export async function decideApproval(
       // The decision is recorded, but an approve that failed its binding ran nothing: the clicker hears why.
       if (decision === 'approve' && !bound)
         return { message: `${message} Nothing was run: ${UNBOUND_REFUSAL}.`, settled: false, result };
-      return { message, settled: true, result };
+      if (grantForMs === undefined || decision !== 'approve') return { message, settled: true, result };
+      const granted = await createGrant(core, run, pending, principal, grantForMs);
+      return { message: `${message} ${granted.message}`, settled: true, result, grant: granted.grant };
     },
     { waitMs: PERSON_WAITS_MS },
   );

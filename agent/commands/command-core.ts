@@ -6,6 +6,7 @@ import type { ConversationScheduler } from '../conversation-scheduler.js';
 import { CallerError, ErrorCode } from '../errors.js';
 import type { KernelLimits } from '../kernel-options.js';
 import type { Logger } from '../logger.js';
+import type { ApprovalGrants } from '../policy/approval-grants.js';
 import type { Principal } from '../principal.js';
 import type { Redactor } from '../redaction.js';
 import type { Run } from '../run.js';
@@ -34,6 +35,7 @@ export interface CommandCore {
   logger: Logger;
   limits: KernelLimits;
   approvals: ApprovalSettings | undefined;
+  grants: ApprovalGrants;
 }
 
 /** An answer or a click waits this long for a step in progress on the same run to reach its boundary. */

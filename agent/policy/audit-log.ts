@@ -16,6 +16,10 @@ export const AuditKindSchema = z.enum([
   'approval_decided',
   'approval_refused',
   'approval_expired',
+  /** An approver approved a call for a while; a call run under the grant; the grant ended early. */
+  'grant_created',
+  'grant_used',
+  'grant_revoked',
   'cancel',
   'rate_limited',
   'thread_busy',

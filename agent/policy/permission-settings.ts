@@ -135,6 +135,15 @@ export const PermissionSettingsSchema = z
     approval_ttl: DurationSchema.default(15 * 60_000).describe(
       'How long an approval request stays open before it expires; a command can set its own.',
     ),
+    grant_durations: z
+      .array(DurationSchema)
+      .min(1)
+      .default([15 * 60_000, 60 * 60_000, 4 * 60 * 60_000])
+      .describe(
+        'How long an approver may approve "for a while" (a grant): while it lasts, the same tool for the same ' +
+          'requester in the same channel with the same arguments runs without a new approval. A tool with ' +
+          '`grants: false` (the default for `approvals: 2`) refuses grants.',
+      ),
     on_denial: z
       .enum(['continue', 'stop'])
       .default('continue')

@@ -34,6 +34,13 @@ export const storeKeys = {
   legacyPendingApprovals: 'approvals:pending',
   /** Set once the runs waiting at the upgrade to v4 have been brought up to date, so no process does it again. */
   legacyApprovalsCopied: 'approvals:copied-into-runs',
+  /** An approval grant (approval-grants.ts), kept until it ends: its TTL is the grant's life. */
+  grant: (grantId: string) => `grant:${grantId}`,
+  /** Set of the grants of one tool, for one requester, in one channel: a grant lookup reads it and its members. */
+  grantsFor: (match: { tool: string; requester: string; platform: string; channelId: string }) =>
+    `grants:${match.platform}:${match.channelId}:${match.requester}:${match.tool}`,
+  /** Set of every grant not yet seen to have ended, for listing them. */
+  liveGrants: 'grants:live',
   /** One delivery of a chat event, so platform retries are dropped. */
   chatEvent: (platform: string, eventId: string) => `event:${platform}:${eventId}`,
   /** One slot of a person's task rate. */

@@ -115,9 +115,11 @@ export function decideCommand(
   decision: 'approve' | 'deny',
   reason: string | undefined,
   principal: Principal,
+  grantForMs?: number,
 ): Promise<number> {
   return withTerminalOpsbot(context, io, async (opsbot) => {
-    const click = await opsbot.kernel.decideApproval(approvalId, principal, decision, reason);
+    const options = grantForMs === undefined ? {} : { grantForMs };
+    const click = await opsbot.kernel.decideApproval(approvalId, principal, decision, reason, options);
     io.stdout.write(`${click.message}\n`);
     // Refused, already decided, expired or not found: nothing was done, but the command was well formed.
     if (!click.settled) return EXIT.failed;

@@ -1,6 +1,7 @@
 // The `opsbot` command: run a task, answer a waiting run, print a trace, or check the settings.
 import { parseArgs } from 'node:util';
 import { errorMessage, OpsbotError } from '../../agent/errors.js';
+import { parseDuration } from '../../agent/policy/duration.js';
 import { auditCommand } from './audit-command.js';
 import { loadCliContext, localPrincipal } from './cli-context.js';
 import { type CliIo, processIo } from './cli-io.js';
@@ -16,6 +17,7 @@ import {
   traceCommand,
 } from './commands.js';
 import { discordRegisterCommand } from './discord-register-command.js';
+import { grantsCommand, revokeCommand } from './grant-commands.js';
 import { interactive } from './interactive.js';
 import { patrolCommand } from './patrol-command.js';
 import { EXIT, runTask } from './run-task.js';
@@ -27,6 +29,12 @@ Commands:
   answer <run-id> "<text>"  Answer a run that waits for you. A choice's number as listed ("2") picks that
                             choice, as at the run's own prompt and in chat; other text is sent as typed.
   approve <approval-id>     Approve a waiting call (as --as); deny <approval-id> [reason] refuses it.
+  approve <approval-id> --for 1h
+                            Approve it for a while (a grant, one of permissions.grant_durations): until then
+                            the same tool, for the same requester, in the same channel, with the same arguments,
+                            runs without a new approval. Exit 1 when refused.
+  grants                    The approval grants in force: id, tool, arguments, requester, channel, by, until.
+  revoke <grant-id>         End a grant now (admins and the tool's approvers). Exit 1 when refused.
   trace <run-id>            Print a run's trace.
   audit [--since 24h] [--json]
                             Print the audit log (JSON lines with --json), optionally from a time or age.
@@ -49,7 +57,7 @@ Commands:
 Exit codes:
   0  done: the run finished well, the check passed.
   1  failed: the run failed, or finished with a problem (a failed or refused check or action); config check found the
-     store or the model unusable; approve or deny was refused or came too late.
+     store or the model unusable; approve, deny or revoke was refused or came too late.
   2  usage: a bad command, option, --as user or settings file; nothing ran.
   3  waiting: the run waits for an answer (opsbot answer) or an approval (opsbot approve).
   4  patrol run only: a check could not run.
@@ -107,8 +115,10 @@ export async function runCli(argv: string[], io: CliIo, program?: CliProgram): P
         if (rest.length < 2) return usage(io, 'answer needs a run id and an answer');
         return await answerCommand(context, io, rest[0]!, rest.slice(1).join(' '), principal);
       case 'approve':
-      case 'deny':
+      case 'deny': {
         if (rest.length < 1) return usage(io, `${command} needs an approval id (shown on the approval card)`);
+        const grantForMs = grantLength(values.for, command);
+        if (typeof grantForMs === 'string') return usage(io, grantForMs);
         return await decideCommand(
           context,
           io,
@@ -116,7 +126,15 @@ export async function runCli(argv: string[], io: CliIo, program?: CliProgram): P
           command,
           rest.slice(1).join(' ') || undefined,
           principal,
+          grantForMs,
         );
+      }
+      case 'grants':
+        if (rest.length > 0) return usage(io, 'grants takes no arguments');
+        return await grantsCommand(context, io);
+      case 'revoke':
+        if (rest.length !== 1) return usage(io, 'revoke needs one grant id (grt_…; see opsbot grants)');
+        return await revokeCommand(context, io, rest[0]!, principal);
       case 'trace':
         if (rest.length !== 1) return usage(io, 'trace needs one run id');
         return await traceCommand(context, io, rest[0]!);
@@ -163,8 +181,20 @@ function parse(argv: string[]) {
       since: { type: 'string' },
       json: { type: 'boolean' },
       guild: { type: 'string' },
+      for: { type: 'string' },
     },
   });
+}
+
+/** `--for 1h` as ms, undefined without it, or the usage error's words. */
+function grantLength(text: string | undefined, command: 'approve' | 'deny'): number | string | undefined {
+  if (text === undefined) return undefined;
+  if (command === 'deny') return '--for goes with approve only: a denial is for this call';
+  try {
+    const ms = parseDuration(text);
+    if (ms > 0) return ms;
+  } catch {}
+  return `--for needs a duration such as 15m, 1h or 4h, not "${text}"`;
 }
 
 function usage(io: CliIo, message: string): number {
