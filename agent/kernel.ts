@@ -3,17 +3,16 @@
 // effects, hand the run to the queue. A RunWorker steps the runs; nothing here waits for a run to finish.
 import { randomBytes } from 'node:crypto';
 import type { ApprovalSettings } from './approval-settings.js';
-import { BUILTIN_TOOLS } from './builtin-tools.js';
 import { type MessageRef, nullChatPort, type OutboundMessage } from './chat-port.js';
-import { BreakerRegistry } from './circuit-breaker.js';
 import { type Clock, systemClock } from './clock.js';
 import { answerRun } from './commands/answer-command.js';
 import { decideApproval, expireWait } from './commands/approval-commands.js';
 import { backfillApprovalFields } from './commands/approval-fields-backfill.js';
 import { cancelRun } from './commands/cancel-command.js';
-import { applyTransition, type CommandCore } from './commands/command-core.js';
+import type { CommandCore } from './commands/command-core.js';
 import { revokeGrant } from './commands/grant-commands.js';
 import { recoverRuns } from './commands/recover-runs.js';
+import { startRun } from './commands/start-command.js';
 import type { Conversation } from './conversation.js';
 import { ConversationScheduler } from './conversation-scheduler.js';
 import { CommandEngine } from './engines/command-engine.js';
@@ -27,14 +26,14 @@ import {
   type KernelLimits,
   type KernelOptions,
   kernelLimits,
-  toolBreakerOptions,
 } from './kernel-options.js';
 import type { ApprovalClickResult, CancelResult, DecideOptions, GrantResult } from './kernel-results.js';
+import { stepExecutorFor, toolRegistryFor } from './kernel-tools.js';
 import { type Logger, silentLogger } from './logger.js';
 import { ModelFallback } from './model-fallback.js';
-import { newRun, type TaskInput, taskProblem } from './new-run.js';
+import type { TaskInput } from './new-run.js';
 import { ApprovalGrants, type Grant } from './policy/approval-grants.js';
-import { type AuditLog, auditActor } from './policy/audit-log.js';
+import type { AuditLog } from './policy/audit-log.js';
 import { PostLedger } from './post-ledger.js';
 import type { Principal } from './principal.js';
 import { randomHex } from './random-id.js';
@@ -48,12 +47,10 @@ import type { RunQueue } from './run-queue.js';
 import { RunRepository } from './run-repository.js';
 import { runSettled } from './run-settled.js';
 import { RunWorker } from './run-worker.js';
-import { StepExecutor } from './step-executor.js';
 import type { Store } from './store/store.js';
-import { buildThreadSummary } from './thread-summary.js';
 import { systemTimers, type Timers } from './timers.js';
 import { allowAllPolicy, type ToolPolicy } from './tool-policy.js';
-import { ToolRegistry } from './tool-registry.js';
+import type { ToolRegistry } from './tool-registry.js';
 import { nullTraceSink } from './trace.js';
 import { backfillWaitExpiry } from './wait-expiry-backfill.js';
 
@@ -88,16 +85,7 @@ export class Kernel {
   private readonly timers: Timers;
 
   constructor(options: KernelOptions) {
-    this.registry = options.tools instanceof ToolRegistry ? options.tools : new ToolRegistry(options.tools);
-    const reserved = this.registry
-      .all()
-      .find((tool) => BUILTIN_TOOLS.some((builtin) => builtin.name === tool.name));
-    if (reserved) {
-      throw new CallerError(
-        ErrorCode.InvalidTool,
-        `The tool name "${reserved.name}" is reserved for the kernel's built-in tool`,
-      );
-    }
+    this.registry = toolRegistryFor(options.tools);
     this.store = options.store;
     this.policy =
       typeof options.policy === 'function'
@@ -161,22 +149,13 @@ export class Kernel {
       leases: this.leases,
       effects: this.effects,
       cancels: this.cancels,
-      executor: new StepExecutor({
+      executor: stepExecutorFor(options, {
         registry: this.registry,
         policy: this.policy,
-        breakers: new BreakerRegistry({
-          prefix: 'tool',
-          options: toolBreakerOptions(options.toolBreaker),
-          store: options.store,
-          clock: this.clock,
-          logger: this.logger,
-        }),
         redactor: this.redactor,
         clock: this.clock,
         logger: this.logger,
-        toolTimeoutMs: this.limits.toolTimeoutMs,
-        toolOutputChars: this.limits.toolOutputChars,
-        toolBudgets: this.limits.toolBudgets,
+        limits: this.limits,
       }),
       engines: this.engines,
       approvalsEnabled: options.approvals !== undefined,
@@ -234,47 +213,12 @@ export class Kernel {
         'opsbot is shutting down and takes no new tasks; try again in a moment',
       );
     }
-    // A typed command runs without the model while the model cannot be reached, and says so.
-    const unreachable =
-      !task.engine && this.engines.react ? this.fallback.engineAtStart(task.text) : undefined;
-    const engine = task.engine ?? (this.engines.react && !unreachable ? 'react' : 'command');
-    const run = newRun({
-      ...task,
-      id: task.runId ?? this.newId(),
-      now: this.clock.now(),
-      engine,
-      maxTaskChars: this.limits.maxTaskChars,
-      redactor: this.redactor,
+    return startRun(this.core, task, {
+      modelEngine: this.engines.react !== undefined,
+      fallback: this.fallback,
+      newId: this.newId,
+      ...(this.audit ? { audit: this.audit } : {}),
     });
-    const problem = taskProblem(task.text, engine, this.limits.maxTaskChars);
-    if (problem) {
-      await applyTransition(this.core, run, {
-        type: 'failed',
-        at: this.clock.now(),
-        code: 'invalid_task',
-        message: problem,
-      });
-      return run.id;
-    }
-    run.messages.push({ role: 'user', content: run.task });
-    if (unreachable) {
-      const at = this.clock.now();
-      run.events.push({ type: 'engine_switched', at, step: 0, engine, reason: unreachable.reason });
-    }
-    await this.audit?.record({
-      kind: 'request',
-      actor: auditActor(run.principal),
-      runId: run.id,
-      conversation: run.conversation,
-      reason: run.task.slice(0, 500),
-    });
-    const earlier = await this.runs.threadRunIds(task.conversation);
-    if (earlier.length > 0) run.threadSummary = await buildThreadSummary(this.runs, earlier);
-    const saved = await this.effects.create(run);
-    const position = await this.scheduler.admit(saved.conversation, saved.id);
-    if (position > 0)
-      await applyTransition(this.core, saved, { type: 'thread_busy', at: this.clock.now(), position });
-    return saved.id;
   }
 
   /** A person's answer to the question a run waits on, from any process; the run then goes back to the queue. */

@@ -1,0 +1,67 @@
+// start: a new request becomes a saved run, handed to the queue or put in line behind its thread's earlier one.
+import type { ModelFallback } from '../model-fallback.js';
+import { newRun, type TaskInput, taskProblem } from '../new-run.js';
+import { type AuditLog, auditActor } from '../policy/audit-log.js';
+import { buildThreadSummary } from '../thread-summary.js';
+import { applyTransition, type CommandCore } from './command-core.js';
+
+export interface StartOptions {
+  /** Whether the model's engine is there; without it every request runs on the command engine. */
+  modelEngine: boolean;
+  fallback: ModelFallback;
+  newId: () => string;
+  audit?: AuditLog;
+}
+
+/**
+ * Saves a new run and hands it to the queue, or, when its thread is busy, puts it in line there, and returns its
+ * id at once. Bad input ends in a failed run with a clear message. A typed command runs without the model while
+ * the model cannot be reached, and says so.
+ */
+export async function startRun(core: CommandCore, task: TaskInput, options: StartOptions): Promise<string> {
+  const { clock, limits } = core;
+  const unreachable =
+    !task.engine && options.modelEngine ? options.fallback.engineAtStart(task.text) : undefined;
+  const engine = task.engine ?? (options.modelEngine && !unreachable ? 'react' : 'command');
+  const run = newRun({
+    ...task,
+    id: task.runId ?? options.newId(),
+    now: clock.now(),
+    engine,
+    maxTaskChars: limits.maxTaskChars,
+    redactor: core.redactor,
+  });
+  const problem = taskProblem(task.text, engine, limits.maxTaskChars);
+  if (problem) {
+    await applyTransition(core, run, {
+      type: 'failed',
+      at: clock.now(),
+      code: 'invalid_task',
+      message: problem,
+    });
+    return run.id;
+  }
+  run.messages.push({ role: 'user', content: run.task });
+  if (unreachable) {
+    run.events.push({
+      type: 'engine_switched',
+      at: clock.now(),
+      step: 0,
+      engine,
+      reason: unreachable.reason,
+    });
+  }
+  await options.audit?.record({
+    kind: 'request',
+    actor: auditActor(run.principal),
+    runId: run.id,
+    conversation: run.conversation,
+    reason: run.task.slice(0, 500),
+  });
+  const earlier = await core.runs.threadRunIds(task.conversation);
+  if (earlier.length > 0) run.threadSummary = await buildThreadSummary(core.runs, earlier);
+  const saved = await core.effects.create(run);
+  const position = await core.scheduler.admit(saved.conversation, saved.id);
+  if (position > 0) await applyTransition(core, saved, { type: 'thread_busy', at: clock.now(), position });
+  return saved.id;
+}
