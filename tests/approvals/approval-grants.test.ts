@@ -67,9 +67,9 @@ function slowTool(probe: ToolProbe, name: string, options: { grants?: boolean; a
   });
 }
 
-describe('approval grants', () => {
+describe.each(['memory', 'sqlite', 'redis'] as const)('approval grants on %s', (backend) => {
   it('covers the matching second call: no card, it runs once, and says whose grant it ran under', async () => {
-    h = await createApprovalHarness('memory');
+    h = await createApprovalHarness(backend);
     const grant = await granted();
     expect(grant).toMatchObject({ tool: 'restart_service', requester: { key: 'local:alice' } });
     const { run, newCards } = await restart('alice', 'api', 'ops', true);
@@ -94,7 +94,7 @@ describe('approval grants', () => {
   });
 
   it('does not cover other arguments, another requester or another channel: each gets a card', async () => {
-    h = await createApprovalHarness('memory');
+    h = await createApprovalHarness(backend);
     await granted();
     for (const [who, service, channel] of [
       ['alice', 'worker', 'ops'],
@@ -110,7 +110,7 @@ describe('approval grants', () => {
   });
 
   it('ends at its expiry', async () => {
-    h = await createApprovalHarness('memory');
+    h = await createApprovalHarness(backend);
     await granted();
     h.clock.advance(HOUR);
     const { run, newCards } = await restart();
@@ -120,7 +120,7 @@ describe('approval grants', () => {
   });
 
   it('ends on revoke, by an approver of the tool only, and the revoke is audited', async () => {
-    h = await createApprovalHarness('memory');
+    h = await createApprovalHarness(backend);
     const grant = await granted();
     const carol = await h.kernel.revokeGrant(grant.id, h.person('carol'));
     expect(carol).toMatchObject({ ok: false, message: expect.stringMatching(/Only an admin/) });
@@ -138,7 +138,7 @@ describe('approval grants', () => {
   });
 
   it('refuses a duration outside permissions.grant_durations, naming the allowed ones', async () => {
-    h = await createApprovalHarness('memory');
+    h = await createApprovalHarness(backend);
     const { run, newCards } = await restart();
     const click = await h.kernel.decideApproval(
       newCards[0]!.approvalId,
@@ -160,7 +160,7 @@ describe('approval grants', () => {
   it('refuses a grant for a tool with grants: false, and for a two-person tool by default', async () => {
     const probe = new ToolProbe();
     h = await createApprovalHarness(
-      'memory',
+      backend,
       {},
       {
         tools: [
