@@ -1,87 +1,16 @@
 // `opsbot approve --for`, `opsbot grants` and `opsbot revoke`: approval grants from the terminal, with their exit
 // codes: 0 when done, 1 when refused, 2 for a usage error.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { PassThrough } from 'node:stream';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { runCli } from '../../bot/cli/main.js';
-import { type FakeOpenAIServer, startFakeOpenAIServer, text, toolCalls } from '../fakes/openai-server.js';
+import { describe, expect, it } from 'vitest';
+import { text, toolCalls } from '../fakes/openai-server.js';
+import { useApprovalTerminal } from './approval-terminal.js';
 
-let fake: FakeOpenAIServer;
-let dir: string;
-
-beforeEach(async () => {
-  fake = await startFakeOpenAIServer();
-  dir = mkdtempSync(join(tmpdir(), 'opsbot-cli-decide-'));
-  writeFileSync(
-    join(dir, 'opsbot.yaml'),
-    [
-      'permissions:',
-      '  roles:',
-      '    operator: { tools: ["*"], risks: [read, write, danger] }',
-      '    admin: { tools: ["*"], risks: [read, write, danger], approve: ["*"] }',
-      '    viewer: { tools: ["*"], risks: [read] }',
-      '  identities:',
-      "    'local:olive': { roles: [operator], display_name: Olive }",
-      "    'local:bob': { roles: [admin], display_name: Bob }",
-      "    'local:vera': { roles: [viewer], display_name: Vera }",
-      'tools:',
-      '  allowed_executables: [/bin/echo, /usr/bin/echo]',
-      '  commands:',
-      '    restart_service:',
-      '      description: Restart a service. Use when it is stuck. Do not use to deploy.',
-      '      argv: [echo, restarting, "{service}"]',
-      '      risk: danger',
-      '      impact: restarts the api; about 20 s of 502s',
-      '      parameters:',
-      '        service: { description: Which service }',
-      '',
-    ].join('\n'),
-  );
-});
-afterEach(async () => {
-  await fake.close();
-  rmSync(dir, { recursive: true, force: true });
-});
-
-async function cli(argv: string[], input = '') {
-  const stdout = new PassThrough();
-  const stderr = new PassThrough();
-  const stdin = new PassThrough();
-  let out = '';
-  stdout.on('data', (chunk) => {
-    out += chunk;
-  });
-  stderr.on('data', (chunk) => {
-    out += chunk;
-  });
-  stdin.end(input);
-  const env: NodeJS.ProcessEnv = {
-    OPSBOT_CONFIG: join(dir, 'opsbot.yaml'),
-    OPSBOT_DATA_DIR: join(dir, 'data'),
-    OPSBOT_STORE_URL: `sqlite://${join(dir, 'data', 'opsbot.sqlite')}`,
-    OPENAI_BASE_URL: fake.baseURL,
-    OPENAI_MODEL: 'fake-model',
-  };
-  const code = await runCli(argv, { env, stdout, stderr, stdin, interactive: false });
-  return { code, out };
-}
-
-/** Olive asks for a restart of the api; it waits for an approver. */
-async function waitingRestart() {
-  fake.reply(toolCalls([{ name: 'restart_service', arguments: { service: 'api' } }]));
-  const asked = await cli(['run', 'restart the api', '--as', 'olive']);
-  expect(asked.code).toBe(3);
-  const approvalId = /opsbot approve (apv_[\w-]+)/.exec(asked.out)?.[1];
-  if (!approvalId) throw new Error(`no approval id in:\n${asked.out}`);
-  return { asked, approvalId };
-}
+const terminal = useApprovalTerminal();
+const { cli, waitingRestart } = terminal;
 
 describe('opsbot approve --for, opsbot grants and opsbot revoke', () => {
   it('makes a grant that runs the same call again without a card, lists it, and ends it on revoke', async () => {
     const { approvalId } = await waitingRestart();
-    fake.reply(text('Restarted the api.'));
+    terminal.fake.reply(text('Restarted the api.'));
     const approved = await cli(['approve', approvalId, '--for', '1h', '--as', 'bob']);
     expect(approved.out).toMatch(/Granted until \d\d:\d\d UTC \(grt_[0-9a-f]{16}\)/);
     expect(approved.code).toBe(0);
@@ -91,8 +20,8 @@ describe('opsbot approve --for, opsbot grants and opsbot revoke', () => {
     expect(grantId).toBeDefined();
     expect(listed.out).toMatch(/restart_service\s+\{"service":"api"\}\s+Olive\s+cli:terminal\s+Bob\s+\d{4}-/);
 
-    fake.reply(toolCalls([{ name: 'restart_service', arguments: { service: 'api' } }]));
-    fake.reply(text('Restarted the api again.'));
+    terminal.fake.reply(toolCalls([{ name: 'restart_service', arguments: { service: 'api' } }]));
+    terminal.fake.reply(text('Restarted the api again.'));
     const again = await cli(['run', 'restart the api', '--as', 'olive']);
     expect(again.out).not.toContain('opsbot approve');
     expect(again.out).toMatch(/under Bob's grant/);
