@@ -14,7 +14,8 @@ import { stuckAsked } from './run-machine/stuck.js';
 import { recordOutcome } from './run-record-call.js';
 import { describeRunState, possessive, WORKING_WORDS } from './run-state-words.js';
 
-export { approvalCardOf, refusedRecord, requestApproval } from './run-machine/approvals.js';
+export { approvalCardOf, requestApproval } from './run-machine/approval-card.js';
+export { refusedRecord } from './run-machine/approvals.js';
 export {
   type Actor,
   type AnswerTake,

@@ -1,7 +1,7 @@
 // A run cancelled by a person: its open question or card closed, naming who cancelled it.
 import type { Run } from '../run.js';
 import type { RunEffect } from '../run-effect.js';
-import { decideCard } from './approvals.js';
+import { decideCard } from './approval-card.js';
 import { closing, end } from './endings.js';
 import type { Next, RunMachineEvent } from './events.js';
 import { closeQuestion } from './questions.js';

@@ -3,10 +3,9 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { PassThrough } from 'node:stream';
 import { afterEach, beforeEach, expect } from 'vitest';
-import { runCli } from '../../bot/cli/main.js';
 import { type FakeOpenAIServer, startFakeOpenAIServer, toolCalls } from '../fakes/openai-server.js';
+import { runCliInProcess } from './cli-process.js';
 
 export interface ApprovalTerminal {
   readonly fake: FakeOpenAIServer;
@@ -54,28 +53,18 @@ export function useApprovalTerminal(): ApprovalTerminal {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  async function cli(argv: string[], input = '') {
-    const stdout = new PassThrough();
-    const stderr = new PassThrough();
-    const stdin = new PassThrough();
-    let out = '';
-    stdout.on('data', (chunk) => {
-      out += chunk;
-    });
-    stderr.on('data', (chunk) => {
-      out += chunk;
-    });
-    stdin.end(input);
-    const env: NodeJS.ProcessEnv = {
-      OPSBOT_CONFIG: join(dir, 'opsbot.yaml'),
-      OPSBOT_DATA_DIR: join(dir, 'data'),
-      OPSBOT_STORE_URL: `sqlite://${join(dir, 'data', 'opsbot.sqlite')}`,
-      OPENAI_BASE_URL: fake.baseURL,
-      OPENAI_MODEL: 'fake-model',
-    };
-    const code = await runCli(argv, { env, stdout, stderr, stdin, interactive: false });
-    return { code, out };
-  }
+  const cli = (argv: string[], input = '') =>
+    runCliInProcess(
+      argv,
+      {
+        OPSBOT_CONFIG: join(dir, 'opsbot.yaml'),
+        OPSBOT_DATA_DIR: join(dir, 'data'),
+        OPSBOT_STORE_URL: `sqlite://${join(dir, 'data', 'opsbot.sqlite')}`,
+        OPENAI_BASE_URL: fake.baseURL,
+        OPENAI_MODEL: 'fake-model',
+      },
+      input,
+    );
 
   async function waitingRestart() {
     fake.reply(toolCalls([{ name: 'restart_service', arguments: { service: 'api' } }]));

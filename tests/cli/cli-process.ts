@@ -1,6 +1,8 @@
-// Runs the real `opsbot` command (bin/opsbot.js) as a child process, as a user's shell or script would.
+// Runs `opsbot` as a user would: the real command (bin/opsbot.js) as a child process, or its entry in this process.
 import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
+import { PassThrough } from 'node:stream';
 import { fileURLToPath } from 'node:url';
+import { runCli } from '../../bot/cli/main.js';
 
 export const OPSBOT_BIN = fileURLToPath(new URL('../../bin/opsbot.js', import.meta.url));
 
@@ -89,4 +91,27 @@ export function waitForOutput(
   timeoutMs = 20_000,
 ): Promise<string> {
   return liveOutput(stream).until(pattern, timeoutMs);
+}
+
+/**
+ * `opsbot <argv>` run in this process, as `runCliProcess` runs it as a child: stdout and stderr together, the given
+ * input on stdin, not interactive.
+ */
+export async function runCliInProcess(
+  argv: string[],
+  env: NodeJS.ProcessEnv,
+  input = '',
+): Promise<{ code: number; out: string }> {
+  const stdout = new PassThrough();
+  const stderr = new PassThrough();
+  const stdin = new PassThrough();
+  let out = '';
+  const collect = (chunk: unknown) => {
+    out += String(chunk);
+  };
+  stdout.on('data', collect);
+  stderr.on('data', collect);
+  stdin.end(input);
+  const code = await runCli(argv, { env, stdout, stderr, stdin, interactive: false });
+  return { code, out };
 }

@@ -5,11 +5,9 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { PassThrough } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { runCli } from '../../bot/cli/main.js';
 import { type FakeOpenAIServer, startFakeOpenAIServer, text } from '../fakes/openai-server.js';
-import { cliEnvironment, runCliProcess } from './cli-process.js';
+import { cliEnvironment, runCliInProcess, runCliProcess } from './cli-process.js';
 
 let fake: FakeOpenAIServer;
 let service: Server;
@@ -57,20 +55,8 @@ function environment(): NodeJS.ProcessEnv {
   };
 }
 
-async function cli(argv: string[]) {
-  const stdout = new PassThrough();
-  const stderr = new PassThrough();
-  const stdin = new PassThrough();
-  let out = '';
-  stdout.on('data', (chunk) => {
-    out += chunk;
-  });
-  stderr.on('data', (chunk) => {
-    out += chunk;
-  });
-  stdin.end();
-  const code = await runCli(argv, { env: environment(), stdout, stderr, stdin, interactive: false });
-  return { code, out };
+function cli(argv: string[]) {
+  return runCliInProcess(argv, environment());
 }
 
 const check = () => JSON.stringify({ name: 'http_check', arguments: { url } });

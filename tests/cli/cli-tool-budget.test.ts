@@ -6,10 +6,9 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { PassThrough } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { runCli } from '../../bot/cli/main.js';
 import { type FakeOpenAIServer, startFakeOpenAIServer, text, toolCalls } from '../fakes/openai-server.js';
+import { runCliInProcess } from './cli-process.js';
 
 let fake: FakeOpenAIServer;
 let dir: string;
@@ -52,27 +51,14 @@ afterEach(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-async function cli(argv: string[]) {
-  const stdout = new PassThrough();
-  const stderr = new PassThrough();
-  const stdin = new PassThrough();
-  let out = '';
-  stdout.on('data', (chunk) => {
-    out += chunk;
-  });
-  stderr.on('data', (chunk) => {
-    out += chunk;
-  });
-  stdin.end();
-  const env: NodeJS.ProcessEnv = {
+function cli(argv: string[]) {
+  return runCliInProcess(argv, {
     OPSBOT_CONFIG: join(dir, 'opsbot.yaml'),
     OPSBOT_DATA_DIR: join(dir, 'data'),
     OPSBOT_STORE_URL: `sqlite://${join(dir, 'data', 'opsbot.sqlite')}`,
     OPENAI_BASE_URL: fake.baseURL,
     OPENAI_MODEL: 'fake-model',
-  };
-  const code = await runCli(argv, { env, stdout, stderr, stdin, interactive: false });
-  return { code, out };
+  });
 }
 
 const check = (path: string) => toolCalls([{ name: 'http_check', arguments: { url: `${baseUrl}${path}` } }]);

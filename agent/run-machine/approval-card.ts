@@ -1,0 +1,119 @@
+// An approval as the run asks for it: the request event with its binding and card, the card built again from the
+// run, and the audit entry of its end. Pure: the decisions that use them are in approvals.ts.
+import type { ApprovalNeed } from '../approval-need.js';
+import { bindingHash, newApprovalId } from '../policy/approval-record.js';
+import { describeApprovers } from '../policy/approver-set.js';
+import type { Redactor } from '../redaction.js';
+import type { PlannedCall, Run, RunIn } from '../run.js';
+import type { RunEffect } from '../run-effect.js';
+import { callPreview, previewOf } from './call-preview.js';
+import type { ApprovalCard, CardDecision, RunMachineEvent } from './events.js';
+
+export const UNBOUND_MESSAGE = 'The approved call does not match the call waiting to run, so it was not run.';
+
+/**
+ * A call that needs an approver, as the event that makes the run wait: a new approval id naming the run, the
+ * binding to the exact call and requester, who may approve, and the card, with the arguments and reason redacted.
+ */
+export function requestApproval(
+  run: Run,
+  call: PlannedCall,
+  need: ApprovalNeed,
+  at: number,
+  redactor: Redactor,
+): Extract<RunMachineEvent, { type: 'approval_requested' }> {
+  const approvalId = newApprovalId(run.id);
+  const expiresAt = at + need.ttlMs;
+  const displayArgs = redactor.redactValue(need.args);
+  const reason = redactor.redact(call.reason ?? '');
+  const approvals = need.tool.approvals ?? 1;
+  const preview = callPreview(need.tool, need.args, redactor);
+  return {
+    type: 'approval_requested',
+    at,
+    call: { ...call, args: need.args },
+    approvalId,
+    expiresAt,
+    decides: {
+      bindingHash: bindingHash({
+        runId: run.id,
+        step: run.step,
+        tool: need.tool.name,
+        args: need.args,
+        requester: run.principal,
+      }),
+      approvers: need.approvers,
+      reason,
+      displayArgs,
+      approvals,
+      ...preview,
+    },
+    card: {
+      kind: 'approval',
+      runId: run.id,
+      approvalId,
+      requester: run.principal.displayName,
+      tool: need.tool.name,
+      argumentsJson: JSON.stringify(displayArgs, null, 2),
+      reason,
+      approvers: [describeApprovers(need.approvers, run.principal)],
+      expiresAt,
+      ...(approvals > 1 ? { progress: { needed: approvals, approvedBy: [] } } : {}),
+      ...preview,
+    },
+  };
+}
+
+/** The card of the approval the run waits for, as it was posted: built again from the run. */
+export function approvalCardOf(run: RunIn<'waiting_for_approval'>): ApprovalCard {
+  const pending = run.approval;
+  return {
+    kind: 'approval',
+    runId: run.id,
+    approvalId: pending.approvalId,
+    requester: run.principal.displayName,
+    tool: pending.call.name,
+    argumentsJson: JSON.stringify(pending.displayArgs ?? pending.call.args, null, 2),
+    reason: pending.reason ?? '',
+    approvers: pending.approvers ? [describeApprovers(pending.approvers, run.principal)] : [],
+    expiresAt: pending.expiresAt,
+    ...(pending.approvals > 1
+      ? {
+          progress: {
+            needed: pending.approvals,
+            approvedBy: pending.approvedBy.map((approval) => approval.displayName),
+          },
+        }
+      : {}),
+    ...previewOf(pending),
+  };
+}
+
+export function decideCard(run: RunIn<'waiting_for_approval'>, decision: CardDecision): RunEffect[] {
+  const messageId = run.approval.cardMessageId;
+  return messageId ? [{ kind: 'update', messageId, message: { ...approvalCardOf(run), decision } }] : [];
+}
+
+/** The audit entry of an approval's end, written with the transition that ends it. */
+export function auditDecision(
+  run: RunIn<'waiting_for_approval'>,
+  kind: 'approval_decided' | 'approval_expired',
+  actor: { key: string; displayName: string },
+  outcome: string,
+  reason?: string,
+): RunEffect {
+  const pending = run.approval;
+  return {
+    kind: 'audit',
+    entry: {
+      kind,
+      actor,
+      approvalId: pending.approvalId,
+      tool: pending.call.name,
+      args: pending.displayArgs,
+      ...(run.conversation.channelName ? { channelName: run.conversation.channelName } : {}),
+      outcome,
+      ...(reason ? { reason } : {}),
+    },
+  };
+}
