@@ -40,6 +40,11 @@ export type OutboundMessage =
       willRun?: string;
       /** The tool's own one line on what running it does ("restarts the api; about 20 s of 502s"). */
       impact?: string;
+      /**
+       * Approving for a while, besides once: the grant lengths as settings text ("1h"), and the patterns an
+       * approver may pick, by name with what they let vary ("any service in api, worker").
+       */
+      grants?: { durations: string[]; patterns: { name: string; text: string }[] };
       /** Set once decided: the card then shows the outcome and loses its buttons. */
       decision?: {
         /** withdrawn: the run was cancelled while it waited; `by` is who cancelled it. */
@@ -47,6 +52,8 @@ export type OutboundMessage =
         by: string;
         at: number;
         reason?: string;
+        /** Approved for a while: what the grant covers and until when, shown with the outcome. */
+        granted?: string;
       };
     }
   | {

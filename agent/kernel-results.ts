@@ -16,6 +16,8 @@ export interface ApprovalClickResult {
 /** What `decideApproval` may be asked beyond the decision: approve for a while (a grant), for this long. */
 export interface DecideOptions {
   grantForMs?: number;
+  /** With `grantForMs`: the name of a pattern the card offered, so the grant covers its values too. */
+  grantPattern?: string;
 }
 
 /** The answer to ending a grant: done, or refused and why. */

@@ -159,7 +159,9 @@ export class Kernel {
       }),
       engines: this.engines,
       approvalsEnabled: options.approvals !== undefined,
-      ...(options.approvals ? { grants: this.grants } : {}),
+      ...(options.approvals
+        ? { grants: this.grants, grantDurationsMs: options.approvals.permissions.grant_durations }
+        : {}),
       redactor: this.redactor,
       clock: this.clock,
       limits: this.limits,

@@ -4,6 +4,7 @@
 import type { Clock } from './clock.js';
 import type { KernelLimits } from './kernel-options.js';
 import type { Grant, GrantMatch } from './policy/approval-grants.js';
+import { grantOfferFor } from './policy/grant-offer.js';
 import { personKey } from './principal.js';
 import type { Redactor } from './redaction.js';
 import type { PlannedCall, Run } from './run.js';
@@ -19,6 +20,8 @@ export interface RunCallsDeps {
   approvalsEnabled: boolean;
   /** Approval grants in force: a call one covers runs without a new approval. */
   grants?: GrantLookup;
+  /** The grant lengths an approver may pick (`permissions.grant_durations`); no grants are offered without. */
+  grantDurationsMs?: readonly number[];
   redactor: Redactor;
   clock: Clock;
   limits: KernelLimits;
@@ -99,7 +102,14 @@ export class RunCalls {
               run = await this.runAlone(run, { ...prepared, call: underGrant });
               break;
             }
-            return this.apply(run, requestApproval(run, call, prepared, this.now(), this.deps.redactor));
+            const offer = grantOfferFor(
+              prepared.tool,
+              prepared.args,
+              this.deps.grantDurationsMs,
+              prepared.tool.approvals ?? 1,
+            );
+            const need = offer ? { ...prepared, grantOffer: offer } : prepared;
+            return this.apply(run, requestApproval(run, call, need, this.now(), this.deps.redactor));
           }
           run = await this.record(
             run,

@@ -30,6 +30,8 @@ export interface RunWorkerDeps {
   approvalsEnabled: boolean;
   /** Approval grants in force: a call one covers runs without a new approval. */
   grants?: GrantLookup;
+  /** The grant lengths an approver may pick (`permissions.grant_durations`). */
+  grantDurationsMs?: readonly number[];
   redactor: Redactor;
   clock: Clock;
   limits: KernelLimits;

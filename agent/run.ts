@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { ConversationSchema } from './conversation.js';
 import { ModelMessageSchema, UsageSchema } from './model-message.js';
 import { ApproverSetSchema } from './policy/approver-set.js';
+import { GrantOfferSchema } from './policy/grant-offer.js';
 import { PrincipalSchema } from './principal.js';
 import { EngineKindSchema } from './run-engine-kind.js';
 import { RunEventSchema } from './run-events.js';
@@ -105,6 +106,8 @@ export const PendingApprovalSchema = z.object({
   approvals: z.union([z.literal(1), z.literal(2)]).default(1),
   /** The approvals counted so far, short of `approvals`: kept with the run, so a restart loses none of them. */
   approvedBy: z.array(ApprovedBySchema).default([]),
+  /** What the card offers besides approving once: grant lengths, and patterns; absent when it takes no grants. */
+  grantOffer: GrantOfferSchema.optional(),
 });
 export type PendingApproval = z.infer<typeof PendingApprovalSchema>;
 

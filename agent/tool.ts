@@ -3,6 +3,7 @@ import { z } from 'zod';
 import type { Conversation } from './conversation.js';
 import { CallerError, ErrorCode } from './errors.js';
 import type { Logger } from './logger.js';
+import { type GrantPatterns, GrantPatternsSchema } from './policy/grant-patterns.js';
 import type { Principal } from './principal.js';
 
 export const RiskSchema = z.enum(['read', 'write', 'danger']);
@@ -55,6 +56,11 @@ export interface ToolDefinition<Input extends z.ZodType = z.ZodType> {
    * except for a tool that needs two approvers: there it is false unless set.
    */
   grants?: boolean;
+  /**
+   * Wider matches an approver may pick when approving for a while, by name: `{ app: { service: ['api', 'worker'] } }`
+   * lets a grant cover either service, every other argument as approved.
+   */
+  grantPatterns?: GrantPatterns;
   /** One line on what running it does, for the approver ("restarts the api; about 20 s of 502s"). */
   impact?: string;
   /** The exact thing a call with these (already parsed) arguments will do, such as its command line. */
@@ -97,6 +103,15 @@ export function defineTool<Input extends z.ZodType>(definition: ToolDefinition<I
   }
   if (definition.grants !== undefined && typeof definition.grants !== 'boolean') {
     throw new CallerError(ErrorCode.InvalidTool, `${where}: grants must be true or false`);
+  }
+  if (
+    definition.grantPatterns !== undefined &&
+    !GrantPatternsSchema.safeParse(definition.grantPatterns).success
+  ) {
+    throw new CallerError(
+      ErrorCode.InvalidTool,
+      `${where}: grantPatterns must map names to arguments, each with two or more values`,
+    );
   }
   if (
     definition.impact !== undefined &&

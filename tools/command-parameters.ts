@@ -85,7 +85,26 @@ export function parameterShape(commandName: string, command: CommandSettings): R
       shape[name] = parameter.required ? described : described.optional();
     }
   }
+  checkGrantPatterns(commandName, command, shape);
   return shape;
+}
+
+/** Each pattern widens declared parameters only, to values each parameter itself accepts. */
+function checkGrantPatterns(commandName: string, command: CommandSettings, shape: Record<string, z.ZodType>) {
+  for (const [pattern, widened] of Object.entries(command.grant_patterns ?? {})) {
+    for (const [name, values] of Object.entries(widened)) {
+      const where = `tools.commands.${commandName}.grant_patterns.${pattern}.${name}`;
+      const schema = shape[name];
+      if (!schema) throw new CommandSettingsError(`${where}: ${name} is not a declared parameter`);
+      for (const value of values) {
+        const checked = schema.safeParse(value);
+        if (!checked.success)
+          throw new CommandSettingsError(
+            `${where}: ${JSON.stringify(value)} ${checked.error.issues[0]?.message ?? 'is not a value it accepts'}`,
+          );
+      }
+    }
+  }
 }
 
 /**

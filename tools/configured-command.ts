@@ -102,6 +102,7 @@ export async function createConfiguredCommandTool(
     approvals: command.approvals,
     ...(command.impact ? { impact: command.impact } : {}),
     ...(command.grants !== undefined ? { grants: command.grants } : {}),
+    ...(command.grant_patterns ? { grantPatterns: command.grant_patterns } : {}),
     // What the approver reads is what execute runs: the same substitution, the program as configured.
     describeCall: (args) => shellQuoted([program, ...substituteArguments(command.argv, args)]),
     execute(ctx, args) {

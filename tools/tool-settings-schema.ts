@@ -2,6 +2,7 @@
 // The tool pack owns it, so it reads its own settings without importing bot/; the bot's schema embeds it.
 import { z } from 'zod';
 import { DurationSchema } from '../agent/policy/duration.js';
+import { GrantPatternsSchema } from '../agent/policy/grant-patterns.js';
 import { environmentEntryProblem } from './child-environment.js';
 import { METADATA_RANGES } from './metadata-ranges.js';
 import { networkEntryProblem } from './network-guard.js';
@@ -93,6 +94,11 @@ export const CommandSettingsSchema = z.strictObject({
       'Whether an approver may approve this command for a while (`permissions.grant_durations`) instead of ' +
         'once. True when absent, except with `approvals: 2`, where it is false unless set.',
     ),
+  grant_patterns: GrantPatternsSchema.optional().describe(
+    'Wider matches an approver may pick when approving this command for a while, by name: ' +
+      '`app-services: { service: [api, worker] }` lets the grant cover the command for either service, every ' +
+      'other argument as approved. A pattern is offered only for a call whose arguments it already holds.',
+  ),
   impact: z
     .string()
     .trim()

@@ -15,7 +15,7 @@ import type { Principal } from '../principal.js';
 import type { Run } from '../run.js';
 import { actorOf, type RunMachineEvent, transition } from '../run-machine.js';
 import { applyTransition, type CommandCore, PERSON_WAITS_MS, underLease } from './command-core.js';
-import { createGrant, grantProblem } from './grant-commands.js';
+import { createGrant, type GrantAsk, grantedLine, grantFor, grantProblem } from './grant-commands.js';
 
 /** Said to the clicker after "Approved by …"; the thread and the card say it too (run-machine/approvals.ts). */
 const UNBOUND_REFUSAL = 'the approved call does not match the call waiting to run';
@@ -62,11 +62,17 @@ export async function decideApproval(
       }
       const pending = run.approval;
       // Under the two-person rule the requester never counts, nor does the same approver twice.
-      const grantForMs = decision === 'approve' ? options.grantForMs : undefined;
+      const ask: GrantAsk | undefined =
+        decision === 'approve' && options.grantForMs !== undefined
+          ? {
+              forMs: options.grantForMs,
+              ...(options.grantPattern !== undefined ? { pattern: options.grantPattern } : {}),
+            }
+          : undefined;
       const refusal =
         (decision === 'approve' ? countRefusal(pending, run.principal, principal) : undefined) ??
         refusalReason(approval, principal, decision, approvals.permissions) ??
-        (grantForMs === undefined ? undefined : grantProblem(core, approval.tool, grantForMs));
+        (ask ? grantProblem(core, pending, ask) : undefined);
       if (refusal) {
         await approvals.audit.record({
           kind: 'approval_refused',
@@ -111,6 +117,9 @@ export async function decideApproval(
         if (refused) return { message: `Your approval was not counted: ${refused}.`, settled: false, result };
         return { message: decideResultMessage(result), settled: true, result };
       }
+      // The grant is named on the card as the approval is applied, and written after it: a crash between the two
+      // loses the grant, never makes one for a call that was not approved.
+      const grant = ask && bound ? grantFor(core, run, pending, principal, ask) : undefined;
       const refused = await applyHeld(
         core,
         run,
@@ -121,6 +130,7 @@ export async function decideApproval(
           decision,
           by: actorOf(principal),
           ...(reason ? { reason } : {}),
+          ...(grant ? { granted: grantedLine(grant) } : {}),
           bound,
           stopOnDenial,
         },
@@ -146,8 +156,8 @@ export async function decideApproval(
       // The decision is recorded, but an approve that failed its binding ran nothing: the clicker hears why.
       if (decision === 'approve' && !bound)
         return { message: `${message} Nothing was run: ${UNBOUND_REFUSAL}.`, settled: false, result };
-      if (grantForMs === undefined || decision !== 'approve') return { message, settled: true, result };
-      const granted = await createGrant(core, run, pending, principal, grantForMs);
+      if (!grant) return { message, settled: true, result };
+      const granted = await createGrant(core, run, grant, principal);
       return { message: `${message} ${granted.message}`, settled: true, result, grant: granted.grant };
     },
     { waitMs: PERSON_WAITS_MS },

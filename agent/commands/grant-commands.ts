@@ -1,8 +1,11 @@
 // Approval grants as kernel commands: made with the approval that lets a call run, listed, and ended early.
 // The run machine knows nothing of them; a grant is written after the approval's transition is applied.
+
+import { durationSetting } from '../duration-text.js';
 import type { GrantResult } from '../kernel-results.js';
 import { type Grant, newGrantId } from '../policy/approval-grants.js';
 import { auditActor } from '../policy/audit-log.js';
+import { describePattern } from '../policy/grant-patterns.js';
 import { grantRefusal, revokeRefusal } from '../policy/grant-rules.js';
 import { type Principal, personKey } from '../principal.js';
 import type { PendingApproval, Run } from '../run.js';
@@ -10,53 +13,85 @@ import { formatClock, possessive } from '../run-state-words.js';
 import { stableJson } from '../stable-json.js';
 import type { CommandCore } from './command-core.js';
 
-/** Why an approval for `forMs` may not be made into a grant, or undefined when it may. */
-export function grantProblem(core: CommandCore, toolName: string, forMs: number): string | undefined {
+/** What an approver asked for besides approving once: a grant this long, with exact arguments or a pattern. */
+export interface GrantAsk {
+  forMs: number;
+  pattern?: string;
+}
+
+/** Why this approval may not be made into the grant asked for, or undefined when it may. */
+export function grantProblem(core: CommandCore, pending: PendingApproval, ask: GrantAsk): string | undefined {
   const approvals = core.approvals;
   if (!approvals) return 'Approvals are not set up in this opsbot.';
-  return grantRefusal(approvals.permissions, toolName, core.registry.get(toolName), forMs);
+  const toolName = pending.call.name;
+  const refusal = grantRefusal(approvals.permissions, toolName, core.registry.get(toolName), ask.forMs);
+  if (refusal) return refusal;
+  if (ask.pattern === undefined) return undefined;
+  const offered = pending.grantOffer?.patterns ?? [];
+  if (offered.some((pattern) => pattern.name === ask.pattern)) return undefined;
+  const names = offered.map((pattern) => pattern.name).join(', ');
+  return `${toolName} offers no pattern "${ask.pattern}" for this call (${names ? `it offers ${names}` : 'it offers none'}); nothing was approved.`;
+}
+
+/** The grant an approver is making with their approval: written once the approval itself is applied. */
+export function grantFor(
+  core: CommandCore,
+  run: Run,
+  pending: PendingApproval,
+  principal: Principal,
+  ask: GrantAsk,
+): Grant {
+  const now = core.clock.now();
+  const by = auditActor(principal);
+  const { platform, channelId, channelName } = run.conversation;
+  const pattern = pending.grantOffer?.patterns.find((offered) => offered.name === ask.pattern);
+  return {
+    id: newGrantId(),
+    tool: pending.call.name,
+    requester: { key: personKey(run.principal), displayName: run.principal.displayName },
+    channel: { platform, channelId, ...(channelName ? { channelName } : {}) },
+    args: stableJson(pending.call.args ?? {}),
+    ...(pattern ? { pattern } : {}),
+    ...(pending.displayArgs !== undefined ? { displayArgs: pending.displayArgs } : {}),
+    grantedBy: { key: by.key, displayName: by.displayName },
+    grantedAt: now,
+    until: now + ask.forMs,
+    approvalId: pending.approvalId,
+  };
+}
+
+/** "for 1h, until 13:05 UTC, with these arguments": what a grant covers, for the approval card's outcome. */
+export function grantedLine(grant: Grant): string {
+  const scope = grant.pattern ? `these arguments, but ${describePattern(grant.pattern)}` : 'these arguments';
+  return `for ${durationSetting(grant.until - grant.grantedAt)}, until ${formatClock(grant.until)} (${grant.id}): later calls of ${grant.tool} by ${grant.requester.displayName} here with ${scope} run without a new card`;
 }
 
 /** Writes the grant an approver made with their approval, audits it, and says what it covers. */
 export async function createGrant(
   core: CommandCore,
   run: Run,
-  pending: PendingApproval,
+  grant: Grant,
   principal: Principal,
-  forMs: number,
 ): Promise<{ grant: Grant; message: string }> {
-  const now = core.clock.now();
-  const by = auditActor(principal);
-  const { platform, channelId, channelName } = run.conversation;
-  const grant: Grant = {
-    id: newGrantId(),
-    tool: pending.call.name,
-    requester: { key: personKey(run.principal), displayName: run.principal.displayName },
-    channel: { platform, channelId, ...(channelName ? { channelName } : {}) },
-    args: stableJson(pending.call.args ?? {}),
-    ...(pending.displayArgs !== undefined ? { displayArgs: pending.displayArgs } : {}),
-    grantedBy: { key: by.key, displayName: by.displayName },
-    grantedAt: now,
-    until: now + forMs,
-    approvalId: pending.approvalId,
-  };
   await core.grants.create(grant);
+  const { platform, channelId, channelName } = run.conversation;
   await core.approvals?.audit.record({
     kind: 'grant_created',
-    actor: by,
+    actor: auditActor(principal),
     runId: run.id,
-    approvalId: pending.approvalId,
+    approvalId: grant.approvalId,
     tool: grant.tool,
-    args: pending.displayArgs,
+    args: grant.displayArgs,
     conversation: run.conversation,
     ...(channelName ? { channelName } : {}),
     outcome: `until ${formatClock(grant.until)}`,
-    reason: `grant ${grant.id} for ${grant.requester.displayName}`,
+    reason: `grant ${grant.id} for ${grant.requester.displayName}${grant.pattern ? `, pattern ${grant.pattern.name}: ${describePattern(grant.pattern)}` : ''}`,
   });
   const where = channelName ? `#${channelName}` : `${platform}:${channelId}`;
+  const scope = grant.pattern ? `these arguments, but ${describePattern(grant.pattern)},` : 'these arguments';
   const message =
     `Granted until ${formatClock(grant.until)} (${grant.id}): ${possessive(grant.requester.displayName)} ` +
-    `${grant.tool} with these arguments in ${where} runs without a new approval.`;
+    `${grant.tool} with ${scope} in ${where} runs without a new approval.`;
   return { grant, message };
 }
 

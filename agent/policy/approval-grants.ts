@@ -1,5 +1,6 @@
 // Approval grants: an approver's "approved for a while", kept in the Store until it ends, so that the same tool,
-// for the same requester, in the same channel, with the same arguments, runs again without a new card.
+// for the same requester, in the same channel, with the same arguments (or within the pattern the approver
+// picked), runs again without a new card.
 import { z } from 'zod';
 import type { Clock } from '../clock.js';
 import type { Conversation } from '../conversation.js';
@@ -8,6 +9,7 @@ import { randomHex } from '../random-id.js';
 import { stableJson } from '../stable-json.js';
 import type { Store } from '../store/store.js';
 import { storeKeys } from '../store/store-keys.js';
+import { argumentsCovered, GrantPatternSchema } from './grant-patterns.js';
 
 const PersonSchema = z.object({ key: z.string(), displayName: z.string() });
 
@@ -20,8 +22,10 @@ export const GrantSchema = z.object({
     channelId: z.string().min(1),
     channelName: z.string().optional(),
   }),
-  /** The approved arguments as canonical JSON (stable-json.ts): a call matches only with equal arguments. */
+  /** The approved arguments as canonical JSON (stable-json.ts): a call matches with equal arguments. */
   args: z.string(),
+  /** The pattern the approver picked, if any: the arguments it names may then take any of its values. */
+  pattern: GrantPatternSchema.optional(),
   /** The same arguments redacted, for listing the grant to people. */
   displayArgs: z.unknown().optional(),
   grantedBy: PersonSchema,
@@ -32,7 +36,7 @@ export const GrantSchema = z.object({
 });
 export type Grant = z.infer<typeof GrantSchema>;
 
-/** What a grant must match: the tool, the requester's key, the channel, and the exact arguments. */
+/** What a grant must match: the tool, the requester's key, the channel, and the arguments. */
 export interface GrantMatch {
   tool: string;
   requester: string;
@@ -51,6 +55,12 @@ function setOf(grant: Pick<Grant, 'tool' | 'requester' | 'channel'>): string {
     platform: grant.channel.platform,
     channelId: grant.channel.channelId,
   });
+}
+
+/** Whether the grant covers a call with these arguments: equal to the approved ones, or within its pattern. */
+export function covers(grant: Pick<Grant, 'args' | 'pattern'>, args: Record<string, unknown>): boolean {
+  if (!grant.pattern) return grant.args === stableJson(args);
+  return argumentsCovered(JSON.parse(grant.args) as Record<string, unknown>, args, grant.pattern);
 }
 
 export class ApprovalGrants {
@@ -78,14 +88,13 @@ export class ApprovalGrants {
       platform: match.conversation.platform,
       channelId: match.conversation.channelId,
     });
-    const args = stableJson(match.args);
     for (const id of await this.store.members(set)) {
       const grant = await this.read(id);
       if (!grant) {
         await this.forget(id, set);
         continue;
       }
-      if (grant.args === args) return grant;
+      if (covers(grant, match.args)) return grant;
     }
     return undefined;
   }

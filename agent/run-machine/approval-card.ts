@@ -1,8 +1,11 @@
 // An approval as the run asks for it: the request event with its binding and card, the card built again from the
 // run, and the audit entry of its end. Pure: the decisions that use them are in approvals.ts.
 import type { ApprovalNeed } from '../approval-need.js';
+import { durationSetting } from '../duration-text.js';
 import { bindingHash, newApprovalId } from '../policy/approval-record.js';
 import { describeApprovers } from '../policy/approver-set.js';
+import { type GrantOffer, PATTERNS_ON_A_CARD } from '../policy/grant-offer.js';
+import { describePattern } from '../policy/grant-patterns.js';
 import type { Redactor } from '../redaction.js';
 import type { PlannedCall, Run, RunIn } from '../run.js';
 import type { RunEffect } from '../run-effect.js';
@@ -47,6 +50,7 @@ export function requestApproval(
       displayArgs,
       approvals,
       ...preview,
+      ...(need.grantOffer ? { grantOffer: need.grantOffer } : {}),
     },
     card: {
       kind: 'approval',
@@ -60,6 +64,7 @@ export function requestApproval(
       expiresAt,
       ...(approvals > 1 ? { progress: { needed: approvals, approvedBy: [] } } : {}),
       ...preview,
+      ...grantButtonsOf(need.grantOffer),
     },
   };
 }
@@ -86,6 +91,20 @@ export function approvalCardOf(run: RunIn<'waiting_for_approval'>): ApprovalCard
         }
       : {}),
     ...previewOf(pending),
+    ...grantButtonsOf(pending.grantOffer),
+  };
+}
+
+/** The card's "approve for a while" choices: lengths as settings text, and the patterns a button may carry. */
+function grantButtonsOf(offer: GrantOffer | undefined): Pick<ApprovalCard, 'grants'> {
+  if (!offer) return {};
+  return {
+    grants: {
+      durations: offer.durationsMs.map(durationSetting),
+      patterns: offer.patterns
+        .slice(0, PATTERNS_ON_A_CARD)
+        .map((pattern) => ({ name: pattern.name, text: describePattern(pattern) })),
+    },
   };
 }
 

@@ -90,6 +90,7 @@ export function approvalDecided(
       by: approvers,
       at: event.at,
       ...(reason ? { reason } : {}),
+      ...(event.granted && !unbound ? { granted: event.granted } : {}),
     }),
     auditDecision(run, 'approval_decided', event.by, outcome, reason),
   ];

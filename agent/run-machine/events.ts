@@ -59,7 +59,7 @@ export type RunMachineEvent =
       card: ApprovalCard;
       /** What the run keeps to decide the approval by itself: the binding, who may approve, what was shown. */
       decides: Required<Pick<PendingApproval, 'bindingHash' | 'approvers' | 'reason'>> &
-        Pick<PendingApproval, 'willRun' | 'impact'> & {
+        Pick<PendingApproval, 'willRun' | 'impact' | 'grantOffer'> & {
           displayArgs: unknown;
           /** How many distinct approvers the call needs; 1 when absent. */
           approvals?: 1 | 2;
@@ -74,6 +74,8 @@ export type RunMachineEvent =
       decision: 'approve' | 'deny';
       by: Actor;
       reason?: string;
+      /** Approved for a while: what the grant made with it covers, for the card ("for 1h, until 13:05 UTC …"). */
+      granted?: string;
       /** False when the approved call is not the call waiting to run: it is then refused, never run. */
       bound: boolean;
       stopOnDenial: boolean;

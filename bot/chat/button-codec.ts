@@ -1,5 +1,5 @@
 // Button ids that carry opaque ids only: `approve:<approvalId>`, `deny:<approvalId>`, `answer:<runId>:<index>`,
-// and on patrol reports `pack:<reportId>`, `psnooze:<reportId>:<1h|4h|1d>`, `prun:<reportId>`.
+// approving for a while `grant:<approvalId>:<1h>` and `grant:<approvalId>:<1h>:<pattern>`, and on patrol reports `pack:<reportId>`, `psnooze:<reportId>:<1h|4h|1d>`, `prun:<reportId>`.
 import { z } from 'zod';
 
 /** Discord's custom_id limit, the tightest of the platforms; Slack's button value allows 2,000. */
@@ -18,9 +18,14 @@ const ChoiceIndex = z
 /** How long a report's Snooze buttons silence its checks. */
 export const SNOOZE_CHOICES = ['1h', '4h', '1d'] as const;
 const SnoozeChoice = z.enum(SNOOZE_CHOICES);
+/** A grant length as settings write it (15m, 1h, 4h); the kernel checks it against `permissions.grant_durations`. */
+const GrantLength = z.string().regex(/^[1-9]\d{0,3}(s|m|h|d)$/, 'a grant length such as 15m or 1h');
+const PatternName = z.string().regex(/^[a-z0-9][a-z0-9_-]{0,23}$/, 'a grant pattern name');
+const GrantChoice = z.object({ for: GrantLength, pattern: PatternName.optional() });
 
 export const ButtonIntentSchema = z.discriminatedUnion('action', [
-  z.object({ action: z.enum(['approve', 'deny']), approvalId: OpaqueId }),
+  z.object({ action: z.literal('approve'), approvalId: OpaqueId, grant: GrantChoice.optional() }),
+  z.object({ action: z.literal('deny'), approvalId: OpaqueId }),
   z.object({
     action: z.literal('answer'),
     runId: OpaqueId,
@@ -47,8 +52,13 @@ function encodedText(intent: ButtonIntent): string {
     case 'answer':
       return `answer:${intent.runId}:${intent.choice}`;
     case 'approve':
+      if (intent.grant) {
+        const pattern = intent.grant.pattern ? `:${intent.grant.pattern}` : '';
+        return `grant:${intent.approvalId}:${intent.grant.for}${pattern}`;
+      }
+      return `approve:${intent.approvalId}`;
     case 'deny':
-      return `${intent.action}:${intent.approvalId}`;
+      return `deny:${intent.approvalId}`;
     case 'patrol_ack':
       return `pack:${intent.reportId}`;
     case 'patrol_run':
@@ -68,6 +78,18 @@ const EncodedButton = z
         action,
         approvalId,
       })),
+      z.tuple([z.literal('grant'), OpaqueId, GrantLength]).transform(([, approvalId, length]) => ({
+        action: 'approve' as const,
+        approvalId,
+        grant: { for: length },
+      })),
+      z
+        .tuple([z.literal('grant'), OpaqueId, GrantLength, PatternName])
+        .transform(([, approvalId, length, pattern]) => ({
+          action: 'approve' as const,
+          approvalId,
+          grant: { for: length, pattern },
+        })),
       z.tuple([z.literal('answer'), OpaqueId, ChoiceIndex]).transform(([action, runId, choice]) => ({
         action,
         runId,

@@ -22,6 +22,13 @@ const ActionEventSchema = z
     choice: z.number().int().min(0).max(MAX_CHOICE_INDEX).optional(),
     /** For `answer` typed by a person: the answer as given; for `patrol_snooze` how long (1h, 4h, 1d). */
     value: z.string().max(2000).optional(),
+    /** For `approve` for a while: the grant length as settings write it (1h), and a pattern the card offered. */
+    grant: z
+      .object({
+        for: z.string().regex(/^[1-9]\d{0,3}(s|m|h|d)$/),
+        pattern: z.string().min(1).max(24).optional(),
+      })
+      .optional(),
     /** For `deny`: why, in the denier's words, shown on the card and given to the run. */
     reason: z.string().trim().min(1).max(500).optional(),
   })
@@ -40,6 +47,9 @@ const ActionEventSchema = z
   })
   .refine((event) => event.reason === undefined || event.action === 'deny', {
     message: 'only a denial carries a reason',
+  })
+  .refine((event) => event.grant === undefined || event.action === 'approve', {
+    message: 'only an approval carries a grant',
   });
 
 export const ChatEventSchema = z.discriminatedUnion('kind', [
@@ -68,13 +78,18 @@ export interface RouterReply {
 /** The action fields of a ChatEvent for a decoded button, the same for every platform. */
 export function actionFromButton(
   intent: ButtonIntent,
-): Pick<ActionEvent, 'action' | 'target'> & { choice?: number; value?: string } {
+): Pick<ActionEvent, 'action' | 'target'> & Partial<Pick<ActionEvent, 'choice' | 'value' | 'grant'>> {
   switch (intent.action) {
     case 'answer':
       return { action: 'answer', target: intent.runId, choice: intent.choice };
     case 'approve':
+      return {
+        action: 'approve',
+        target: intent.approvalId,
+        ...(intent.grant ? { grant: intent.grant } : {}),
+      };
     case 'deny':
-      return { action: intent.action, target: intent.approvalId };
+      return { action: 'deny', target: intent.approvalId };
     case 'patrol_snooze':
       return { action: intent.action, target: intent.reportId, value: intent.snooze };
     case 'patrol_ack':

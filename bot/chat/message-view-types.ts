@@ -27,6 +27,8 @@ export interface ViewButton {
   id: string;
   label: string;
   style: 'primary' | 'danger' | 'default';
+  /** Buttons of one row share a number; renderers start a new row where it changes. The first row is 0. */
+  row?: number;
 }
 
 /** How a card ended: it then has no buttons. */

@@ -1,6 +1,6 @@
 // An OutboundMessage as a neutral view: what a person should see, already trimmed and split to one platform's limits.
 import type { OutboundMessage } from '../../agent/chat-port.js';
-import { encodeButton } from './button-codec.js';
+import { type ButtonIntent, encodeButton } from './button-codec.js';
 import {
   type MessageView,
   OUTCOME_WORDS,
@@ -152,23 +152,45 @@ function approvalView(card: Message<'approval'>, { now, limits }: ViewOptions): 
     summary: line(`${state}: ${card.tool} requested by ${card.requester}`, 300),
     heading: inert(clip(`${state}: ${card.tool}`, limits.headingChars)),
     blocks,
-    buttons: outcome
-      ? []
-      : [
-          {
-            id: encodeButton({ action: 'approve', approvalId: card.approvalId }),
-            label: 'Approve',
-            style: 'primary',
-          },
-          {
-            id: encodeButton({ action: 'deny', approvalId: card.approvalId }),
-            label: 'Deny',
-            style: 'danger',
-          },
-        ],
+    buttons: outcome ? [] : approvalButtons(card),
     ...(outcome ? { outcome } : { expiresAt: card.expiresAt }),
     footer: inert(`${card.runId} · ${card.approvalId}`),
   };
+}
+
+/**
+ * Approve (once), approve for each grant length, and deny on the first row; a row per offered pattern below it, so
+ * an approver sees the wider choice set apart ("For 1h: any service in api, worker").
+ */
+function approvalButtons(card: Message<'approval'>): ViewButton[] {
+  const approvalId = card.approvalId;
+  const grants = card.grants;
+  const forWhile = (grant: string, pattern?: string): ButtonIntent => ({
+    action: 'approve',
+    approvalId,
+    grant: { for: grant, ...(pattern ? { pattern } : {}) },
+  });
+  return [
+    {
+      id: encodeButton({ action: 'approve', approvalId }),
+      label: 'Approve',
+      style: 'primary',
+    },
+    ...(grants?.durations ?? []).map((grant) => ({
+      id: encodeButton(forWhile(grant)),
+      label: `Approve for ${grant}`,
+      style: 'default' as const,
+    })),
+    { id: encodeButton({ action: 'deny', approvalId }), label: 'Deny', style: 'danger' },
+    ...(grants?.patterns ?? []).flatMap((pattern, index) =>
+      grants!.durations.map((grant) => ({
+        id: encodeButton(forWhile(grant, pattern.name)),
+        label: line(`For ${grant}: ${pattern.text}`, 75),
+        style: 'default' as const,
+        row: index + 1,
+      })),
+    ),
+  ];
 }
 
 /** "1 of 2 approvals: Bob" once someone has approved, else what the two-person rule asks for. */
@@ -191,7 +213,8 @@ const OUTCOME_REASONS: Partial<Record<ViewOutcome['state'], string>> = {
 function approvalOutcome(card: Message<'approval'>, now: number): ViewOutcome | undefined {
   const decision = card.decision;
   if (decision) {
-    const reason = decision.reason ?? OUTCOME_REASONS[decision.outcome];
+    const why = decision.reason ?? OUTCOME_REASONS[decision.outcome];
+    const reason = decision.granted ? [why, decision.granted].filter(Boolean).join('; ') : why;
     return {
       state: decision.outcome,
       ...(decision.outcome === 'expired' ? {} : { by: inert(decision.by) }),

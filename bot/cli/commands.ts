@@ -2,6 +2,7 @@
 
 import { join } from 'node:path';
 import { CallerError, errorMessage } from '../../agent/errors.js';
+import type { DecideOptions } from '../../agent/kernel.js';
 import {
   describePermissions,
   formatPermissions,
@@ -115,10 +116,10 @@ export function decideCommand(
   decision: 'approve' | 'deny',
   reason: string | undefined,
   principal: Principal,
-  grantForMs?: number,
+  grant?: DecideOptions,
 ): Promise<number> {
   return withTerminalOpsbot(context, io, async (opsbot) => {
-    const options = grantForMs === undefined ? {} : { grantForMs };
+    const options = grant ?? {};
     const click = await opsbot.kernel.decideApproval(approvalId, principal, decision, reason, options);
     io.stdout.write(`${click.message}\n`);
     // Refused, already decided, expired or not found: nothing was done, but the command was well formed.

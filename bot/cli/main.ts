@@ -29,10 +29,11 @@ Commands:
   answer <run-id> "<text>"  Answer a run that waits for you. A choice's number as listed ("2") picks that
                             choice, as at the run's own prompt and in chat; other text is sent as typed.
   approve <approval-id>     Approve a waiting call (as --as); deny <approval-id> [reason] refuses it.
-  approve <approval-id> --for 1h
+  approve <approval-id> --for 1h [--pattern <name>]
                             Approve it for a while (a grant, one of permissions.grant_durations): until then
                             the same tool, for the same requester, in the same channel, with the same arguments,
-                            runs without a new approval. Exit 1 when refused.
+                            runs without a new approval. --pattern picks one of the tool's grant_patterns
+                            the card offers, so its arguments may vary as it says. Exit 1 when refused.
   grants                    The approval grants in force: id, tool, arguments, requester, channel, by, until.
   revoke <grant-id>         End a grant now (admins and the tool's approvers). Exit 1 when refused.
   trace <run-id>            Print a run's trace.
@@ -119,6 +120,15 @@ export async function runCli(argv: string[], io: CliIo, program?: CliProgram): P
         if (rest.length < 1) return usage(io, `${command} needs an approval id (shown on the approval card)`);
         const grantForMs = grantLength(values.for, command);
         if (typeof grantForMs === 'string') return usage(io, grantForMs);
+        if (values.pattern !== undefined && grantForMs === undefined)
+          return usage(
+            io,
+            '--pattern goes with --for: a pattern widens a grant, and approving once has none',
+          );
+        const grant =
+          grantForMs === undefined
+            ? undefined
+            : { grantForMs, ...(values.pattern !== undefined ? { grantPattern: values.pattern } : {}) };
         return await decideCommand(
           context,
           io,
@@ -126,7 +136,7 @@ export async function runCli(argv: string[], io: CliIo, program?: CliProgram): P
           command,
           rest.slice(1).join(' ') || undefined,
           principal,
-          grantForMs,
+          grant,
         );
       }
       case 'grants':
@@ -182,6 +192,7 @@ function parse(argv: string[]) {
       json: { type: 'boolean' },
       guild: { type: 'string' },
       for: { type: 'string' },
+      pattern: { type: 'string' },
     },
   });
 }

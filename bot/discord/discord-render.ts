@@ -7,6 +7,7 @@ import type {
   APIEmbedField,
 } from 'discord.js';
 import type { MessageTone, OutboundMessage } from '../../agent/chat-port.js';
+import { buttonRows } from '../chat/button-rows.js';
 import { messageView } from '../chat/message-view.js';
 import {
   type MessageView,
@@ -95,7 +96,7 @@ export function renderDiscordView(view: MessageView): RenderedDiscord {
   }
   const embeds = viewEmbeds(view);
   const pages = paginate(embeds, VIEW_LIMITS.discord.page, embedSize);
-  const components = buttonRows(view.buttons);
+  const components = discordButtonRows(view.buttons);
   return {
     messages: pages.map((page, index) =>
       payload({
@@ -204,21 +205,21 @@ function outcomeLine(outcome: ViewOutcome): string {
   return `${OUTCOME_EMOJI[outcome.state]} **${OUTCOME_WORDS[outcome.state]}**${by} at ${when}${detail}`;
 }
 
-function buttonRows(buttons: readonly ViewButton[]): APIActionRowComponent<APIButtonComponentWithCustomId>[] {
-  const shown = buttons.slice(0, DISCORD_LIMITS.buttonsPerRow * DISCORD_LIMITS.rows);
-  const rows: APIActionRowComponent<APIButtonComponentWithCustomId>[] = [];
-  for (let index = 0; index < shown.length; index += DISCORD_LIMITS.buttonsPerRow) {
-    rows.push({
+/** Rows of five at most, five rows at most: Discord refuses a message with more. */
+function discordButtonRows(
+  buttons: readonly ViewButton[],
+): APIActionRowComponent<APIButtonComponentWithCustomId>[] {
+  return buttonRows(buttons, DISCORD_LIMITS.buttonsPerRow)
+    .slice(0, DISCORD_LIMITS.rows)
+    .map((row) => ({
       type: 1,
-      components: shown.slice(index, index + DISCORD_LIMITS.buttonsPerRow).map((button) => ({
+      components: row.map((button) => ({
         type: 2,
         style: BUTTON_STYLE[button.style],
         custom_id: button.id,
         label: clip(button.label, VIEW_LIMITS.discord.buttonLabelChars),
       })),
-    });
-  }
-  return rows;
+    }));
 }
 
 /** What Discord counts against the 6,000 characters of a message's embeds. */

@@ -5,6 +5,7 @@ import { errorMessage, isStoreUnavailable, OpsbotError } from '../../agent/error
 import type { Kernel } from '../../agent/kernel.js';
 import type { Logger } from '../../agent/logger.js';
 import { AuditLog, auditActor } from '../../agent/policy/audit-log.js';
+import { parseDuration } from '../../agent/policy/duration.js';
 import { TaskRateLimiter } from '../../agent/policy/task-rate-limiter.js';
 import type { Principal } from '../../agent/principal.js';
 import type { Run } from '../../agent/run.js';
@@ -104,9 +105,24 @@ export class Router {
         }),
       };
     }
-    const click = await this.kernel.decideApproval(event.target, event.principal, event.action, event.reason);
-    // A decision shows on the card; a first of two approvals changes only a line there, so its clicker is told too.
-    return click.settled && click.result.kind !== 'counted' ? {} : { ephemeral: click.message };
+    const grant = event.grant
+      ? {
+          grantForMs: parseDuration(event.grant.for),
+          ...(event.grant.pattern ? { grantPattern: event.grant.pattern } : {}),
+        }
+      : {};
+    const click = await this.kernel.decideApproval(
+      event.target,
+      event.principal,
+      event.action,
+      event.reason,
+      grant,
+    );
+    // A decision shows on the card; a first of two approvals changes only a line there, and a grant's id is for
+    // its maker to revoke it by, so those clickers are told too.
+    return click.settled && click.result.kind !== 'counted' && !click.grant
+      ? {}
+      : { ephemeral: click.message };
   }
 
   private async onCommand(event: Extract<ChatEvent, { kind: 'command' }>): Promise<RouterReply> {

@@ -2,6 +2,7 @@
 import type { types } from '@slack/bolt';
 import type { MessageTone } from '../../agent/chat-port.js';
 import { decodeButton } from '../chat/button-codec.js';
+import { buttonRows } from '../chat/button-rows.js';
 import {
   OUTCOME_WORDS,
   type ViewBlock,
@@ -38,7 +39,7 @@ const OUTCOME_EMOJI: Record<ViewOutcome['state'], string> = {
  * snoozes their length. Every id `actionId` makes must match, or Bolt answers the click with a 404.
  */
 export const BUTTON_ACTION_IDS =
-  /^opsbot_(approve|deny|answer_\d{1,3}|patrol_ack|patrol_run|patrol_snooze_(1h|4h|1d))$/;
+  /^opsbot_(approve|grant_[1-9]\d{0,3}[smhd](_[a-z0-9][a-z0-9_-]{0,23})?|deny|answer_\d{1,3}|patrol_ack|patrol_run|patrol_snooze_(1h|4h|1d))$/;
 
 /** One view block as Block Kit; `prefix` (a tone emoji) goes in front of the first text. */
 export function viewBlockToSlack(block: ViewBlock, prefix = ''): KnownBlock[] {
@@ -112,26 +113,22 @@ export function outcomeBlock(outcome: ViewOutcome): KnownBlock {
   return section(`${emoji} *${OUTCOME_WORDS[outcome.state]}*${by} at ${slackDate(outcome.at)}${detail}`);
 }
 
-/** Buttons in rows of 25; each value is the codec's id, checked against the Store when clicked. */
+/** Buttons in rows of 25, and a new row where a button's row changes; each value is the codec's id. */
 export function buttonBlocks(buttons: readonly ViewButton[]): KnownBlock[] {
-  const blocks: KnownBlock[] = [];
-  for (let start = 0; start < buttons.length; start += SLACK_LIMITS.actionsPerBlock) {
-    blocks.push({
-      type: 'actions',
-      block_id: `opsbot_actions_${start}`,
-      elements: buttons.slice(start, start + SLACK_LIMITS.actionsPerBlock).map((button) => ({
-        type: 'button' as const,
-        action_id: actionId(button.id),
-        text: {
-          type: 'plain_text' as const,
-          text: clip(safePlainText(button.label), SLACK_LIMITS.buttonText),
-        },
-        value: button.id,
-        ...(button.style === 'default' ? {} : { style: button.style }),
-      })),
-    });
-  }
-  return blocks;
+  return buttonRows(buttons, SLACK_LIMITS.actionsPerBlock).map((row, index) => ({
+    type: 'actions',
+    block_id: `opsbot_actions_${index}`,
+    elements: row.map((button) => ({
+      type: 'button' as const,
+      action_id: actionId(button.id),
+      text: {
+        type: 'plain_text' as const,
+        text: clip(safePlainText(button.label), SLACK_LIMITS.buttonText),
+      },
+      value: button.id,
+      ...(button.style === 'default' ? {} : { style: button.style }),
+    })),
+  }));
 }
 
 export function actionId(buttonId: string): string {
@@ -142,6 +139,10 @@ export function actionId(buttonId: string): string {
       return `opsbot_answer_${intent.choice}`;
     case 'patrol_snooze':
       return `opsbot_patrol_snooze_${intent.snooze}`;
+    case 'approve':
+      // Slack wants each button of a message to have its own action id.
+      if (!intent.grant) return 'opsbot_approve';
+      return `opsbot_grant_${intent.grant.for}${intent.grant.pattern ? `_${intent.grant.pattern}` : ''}`;
     default:
       return `opsbot_${intent.action}`;
   }

@@ -1,7 +1,9 @@
 // Denying with a reason on Discord, end to end through the real discord.js Client and the fake Discord: Deny opens a
+
 // modal, its submit denies (with the reason, or without when left empty), the kernel still decides who may deny,
 // every ack is prompt, and a modal that cannot be shown falls back to a plain deny. Approve stays one click.
 import { afterEach, describe, expect, it } from 'vitest';
+import { CARD_BUTTONS } from '../approvals/card-buttons.js';
 import type { DiscordApiCall } from '../fakes/discord/fake-discord.js';
 import { text, toolCalls } from '../fakes/openai-server.js';
 import { ALICE, BOB, CAROL, CHANNEL, type Rig, startRig, stopRigs } from './discord-adapter-rig.js';
@@ -95,7 +97,7 @@ describe('Deny with a reason on Discord', () => {
     // The modal's id is the button's: the opaque approval id, nothing more.
     expect(denyId).toMatch(/^deny:[A-Za-z0-9_-]+$/);
     // Nothing is decided until the form comes back.
-    expect(shown(rig, card.id).buttons).toEqual(['Approve', 'Deny']);
+    expect(shown(rig, card.id).buttons).toEqual(CARD_BUTTONS);
   });
 
   it('denies with the reason typed, trimmed, and the closed card shows who and why', async () => {
@@ -135,7 +137,7 @@ describe('Deny with a reason on Discord', () => {
     expect(refusal[0]!.body).toMatchObject({ flags: 64 });
     expect(JSON.stringify(refusal[0]!.body)).toContain('may approve or deny restart_service');
     const still = shown(rig, card.id);
-    expect(still.buttons).toEqual(['Approve', 'Deny']);
+    expect(still.buttons).toEqual(CARD_BUTTONS);
     expect(still.text).not.toContain('I do not like it');
     expect(rig.fake.api.message(card.id)!.history.every((past) => past.components.length > 0)).toBe(true);
   });

@@ -14,7 +14,7 @@ async function waitingCard(service: string) {
   await youAre(page, 'alice');
   await say(page, `@opsbot restart_service service=${service}`);
   const card = thread(page).locator('.card--approval', { hasText: `"service": "${service}"` });
-  await card.locator('button', { hasText: 'Approve' }).waitFor();
+  await card.locator('button', { hasText: /^Approve$/ }).waitFor();
   await youAre(page, 'bob');
   return card;
 }
@@ -40,7 +40,7 @@ describe('denying in the browser', () => {
     await card.locator('button', { hasText: 'Deny' }).click();
     await card.locator('.deny-reason button', { hasText: 'Cancel' }).click();
     expect(await card.locator('.deny-reason').count()).toBe(0);
-    await card.locator('.card__actions button', { hasText: 'Approve' }).waitFor();
+    await card.locator('.card__actions button', { hasText: /^Approve$/ }).waitFor();
 
     await card.locator('button', { hasText: 'Deny' }).click();
     await card.locator('.deny-reason button', { hasText: 'Deny' }).click();

@@ -79,7 +79,7 @@ describe('playground in the browser, with a model', () => {
     );
     await say(page, '@opsbot the api is stuck, restart it');
     const card = thread(page).locator('.card--approval');
-    await card.locator('button', { hasText: 'Approve' }).waitFor();
+    await card.locator('button', { hasText: /^Approve$/ }).waitFor();
     const cardText = await card.textContent();
     for (const part of ['Alice', 'restart_service', '"service": "api"', '502 for ten minutes', 'admin']) {
       expect(cardText).toContain(part);
@@ -87,15 +87,15 @@ describe('playground in the browser, with a model', () => {
     expect(await card.locator('.countdown').textContent()).toMatch(/^expires in 1[45]:\d\d$/);
     await shootElement(card, 'approval-card.png', 'approval.png');
 
-    await card.locator('button', { hasText: 'Approve' }).click();
+    await card.locator('button', { hasText: /^Approve$/ }).click();
     const refusal = thread(page).locator('.msg--ephemeral', { hasText: 'someone else has to approve' });
     await refusal.waitFor();
     expect(await refusal.textContent()).toContain('Only visible to you');
-    await expect(card.locator('button', { hasText: 'Approve' }).isEnabled()).resolves.toBe(true);
+    await expect(card.locator('button', { hasText: /^Approve$/ }).isEnabled()).resolves.toBe(true);
     await shootElement(thread(page), 'thread-approval-refused.png');
 
     await youAre(page, 'bob');
-    await card.locator('button', { hasText: 'Approve' }).click();
+    await card.locator('button', { hasText: /^Approve$/ }).click();
     await card.locator('.card__outcome', { hasText: /Approved by Bob at \d\d:\d\d/ }).waitFor();
     expect(await card.locator('button').count()).toBe(0);
     const result = message(thread(page), 'it answers again');

@@ -48,7 +48,7 @@ describe('result facts in the browser', () => {
     await say(page, '@opsbot restart_service service=api');
     const card = thread(page).locator('.card--approval');
     await youAre(page, 'bob');
-    await card.locator('button', { hasText: 'Approve' }).click();
+    await card.locator('button', { hasText: /^Approve$/ }).click();
     const shown = await facts(page, /exited with code 0/);
     expect(shown['Timed out']).toEqual(['no', 'tone-text--good']);
     expect(shown['Exit code']).toEqual(['0', 'tone-text--good']);

@@ -1,10 +1,12 @@
 // Attacks that replay or re-aim an approval click through the real Slack adapter (Bolt over HTTP, fake Slack):
+
 // the same payload twice, an id from another step or run, a click on a decided or expired card, and an approval
 // whose call was changed after the card was posted. Each runs the action at most once and tells the clicker why.
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Run } from '../../agent/run.js';
 import type { Store } from '../../agent/store/store.js';
 import { storeKeys } from '../../agent/store/store-keys.js';
+import { CARD_BUTTONS } from '../approvals/card-buttons.js';
 import { text, toolCalls } from '../fakes/openai-server.js';
 import type { FakeMessage } from '../fakes/slack/fake-slack-api.js';
 import { renderSlackMessage } from '../fakes/slack/render-slack-message.js';
@@ -115,7 +117,7 @@ describe('approval replays (Slack over HTTP)', () => {
     await deliver(clickPayload(USERS.bob, second, 'Approve', firstValue, 2));
     await h.settled();
     expect(h.probe.calls).toEqual([{ tool: 'restart_service', args: { service: 'api' } }]);
-    expect(renderSlackMessage(h.api.message(CHANNEL, second.ts)!).buttons).toEqual(['Approve', 'Deny']);
+    expect(renderSlackMessage(h.api.message(CHANNEL, second.ts)!).buttons).toEqual(CARD_BUTTONS);
     expect(told()).toMatch(/Already approved by Bob Builder/);
   });
 
@@ -128,7 +130,7 @@ describe('approval replays (Slack over HTTP)', () => {
     await h.settled();
     // The id is the capability: it ran the api restart it was bound to, and the worker card still waits.
     expect(h.probe.calls).toEqual([{ tool: 'restart_service', args: { service: 'api' } }]);
-    expect(renderSlackMessage(h.api.message(CHANNEL, worker.card.ts)!).buttons).toEqual(['Approve', 'Deny']);
+    expect(renderSlackMessage(h.api.message(CHANNEL, worker.card.ts)!).buttons).toEqual(CARD_BUTTONS);
     // An id that was never issued runs nothing and says so.
     await deliver(clickPayload(USERS.bob, worker.card, 'Approve', 'approve:apv_AAAAAAAAAAAAAAAAAAAAAA', 2));
     await h.settled();

@@ -1,5 +1,7 @@
 // Approval cards in Slack: refused self-approval, one execution per approval, double clicks, denial and expiry.
+
 import { afterEach, describe, expect, it } from 'vitest';
+import { CARD_BUTTONS } from '../approvals/card-buttons.js';
 import { text, toolCalls } from '../fakes/openai-server.js';
 import type { FakeMessage } from '../fakes/slack/fake-slack-api.js';
 import { renderSlackMessage } from '../fakes/slack/render-slack-message.js';
@@ -37,10 +39,13 @@ describe.each<SlackMode>(['http', 'socket'])('Slack approval cards over %s', (mo
       '2026-01-01 12:15 UTC',
     ])
       expect(shown.text).toContain(part);
-    expect(shown.buttons).toEqual(['Approve', 'Deny']);
+    expect(shown.buttons).toEqual(CARD_BUTTONS);
     const values = JSON.stringify(card.blocks).match(/"value":"[^"]*"/g);
     expect(values).toEqual([
       expect.stringMatching(/^"value":"approve:apv_[\w-]+"$/),
+      expect.stringMatching(/^"value":"grant:apv_[\w-]+:15m"$/),
+      expect.stringMatching(/^"value":"grant:apv_[\w-]+:1h"$/),
+      expect.stringMatching(/^"value":"grant:apv_[\w-]+:4h"$/),
       expect.stringMatching(/^"value":"deny:apv_[\w-]+"$/),
     ]);
     expect(JSON.stringify(card.blocks)).toContain('"style":"primary"');
@@ -86,7 +91,7 @@ describe.each<SlackMode>(['http', 'socket'])('Slack approval cards over %s', (mo
       response_type: 'ephemeral',
       replace_original: false,
     });
-    expect(renderSlackMessage(h.api.message(CHANNEL, card.ts)!).buttons).toEqual(['Approve', 'Deny']);
+    expect(renderSlackMessage(h.api.message(CHANNEL, card.ts)!).buttons).toEqual(CARD_BUTTONS);
   });
 
   it("runs the tool once on an approver's click and updates the card in place without buttons", async () => {
@@ -125,7 +130,7 @@ describe.each<SlackMode>(['http', 'socket'])('Slack approval cards over %s', (mo
     await h.settled();
     const view = h.api.views.at(-1);
     if (!view) throw new Error('Deny opened no dialog');
-    expect(renderSlackMessage(h.api.message(CHANNEL, card.ts)!).buttons).toEqual(['Approve', 'Deny']);
+    expect(renderSlackMessage(h.api.message(CHANNEL, card.ts)!).buttons).toEqual(CARD_BUTTONS);
     return view;
   }
 
@@ -165,7 +170,7 @@ describe.each<SlackMode>(['http', 'socket'])('Slack approval cards over %s', (mo
     const view = h.api.views.at(-1)!;
     await h.submitView(USERS.carol, view, { reason: { reason: 'nope' } });
     await h.settled();
-    expect(renderSlackMessage(h.api.message(CHANNEL, card.ts)!).buttons).toEqual(['Approve', 'Deny']);
+    expect(renderSlackMessage(h.api.message(CHANNEL, card.ts)!).buttons).toEqual(CARD_BUTTONS);
     expect(h.api.ephemerals.at(-1)).toMatchObject({ user: USERS.carol });
     expect(h.api.ephemerals.at(-1)!.text).toMatch(/^Sorry, only someone with the admin role/);
   });

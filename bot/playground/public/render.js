@@ -160,6 +160,7 @@ function card(view, context) {
   )}</span>${countdown}</div><div class="card__body">${blocks(view, context)}</div>${end}${small}</div>`;
 }
 
+/** The buttons in their rows: a new row where a button's `row` changes (a grant pattern's buttons sit apart). */
 function buttons(list) {
   if (list.length === 0) return '';
   const styles = {
@@ -167,14 +168,25 @@ function buttons(list) {
     danger: ['btn--deny', ICONS.cross],
     default: ['btn--choice', ''],
   };
-  return `<div class="card__actions">${list
-    .map((button) => {
-      const [style, icon] = styles[button.style] ?? styles.default;
-      return `<button type="button" class="btn ${style}" data-action="press" data-button="${escapeHtml(
-        button.id,
-      )}">${icon}${escapeHtml(button.label)}</button>`;
-    })
-    .join('')}</div>`;
+  const rows = [];
+  for (const button of list) {
+    const row = button.row ?? 0;
+    if (rows.length === 0 || rows[rows.length - 1].row !== row) rows.push({ row, buttons: [] });
+    rows[rows.length - 1].buttons.push(button);
+  }
+  return rows
+    .map(
+      (row) =>
+        `<div class="card__actions">${row.buttons
+          .map((button) => {
+            const [style, icon] = styles[button.style] ?? styles.default;
+            return `<button type="button" class="btn ${style}" data-action="press" data-button="${escapeHtml(
+              button.id,
+            )}">${icon}${escapeHtml(button.label)}</button>`;
+          })
+          .join('')}</div>`,
+    )
+    .join('');
 }
 
 const OUTCOME_ICONS = {
