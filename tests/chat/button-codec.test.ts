@@ -21,6 +21,36 @@ describe('button codec', () => {
     expect(encodeButton({ action: 'answer', runId: 'run_1', choice: 2 })).toBe('answer:run_1:2');
   });
 
+  it('round-trips approving for a while, with and without a pattern, within the 100 characters', () => {
+    const approvalId = 'apv_a5SgSt_run_2ad8feb9e71eb4ec';
+    const once: ButtonIntent = { action: 'approve', approvalId, grant: { for: '1h' } };
+    const widened: ButtonIntent = {
+      action: 'approve',
+      approvalId,
+      grant: { for: '15m', pattern: 'app-services-in-eu-west1' },
+    };
+    expect(encodeButton(once)).toBe(`grant:${approvalId}:1h`);
+    expect(encodeButton(widened)).toBe(`grant:${approvalId}:15m:app-services-in-eu-west1`);
+    for (const intent of [once, widened]) {
+      expect(decodeButton(encodeButton(intent))).toEqual(intent);
+      expect(encodeButton(intent).length).toBeLessThanOrEqual(MAX_BUTTON_ID_CHARS);
+    }
+    expect(actionFromButton(widened)).toEqual({
+      action: 'approve',
+      target: approvalId,
+      grant: { for: '15m', pattern: 'app-services-in-eu-west1' },
+    });
+    for (const bad of [
+      `grant:${approvalId}`,
+      `grant:${approvalId}:0h`,
+      `grant:${approvalId}:1y`,
+      `grant:${approvalId}:1h:Upper`,
+      `grant:${approvalId}:1h:a:b`,
+      `grant:${approvalId}:1h:${'p'.repeat(25)}`,
+    ])
+      expect(decodeButton(bad)).toBeUndefined();
+  });
+
   it('accepts only the values opsbot puts on its buttons', () => {
     expect(decodeButton('deny:apv_a-b')).toEqual({ action: 'deny', approvalId: 'apv_a-b' });
     expect(decodeButton('answer:run_1:2')).toEqual({ action: 'answer', runId: 'run_1', choice: 2 });

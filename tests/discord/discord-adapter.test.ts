@@ -87,6 +87,49 @@ describe('Discord adapter', () => {
     ).toContain('Restarted the api.');
   });
 
+  it('approves for a while by button: the card names the grant and the same call then runs with no card', async () => {
+    rig = await start();
+    const ask = () => {
+      rig.model.reply(
+        toolCalls([{ name: 'restart_service', arguments: { service: 'api' } }], { content: 'stuck' }),
+        text('Restarted the api.'),
+      );
+      return rig.fake.sendMessage({
+        channelId: CHANNEL,
+        author: ALICE,
+        content: 'restart the api',
+        mentionBot: true,
+      });
+    };
+    const asked = ask();
+    await rig.settled();
+    const card = rig.fake
+      .messages(asked.id)
+      .find((message) => renderDiscordMessage(message).buttons.includes('Approve for 1h'));
+    if (!card) throw new Error('no approval card with grant buttons');
+    const rows = card.components as { components: { label: string; custom_id: string }[] }[];
+    // One row of five: Approve, three grant lengths, Deny.
+    expect(rows.map((row) => row.components.map((button) => button.label))).toEqual([
+      ['Approve', 'Approve for 15m', 'Approve for 1h', 'Approve for 4h', 'Deny'],
+    ]);
+    const grantId = rows[0]!.components[2]!.custom_id;
+    expect(grantId).toMatch(/^grant:apv_\w+:1h$/);
+
+    rig.fake.clickButton({ channelId: asked.id, user: BOB, messageId: card.id, customId: grantId });
+    await rig.settled();
+    expect(rig.probe.count('restart_service')).toBe(1);
+    const updated = renderDiscordMessage(rig.fake.api.message(card.id)!);
+    expect(updated.buttons).toEqual([]);
+    expect(updated.text).toMatch(/for 1h, until \d\d:\d\d UTC \(grt\\?_[0-9a-f]{16}\)/);
+
+    const again = ask();
+    await rig.settled();
+    const second = rig.fake.messages(again.id).map((message) => renderDiscordMessage(message));
+    expect(second.some((message) => message.buttons.includes('Approve'))).toBe(false);
+    expect(second.map((message) => message.text).join('\n')).toMatch(/run under bob's grant/i);
+    expect(rig.probe.count('restart_service')).toBe(2);
+  });
+
   it('takes a reply in the thread as the answer to the question asked there', async () => {
     rig = await start();
     rig.model.reply(

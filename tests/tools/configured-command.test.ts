@@ -130,6 +130,27 @@ describe('configured command schemas', () => {
       expect(CommandSettingsSchema.safeParse({ ...restartService, impact }).success).toBe(false);
   });
 
+  it('carries grant patterns to its tool, and refuses one that names no parameter or a value it would refuse', async () => {
+    const settings = { ...restartService, argv: ['/usr/bin/echo', 'restart', '{service}'] };
+    const tool = await commandTool(
+      'restart_service',
+      { ...settings, grant_patterns: { app: { service: ['api', 'worker'] } } },
+      echo,
+    );
+    expect(tool.grantPatterns).toEqual({ app: { service: ['api', 'worker'] } });
+    expect((await commandTool('restart_service', settings, echo)).grantPatterns).toBeUndefined();
+    await expect(
+      commandTool('restart_service', { ...settings, grant_patterns: { app: { unit: ['a', 'b'] } } }, echo),
+    ).rejects.toThrow(/grant_patterns\.app\.unit: unit is not a declared parameter/);
+    await expect(
+      commandTool(
+        'restart_service',
+        { ...settings, grant_patterns: { app: { service: ['api', 'db'] } } },
+        echo,
+      ),
+    ).rejects.toThrow(/grant_patterns\.app\.service: "db"/);
+  });
+
   it('runs the shipped service_status example end to end, with systemctl standing in as echo', async () => {
     const bin = await makeTempDir();
     await symlink('/usr/bin/echo', join(bin, 'systemctl'));
