@@ -89,7 +89,11 @@ export class RunCalls {
           }
           if (!this.withinCallBudget(run)) return this.overBudget(run);
           if (this.deps.approvalsEnabled) {
-            const grant = await this.grantFor(run, prepared.tool.name, prepared.args);
+            // A call a role makes two-person is approved each time, even if a grant from before the rule covers it.
+            const grant =
+              prepared.twoPersonRoles.length === 0
+                ? await this.grantFor(run, prepared.tool.name, prepared.args)
+                : undefined;
             if (grant) {
               const approved = { approvalId: grant.approvalId, by: grant.grantedBy.displayName };
               const underGrant = {

@@ -66,7 +66,7 @@ export async function decideApproval(
       const refusal =
         (decision === 'approve' ? countRefusal(pending, run.principal, principal) : undefined) ??
         refusalReason(approval, principal, decision, approvals.permissions) ??
-        (grantForMs === undefined ? undefined : grantProblem(core, approval.tool, grantForMs));
+        (grantForMs === undefined ? undefined : grantProblem(core, run, grantForMs));
       if (refusal) {
         await approvals.audit.record({
           kind: 'approval_refused',

@@ -4,17 +4,32 @@ import type { GrantResult } from '../kernel-results.js';
 import { type Grant, newGrantId } from '../policy/approval-grants.js';
 import { auditActor } from '../policy/audit-log.js';
 import { grantRefusal, revokeRefusal } from '../policy/grant-rules.js';
+import { twoPersonRoles } from '../policy/role-two-person.js';
 import { type Principal, personKey } from '../principal.js';
-import type { PendingApproval, Run } from '../run.js';
+import type { PendingApproval, Run, RunIn } from '../run.js';
 import { formatClock, possessive } from '../run-state-words.js';
 import { stableJson } from '../stable-json.js';
 import type { CommandCore } from './command-core.js';
 
-/** Why an approval for `forMs` may not be made into a grant, or undefined when it may. */
-export function grantProblem(core: CommandCore, toolName: string, forMs: number): string | undefined {
+/**
+ * Why the approval the run waits for may not be made into a grant for `forMs`, or undefined when it may: by the
+ * tool's settings, and by the approvals the call needs, which a role's two_person may have raised.
+ */
+export function grantProblem(
+  core: CommandCore,
+  run: RunIn<'waiting_for_approval'>,
+  forMs: number,
+): string | undefined {
   const approvals = core.approvals;
   if (!approvals) return 'Approvals are not set up in this opsbot.';
-  return grantRefusal(approvals.permissions, toolName, core.registry.get(toolName), forMs);
+  const settings = approvals.permissions;
+  const toolName = run.approval.call.name;
+  const { channelName } = run.conversation;
+  const place = { conversation: run.conversation, ...(channelName ? { channelName } : {}) };
+  return grantRefusal(settings, toolName, core.registry.get(toolName), forMs, {
+    approvals: run.approval.approvals,
+    twoPersonRoles: twoPersonRoles(settings, run.principal, toolName, place),
+  });
 }
 
 /** Writes the grant an approver made with their approval, audits it, and says what it covers. */
