@@ -92,7 +92,11 @@ export class RunCalls {
           }
           if (!this.withinCallBudget(run)) return this.overBudget(run);
           if (this.deps.approvalsEnabled) {
-            const grant = await this.grantFor(run, prepared.tool.name, prepared.args);
+            // A call a role makes two-person is approved each time, even if a grant from before the rule covers it.
+            const grant =
+              prepared.twoPersonRoles.length === 0
+                ? await this.grantFor(run, prepared.tool.name, prepared.args)
+                : undefined;
             if (grant) {
               const approved = { approvalId: grant.approvalId, by: grant.grantedBy.displayName };
               const underGrant = {
@@ -102,12 +106,11 @@ export class RunCalls {
               run = await this.runAlone(run, { ...prepared, call: underGrant });
               break;
             }
-            const offer = grantOfferFor(
-              prepared.tool,
-              prepared.args,
-              this.deps.grantDurationsMs,
-              prepared.tool.approvals ?? 1,
-            );
+            // A role's two_person is never granted, whatever the tool says; the tool's own is, with grants: true.
+            const offer =
+              prepared.twoPersonRoles.length === 0
+                ? grantOfferFor(prepared.tool, prepared.args, this.deps.grantDurationsMs, prepared.approvals)
+                : undefined;
             const need = offer ? { ...prepared, grantOffer: offer } : prepared;
             return this.apply(run, requestApproval(run, call, need, this.now(), this.deps.redactor));
           }

@@ -102,7 +102,10 @@ export const PendingApprovalSchema = z.object({
   impact: z.string().optional(),
   /** The approval card in the thread, updated when the approval is decided, expires or is withdrawn. */
   cardMessageId: z.string().optional(),
-  /** How many distinct approvers the call needs: 2 under the two-person rule (a tool's `approvals`). */
+  /**
+   * How many distinct approvers the call needs: 2 under the two-person rule (a tool's `approvals`, or a role's
+   * `two_person`).
+   */
   approvals: z.union([z.literal(1), z.literal(2)]).default(1),
   /** The approvals counted so far, short of `approvals`: kept with the run, so a restart loses none of them. */
   approvedBy: z.array(ApprovedBySchema).default([]),

@@ -32,6 +32,8 @@ export type CallPreparation =
       signature: string;
       approvers: ApproverSet;
       ttlMs: number;
+      approvals: 1 | 2;
+      twoPersonRoles: readonly string[];
     }
   | { kind: 'ready'; tool: Tool; args: Record<string, unknown>; signature: string };
 
@@ -170,6 +172,8 @@ export class StepExecutor {
         signature,
         approvers: decision.approvers,
         ttlMs: decision.ttlMs,
+        approvals: decision.approvals,
+        twoPersonRoles: decision.twoPersonRoles,
       };
     }
     return { kind: 'ready', tool, args, signature };

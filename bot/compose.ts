@@ -11,6 +11,7 @@ import type { CachedModelProbe } from '../agent/model/model-probe.js';
 import type { ModelRateLimiter } from '../agent/model/model-rate-limit.js';
 import { AuditLog } from '../agent/policy/audit-log.js';
 import { settingsToolPolicy } from '../agent/policy/settings-tool-policy.js';
+import { twoPersonWarnings } from '../agent/policy/two-person-check.js';
 import { Redactor } from '../agent/redaction.js';
 import type { RunQueue } from '../agent/run-queue.js';
 import { openStore, parseStoreUrl } from '../agent/store/open-store.js';
@@ -50,6 +51,11 @@ export interface Opsbot {
   instanceId: string;
   /** A few readable lines: what is running, with which store and model. */
   describe(): string[];
+  /**
+   * Settings that are valid but will not do what they seem to, found once the tools are built: a tool that needs
+   * two approvers and has fewer than two. Said at start-up and by `opsbot config check`.
+   */
+  warnings: readonly string[];
   /** Stops the kernel, then closes the storage: for the CLI, which has no services. */
   close(): Promise<void>;
   /** Gives up this process's instance id and closes the store; for `serve`, whose kernel service stops the kernel. */
@@ -93,6 +99,7 @@ export async function createOpsbot(options: ComposeOptions): Promise<Opsbot> {
     ...toolBudgetProblems(settings.limits, registry),
   ];
   if (registryIssues.length > 0) throw settingsProblemsError(settings, registryIssues);
+  const warnings = twoPersonWarnings(settings.permissions, registry.all());
   const instance = claimInstanceId(environment.OPSBOT_DATA_DIR);
   if (instance.note) logger.warn({ instanceId: instance.id }, instance.note);
   const { metrics } = options;
@@ -182,6 +189,7 @@ export async function createOpsbot(options: ComposeOptions): Promise<Opsbot> {
     summaryModelHealth: models?.summaryHealth,
     modelRateLimiter: models?.limiter,
     traceDir,
+    warnings,
     describe() {
       return [
         `store: ${store.description}`,

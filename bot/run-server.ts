@@ -22,7 +22,8 @@ export async function runServer(
     const serving = await serve({ env, argv });
     const startUp = options.program ? { ...serving.startUp, program: options.program } : serving.startUp;
     for (const line of startUpBanner(startUp)) serving.logger.info({}, line);
-    for (const warning of environmentWarnings(env)) serving.logger.warn({}, warning);
+    for (const warning of [...environmentWarnings(env), ...serving.warnings])
+      serving.logger.warn({}, warning);
     return serving;
   } catch (error) {
     process.stderr.write(`opsbot: ${errorMessage(error)}\n`);

@@ -43,6 +43,8 @@ export interface Serving {
   logger: Logger;
   /** What started, for the start-up banner (start-up-banner.ts). */
   startUp: StartUp;
+  /** Settings that are valid but will not do what they seem to (Opsbot.warnings), for run-server.ts to say. */
+  warnings: readonly string[];
   /** Stops everything in order; safe to call more than once. */
   stop(): Promise<void>;
 }
@@ -206,6 +208,7 @@ export async function serve(options: ServeOptions): Promise<Serving> {
     url,
     logger,
     startUp,
+    warnings: opsbot.warnings,
     stop() {
       stopping ??= (async () => {
         uninstall();

@@ -85,14 +85,16 @@ export const CommandSettingsSchema = z.strictObject({
     .describe(
       'How many distinct approvers a call needs when it needs approval. 2 is the two-person rule: the first ' +
         'approval is shown on the card and the call runs at the second, from someone else; the requester never ' +
-        'counts, even where `permissions.allow_self_approval` is true.',
+        "counts, even where `permissions.allow_self_approval` is true. A role's `two_person` can ask for 2 for " +
+        "its members' calls.",
     ),
   grants: z
     .boolean()
     .optional()
     .describe(
       'Whether an approver may approve this command for a while (`permissions.grant_durations`) instead of ' +
-        'once. True when absent, except with `approvals: 2`, where it is false unless set.',
+        'once. True when absent, except with `approvals: 2`, where it is false unless set. A call that a ' +
+        "role's `two_person` names is never granted, whatever this says.",
     ),
   grant_patterns: GrantPatternsSchema.optional().describe(
     'Wider matches an approver may pick when approving this command for a while, by name: ' +

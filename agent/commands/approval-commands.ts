@@ -72,7 +72,7 @@ export async function decideApproval(
       const refusal =
         (decision === 'approve' ? countRefusal(pending, run.principal, principal) : undefined) ??
         refusalReason(approval, principal, decision, approvals.permissions) ??
-        (ask ? grantProblem(core, pending, ask) : undefined);
+        (ask ? grantProblem(core, run, ask) : undefined);
       if (refusal) {
         await approvals.audit.record({
           kind: 'approval_refused',

@@ -7,8 +7,9 @@ import { type Grant, newGrantId } from '../policy/approval-grants.js';
 import { auditActor } from '../policy/audit-log.js';
 import { describePattern } from '../policy/grant-patterns.js';
 import { grantRefusal, revokeRefusal } from '../policy/grant-rules.js';
+import { twoPersonRoles } from '../policy/role-two-person.js';
 import { type Principal, personKey } from '../principal.js';
-import type { PendingApproval, Run } from '../run.js';
+import type { PendingApproval, Run, RunIn } from '../run.js';
 import { formatClock, possessive } from '../run-state-words.js';
 import { stableJson } from '../stable-json.js';
 import type { CommandCore } from './command-core.js';
@@ -19,12 +20,27 @@ export interface GrantAsk {
   pattern?: string;
 }
 
-/** Why this approval may not be made into the grant asked for, or undefined when it may. */
-export function grantProblem(core: CommandCore, pending: PendingApproval, ask: GrantAsk): string | undefined {
+/**
+ * Why the approval the run waits for may not be made into the grant asked for, or undefined when it may: by the
+ * tool's settings, by the approvals the call needs (which a role's two_person may have raised), and by the
+ * patterns its card offered.
+ */
+export function grantProblem(
+  core: CommandCore,
+  run: RunIn<'waiting_for_approval'>,
+  ask: GrantAsk,
+): string | undefined {
   const approvals = core.approvals;
   if (!approvals) return 'Approvals are not set up in this opsbot.';
+  const settings = approvals.permissions;
+  const pending = run.approval;
   const toolName = pending.call.name;
-  const refusal = grantRefusal(approvals.permissions, toolName, core.registry.get(toolName), ask.forMs);
+  const { channelName } = run.conversation;
+  const place = { conversation: run.conversation, ...(channelName ? { channelName } : {}) };
+  const refusal = grantRefusal(settings, toolName, core.registry.get(toolName), ask.forMs, {
+    approvals: pending.approvals,
+    twoPersonRoles: twoPersonRoles(settings, run.principal, toolName, place),
+  });
   if (refusal) return refusal;
   if (ask.pattern === undefined) return undefined;
   const offered = pending.grantOffer?.patterns ?? [];

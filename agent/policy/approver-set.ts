@@ -64,6 +64,28 @@ export function someoneCanApprove(
   return approvers.identities.some((key) => settings.allow_self_approval || key !== requesterKey);
 }
 
+/**
+ * Whether two people besides the requester could approve, as the two-person rule needs, and the names of those
+ * there are. A group key or the default role counts as enough: it holds many people, whom opsbot cannot count.
+ * Without a requester (the start-up check) everyone listed counts.
+ */
+export function twoCouldApprove(
+  approvers: ApproverSet,
+  requester?: Pick<Principal, 'platform' | 'userId'>,
+): { enough: boolean; others: string[] } {
+  if (approvers.includesDefaultRole) return { enough: true, others: [] };
+  const requesterKey = requester === undefined ? undefined : personKey(requester);
+  const others = namedIdentities(approvers).filter(({ key }) => key !== requesterKey);
+  const enough = others.length >= 2 || others.some(({ key }) => isGroupKey(key));
+  return { enough, others: others.map(({ name }) => name) };
+}
+
+/** Each approver identity with the name people know it by; records made before names get one from the key. */
+function namedIdentities(approvers: ApproverSet): Array<{ key: string; name: string }> {
+  const named = approvers.names?.length === approvers.identities.length ? approvers.names : undefined;
+  return approvers.identities.map((key, index) => ({ key, name: named?.[index] ?? nameFromKey(key) }));
+}
+
 /** The principal's roles that may approve this tool here, resolved from settings now. */
 export function approvingRolesOf(
   settings: PermissionSettings,
@@ -105,9 +127,7 @@ export function describeApprovers(
     return `someone with ${roles} (anyone other than ${requester.displayName})`;
   const requesterKey = personKey(requester);
   const requesterGroups = identityKeys(requester);
-  const named = approvers.names?.length === approvers.identities.length ? approvers.names : undefined;
-  const others = approvers.identities
-    .map((key, index) => ({ key, name: named?.[index] ?? nameFromKey(key) }))
+  const others = namedIdentities(approvers)
     .filter(({ key }) => key !== requesterKey)
     .map(({ key, name }) =>
       isGroupKey(key) && requesterGroups.includes(key) ? `${name} other than ${requester.displayName}` : name,

@@ -2,7 +2,13 @@
 import type { Conversation } from '../conversation.js';
 import type { Principal } from '../principal.js';
 import { type Risk, RiskSchema, type Tool } from '../tool.js';
-import { type ApproverSet, approverSet, describeRoles, someoneCanApprove } from './approver-set.js';
+import {
+  type ApproverSet,
+  approverSet,
+  describeRoles,
+  someoneCanApprove,
+  twoCouldApprove,
+} from './approver-set.js';
 import {
   channelLabel,
   channelRulesFor,
@@ -13,6 +19,7 @@ import {
 } from './channel-scope.js';
 import type { PermissionSettings, RoleSettings } from './permission-settings.js';
 import { resolveRoles } from './resolve-roles.js';
+import { approvalsNeeded, twoPersonRoles, twoPersonSource } from './role-two-person.js';
 import { matchesAnyToolPattern } from './tool-globs.js';
 
 export type ToolSet = Readonly<Record<string, Tool>> | ReadonlyMap<string, Tool>;
@@ -22,7 +29,16 @@ export type DenyCode = 'unknown_tool' | 'not_permitted' | 'channel' | 'no_approv
 export type Decision =
   | { outcome: 'allow' }
   | { outcome: 'deny'; reason: string; code: DenyCode }
-  | { outcome: 'needs_approval'; approvers: ApproverSet; ttlMs: number; reason: string };
+  | {
+      outcome: 'needs_approval';
+      approvers: ApproverSet;
+      ttlMs: number;
+      reason: string;
+      /** Distinct approvers the call needs: 2 when the tool's `approvals` or a role's `two_person` says so. */
+      approvals: 1 | 2;
+      /** The requester's roles whose `two_person` names the tool here; such a call is never granted. */
+      twoPersonRoles: string[];
+    };
 
 export interface DecideToolCallInput {
   /** The `permissions` section of the settings. */
@@ -169,11 +185,46 @@ export function decideToolCall(input: DecideToolCallInput): Decision {
       reason: `${tool.name} needs approval, but nobody may approve it (${why}), so it cannot run.`,
     };
   }
+  const twoPerson = twoPersonRoles(settings, principal, tool.name, place);
+  const approvals = approvalsNeeded(tool, twoPerson);
+  if (approvals === 2) {
+    const tooFew = denyTooFewForTwo(tool.name, twoPerson, approvers, principal);
+    if (tooFew) return tooFew;
+  }
+  const by =
+    approvals === 2
+      ? `two people with ${describeRoles(approvers.roles)} (${twoPersonSource(twoPerson)})`
+      : `someone with ${describeRoles(approvers.roles)}`;
   return {
     outcome: 'needs_approval',
     approvers,
     ttlMs: tool.approvalTtlMs ?? settings.approval_ttl,
-    reason: `${tool.name} is a ${tool.risk} tool, so it needs approval by someone with ${describeRoles(approvers.roles)}.`,
+    reason: `${tool.name} is a ${tool.risk} tool, so it needs approval by ${by}.`,
+    approvals,
+    twoPersonRoles: twoPerson,
+  };
+}
+
+/**
+ * A call that needs two approvers, refused at once when fewer than two people besides the requester could give
+ * them: asking would leave the run waiting until the approval expires, for nothing.
+ */
+function denyTooFewForTwo(
+  toolName: string,
+  twoPerson: readonly string[],
+  approvers: ApproverSet,
+  principal: Pick<Principal, 'platform' | 'userId'>,
+): Decision | undefined {
+  const { enough, others } = twoCouldApprove(approvers, principal);
+  if (enough) return undefined;
+  const who =
+    others.length === 0
+      ? 'nobody besides you may approve it'
+      : `only ${others[0]} may approve it besides you`;
+  return {
+    outcome: 'deny',
+    code: 'no_approvers',
+    reason: `${toolName} needs two approvers (${twoPersonSource(twoPerson)}), but ${who}, so it cannot run.`,
   };
 }
 

@@ -6,6 +6,14 @@ import type { Grant } from './approval-grants.js';
 import { canApprove } from './approver-set.js';
 import type { PermissionSettings } from './permission-settings.js';
 import { resolveRoles } from './resolve-roles.js';
+import { twoPersonSource } from './role-two-person.js';
+
+/** What the approval being decided needs: how many approvers, and the requester's roles that made it two. */
+export interface RequestedApprovals {
+  /** As the pending approval records it, so a call asked for under a role's rule stays one. */
+  approvals: number;
+  twoPersonRoles: readonly string[];
+}
 
 /** Why a grant of `forMs` for this tool may not be made, or undefined when it may. */
 export function grantRefusal(
@@ -13,11 +21,19 @@ export function grantRefusal(
   toolName: string,
   tool: Pick<Tool, 'grants' | 'approvals'> | undefined,
   forMs: number,
+  need: RequestedApprovals,
 ): string | undefined {
   const allowed = settings.grant_durations;
   if (!allowed.includes(forMs)) {
     const listed = allowed.map(durationSetting).join(', ');
     return `A grant may last ${listed} (permissions.grant_durations), not ${durationSetting(forMs)}; nothing was approved.`;
+  }
+  // Two approvers the tool does not ask for come from a role's two_person, and a grant would let later calls
+  // skip both of them: never granted, whatever the tool's `grants` says.
+  if (need.twoPersonRoles.length > 0 || (need.approvals === 2 && tool?.approvals !== 2)) {
+    const source =
+      need.twoPersonRoles.length > 0 ? twoPersonSource(need.twoPersonRoles) : "a role's two_person";
+    return `${toolName} cannot be approved for a while: it needs two approvers (${source}), so each call is approved on its own. Nothing was approved.`;
   }
   if (!tool || takesGrants(tool)) return undefined;
   const why =

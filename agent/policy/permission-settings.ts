@@ -34,6 +34,16 @@ export const RoleSettingsSchema = z.object({
       'Risks members may use at all: `read`, `write`, `danger`. The built-in `viewer` role is `[read]`.',
     ),
   approve: z.array(z.string()).default([]).describe('Tool names or globs members may approve for others.'),
+  two_person: z
+    .array(z.string())
+    .default([])
+    .describe(
+      'Tool names or globs (matched as in `approve`) whose calls by members need two different approvers, ' +
+        'neither of them the requester, even when the tool itself needs one. It counts wherever the role ' +
+        "applies (see `channels`), whichever of the member's roles lets them use the tool, and only for a call " +
+        'that needs an approval at all: what a member may run without approval still runs without one. Such ' +
+        "a call cannot be approved for a while (no grants), whatever the tool's `grants` says.",
+    ),
   channels: z
     .array(z.string().min(1))
     .optional()
@@ -82,6 +92,7 @@ const readOnlyRole = (description: string, patrols: PatrolAction[] = []): RoleSe
   tools: ['*'],
   risks: ['read'],
   approve: [],
+  two_person: [],
   write_without_approval: false,
   danger_without_approval: [],
   admin: false,
@@ -142,7 +153,8 @@ export const PermissionSettingsSchema = z
       .describe(
         'How long an approver may approve "for a while" (a grant): while it lasts, the same tool for the same ' +
           'requester in the same channel with the same arguments runs without a new approval. A tool with ' +
-          '`grants: false` (the default for `approvals: 2`) refuses grants.',
+          "`grants: false` (the default for `approvals: 2`) refuses grants, as does a call a role's `two_person` " +
+          'names.',
       ),
     on_denial: z
       .enum(['continue', 'stop'])

@@ -29,7 +29,7 @@ export function requestApproval(
   const expiresAt = at + need.ttlMs;
   const displayArgs = redactor.redactValue(need.args);
   const reason = redactor.redact(call.reason ?? '');
-  const approvals = need.tool.approvals ?? 1;
+  const approvals = need.approvals;
   const preview = callPreview(need.tool, need.args, redactor);
   return {
     type: 'approval_requested',

@@ -47,7 +47,7 @@ export async function configCheckCommand(context: CliContext, io: CliIo): Promis
       `  identities: ${Object.keys(settings.permissions.identities).length}`,
       `  commands: ${Object.keys(settings.tools.commands).join(', ') || 'none'}`,
       ...opsbot.describe().map((line) => `  ${line}`),
-      ...context.warnings.map((warning) => yellow(`⚠ ${warning}`)),
+      ...[...context.warnings, ...opsbot.warnings].map((warning) => yellow(`⚠ ${warning}`)),
     ];
     let ok = true;
     try {

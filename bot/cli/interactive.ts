@@ -39,7 +39,7 @@ export async function interactive(
   const recovered = await opsbot.kernel.recover();
   write(bold(`opsbot — interactive, as ${principal.displayName} (${principal.roles.join(', ')})`));
   for (const line of opsbot.describe()) write(dim(`  ${line}`));
-  for (const warning of context.warnings) write(dim(`  warning: ${warning}`));
+  for (const warning of [...context.warnings, ...opsbot.warnings]) write(dim(`  warning: ${warning}`));
   if (recovered.outcomeUnknown + recovered.continued > 0) {
     write(
       dim(`  recovered runs: ${recovered.continued} continued, ${recovered.outcomeUnknown} outcome unknown`),

@@ -25,7 +25,7 @@ import { RecordingChatPort } from '../fakes/recording-chat-port.js';
 import { ToolProbe, testTools } from '../kernel/harness.js';
 import { deleteRedisKeys, TEST_REDIS_URL } from '../store/redis-test-keys.js';
 
-export const permissions: PermissionSettingsInput = {
+export const permissions = {
   default_role: 'viewer',
   roles: {
     operator: { tools: ['*'], risks: ['read', 'write', 'danger'], approve: ['write_*'] },
@@ -38,7 +38,7 @@ export const permissions: PermissionSettingsInput = {
     'local:dave': { roles: ['admin'], display_name: 'Dave' },
     'local:carol': { roles: ['viewer'], display_name: 'Carol' },
   },
-};
+} satisfies PermissionSettingsInput;
 
 export type Backend = 'memory' | 'sqlite' | 'redis';
 

@@ -14,7 +14,12 @@ import { CommandSettingsSchema } from '../../tools/tool-settings-schema.js';
 import { text, toolCalls } from '../fakes/openai-server.js';
 import { runTask, ToolProbe } from '../kernel/harness.js';
 import { sampleEvents, sampleRuns } from '../kernel/run-machine-samples.js';
-import { type ApprovalHarness, type Backend, createApprovalHarness } from './approval-harness.js';
+import {
+  type ApprovalHarness,
+  type Backend,
+  createApprovalHarness,
+  permissions,
+} from './approval-harness.js';
 
 let h: ApprovalHarness;
 afterEach(async () => h?.close());
@@ -147,7 +152,15 @@ describe('two approvers', () => {
   });
 
   it('never counts the requester, even where self-approval is allowed, and says why', async () => {
-    const { run, approvalId } = await waiting({ requester: 'bob', overrides: { allow_self_approval: true } });
+    // Erin is there so that two people besides Bob may approve: with Dave alone the call is refused at once.
+    const identities = {
+      ...permissions.identities,
+      'local:erin': { roles: ['admin'], display_name: 'Erin' },
+    };
+    const { run, approvalId } = await waiting({
+      requester: 'bob',
+      overrides: { allow_self_approval: true, identities },
+    });
     const self = await click(approvalId, 'bob');
     expect(self).toMatchObject({ settled: false, message: SELF_NEVER_COUNTS });
     expect(self.message).toContain('two-person rule');

@@ -6,7 +6,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type FakeOpenAIServer, startFakeOpenAIServer, text, toolCalls } from '../fakes/openai-server.js';
-import { cliEnvironment, collect, runCliProcess, startCli, waitForOutput } from './cli-process.js';
+import {
+  cliEnvironment,
+  collect,
+  runCliInProcess,
+  runCliProcess,
+  startCli,
+  waitForOutput,
+} from './cli-process.js';
 
 let fake: FakeOpenAIServer;
 let dir: string;
@@ -123,6 +130,36 @@ describe('opsbot config check', () => {
     expect(
       fake.requests.some((request) => request.method === 'GET' && request.path.endsWith('/models')),
     ).toBe(true);
+  });
+
+  it('warns of a tool that needs two approvers when only one person may approve it', async () => {
+    writeFileSync(
+      join(dir, 'opsbot.yaml'),
+      [
+        'permissions:',
+        '  roles:',
+        '    admin: { tools: ["*"], approve: ["*"], admin: true }',
+        '    sre: { tools: ["*"], two_person: [restart_*] }',
+        '  identities:',
+        "    'local:operator': { roles: [sre] }",
+        "    'local:bob': { roles: [admin], display_name: Bob }",
+        'tools:',
+        '  allowed_executables: [/bin/true]',
+        '  commands:',
+        '    restart_api:',
+        '      description: Restart the api service. Use when it is stuck.',
+        '      argv: [/bin/true]',
+        '      risk: danger',
+        '',
+      ].join('\n'),
+    );
+    const check = await runCliInProcess(['config', 'check'], env('none'));
+    expect(check.code).toBe(0);
+    expect(check.out).toContain(
+      "⚠ restart_api needs two approvers (role sre's two_person), but only Bob may approve it (the admin role), " +
+        'so every call of it that needs an approval will be refused. In opsbot.yaml, give a second person, or a ' +
+        'group, the admin role under permissions.identities',
+    );
   });
 
   it('exits 1 when the server does not have the model, naming those it has', async () => {

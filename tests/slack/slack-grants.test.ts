@@ -96,7 +96,9 @@ describe('Slack approval grants', () => {
       'For 4h: any service in api, worker',
     ]);
     // The pattern's buttons sit in a row of their own.
-    expect(first.card.blocks?.filter((block) => block.type === 'actions')).toHaveLength(2);
+    expect(
+      (first.card.blocks as { type: string }[]).filter((block) => block.type === 'actions'),
+    ).toHaveLength(2);
 
     await h.click(USERS.dave, first.card, 'For 1h: any service in api, worker');
     await h.settled();
@@ -126,7 +128,7 @@ describe('Slack approval grants', () => {
     ]);
     // A button Slack never showed, built by hand: the run holds what its card offered, so nothing is approved.
     const forged = structuredClone(db.card);
-    const actions = forged.blocks?.find((block) => block.type === 'actions') as
+    const actions = (forged.blocks as { type: string }[]).find((block) => block.type === 'actions') as
       | { elements: { value: string; text: { text: string } }[] }
       | undefined;
     const button = actions?.elements[2];
