@@ -4,6 +4,7 @@ import type { GrantResult } from '../kernel-results.js';
 import { type Grant, newGrantId } from '../policy/approval-grants.js';
 import { auditActor } from '../policy/audit-log.js';
 import { grantRefusal, revokeRefusal } from '../policy/grant-rules.js';
+import { grantChannelText } from '../policy/grant-text.js';
 import { type Principal, personKey } from '../principal.js';
 import type { PendingApproval, Run } from '../run.js';
 import { formatClock, possessive } from '../run-state-words.js';
@@ -53,10 +54,9 @@ export async function createGrant(
     outcome: `until ${formatClock(grant.until)}`,
     reason: `grant ${grant.id} for ${grant.requester.displayName}`,
   });
-  const where = channelName ? `#${channelName}` : `${platform}:${channelId}`;
   const message =
     `Granted until ${formatClock(grant.until)} (${grant.id}): ${possessive(grant.requester.displayName)} ` +
-    `${grant.tool} with these arguments in ${where} runs without a new approval.`;
+    `${grant.tool} with these arguments in ${grantChannelText(grant.channel)} runs without a new approval.`;
   return { grant, message };
 }
 
