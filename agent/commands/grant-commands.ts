@@ -7,6 +7,7 @@ import { type Grant, newGrantId } from '../policy/approval-grants.js';
 import { auditActor } from '../policy/audit-log.js';
 import { describePattern } from '../policy/grant-patterns.js';
 import { grantRefusal, revokeRefusal } from '../policy/grant-rules.js';
+import { grantChannelText } from '../policy/grant-text.js';
 import { twoPersonRoles } from '../policy/role-two-person.js';
 import { type Principal, personKey } from '../principal.js';
 import type { PendingApproval, Run, RunIn } from '../run.js';
@@ -90,7 +91,7 @@ export async function createGrant(
   principal: Principal,
 ): Promise<{ grant: Grant; message: string }> {
   await core.grants.create(grant);
-  const { platform, channelId, channelName } = run.conversation;
+  const { channelName } = run.conversation;
   await core.approvals?.audit.record({
     kind: 'grant_created',
     actor: auditActor(principal),
@@ -103,11 +104,10 @@ export async function createGrant(
     outcome: `until ${formatClock(grant.until)}`,
     reason: `grant ${grant.id} for ${grant.requester.displayName}${grant.pattern ? `, pattern ${grant.pattern.name}: ${describePattern(grant.pattern)}` : ''}`,
   });
-  const where = channelName ? `#${channelName}` : `${platform}:${channelId}`;
   const scope = grant.pattern ? `these arguments, but ${describePattern(grant.pattern)},` : 'these arguments';
   const message =
     `Granted until ${formatClock(grant.until)} (${grant.id}): ${possessive(grant.requester.displayName)} ` +
-    `${grant.tool} with ${scope} in ${where} runs without a new approval.`;
+    `${grant.tool} with ${scope} in ${grantChannelText(grant.channel)} runs without a new approval.`;
   return { grant, message };
 }
 

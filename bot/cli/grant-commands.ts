@@ -1,7 +1,9 @@
 // `opsbot grants` and `opsbot revoke`: the approval grants in force, and ending one before its time.
-import type { Grant } from '../../agent/kernel.js';
+import type { Grant, GrantResult } from '../../agent/kernel.js';
+import { describePattern } from '../../agent/policy/grant-patterns.js';
+import { grantArgumentsText, grantChannelText, grantEndedText } from '../../agent/policy/grant-text.js';
 import type { Principal } from '../../agent/principal.js';
-import { formatClock } from '../../agent/run-state-words.js';
+import { readableUtc } from '../../agent/utc-time.js';
 import { type CliContext, terminalOpsbot } from './cli-context.js';
 import type { CliIo } from './cli-io.js';
 import { EXIT } from './run-task.js';
@@ -21,15 +23,16 @@ export function formatGrants(grants: readonly Grant[]): string {
   const rows = grants.map((grant) => [
     grant.id,
     cell(grant.tool),
-    cell(JSON.stringify(grant.displayArgs ?? JSON.parse(grant.args))),
-    cell(grant.requester.displayName),
     cell(
-      grant.channel.channelName
-        ? `#${grant.channel.channelName}`
-        : `${grant.channel.platform}:${grant.channel.channelId}`,
+      grant.pattern
+        ? `${grantArgumentsText(grant)} but ${describePattern(grant.pattern)}`
+        : grantArgumentsText(grant),
+      grant.pattern ? 90 : 60,
     ),
+    cell(grant.requester.displayName),
+    cell(grantChannelText(grant.channel)),
     cell(grant.grantedBy.displayName),
-    `${new Date(grant.until).toISOString().replace('T', ' ').slice(0, 16)} UTC`,
+    readableUtc(grant.until),
   ]);
   const widths = header.map((title, column) =>
     Math.max(title.length, ...rows.map((row) => row[column]!.length)),
@@ -40,6 +43,13 @@ export function formatGrants(grants: readonly Grant[]): string {
       .join('  ')
       .trimEnd();
   return [line(header), ...rows.map(line)].join('\n');
+}
+
+/** What `revoke` prints: what ended and what it covered, or why nothing did. */
+export function formatRevoked(result: GrantResult): string {
+  const text =
+    result.ok && result.grant ? `${result.message} ${grantEndedText(result.grant)}` : result.message;
+  return text.replace(CONTROL, ' ');
 }
 
 export async function grantsCommand(context: CliContext, io: CliIo): Promise<number> {
@@ -62,9 +72,7 @@ export async function revokeCommand(
   const opsbot = await terminalOpsbot(context, () => {});
   try {
     const result = await opsbot.kernel.revokeGrant(grantId, principal);
-    const until =
-      result.ok && result.grant ? ` It would have lasted until ${formatClock(result.grant.until)}.` : '';
-    io.stdout.write(`${result.message}${until}\n`);
+    io.stdout.write(`${context.redactor.redact(formatRevoked(result))}\n`);
     return result.ok ? EXIT.ok : EXIT.failed;
   } finally {
     await opsbot.close();

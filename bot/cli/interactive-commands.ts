@@ -1,5 +1,5 @@
-// Interactive mode's own commands — help, whoami, permissions, status, cancel, approve, deny, answer — which
-// never become tasks for the model.
+// Interactive mode's own commands — help, whoami, permissions, status, cancel, approve, deny, answer, grants,
+// revoke — which never become tasks for the model.
 import { errorMessage } from '../../agent/errors.js';
 import {
   describePermissions,
@@ -8,8 +8,10 @@ import {
 } from '../../agent/policy/describe-permissions.js';
 import type { Principal } from '../../agent/principal.js';
 import type { Opsbot } from '../compose.js';
+import { revokeUsage } from '../router/grant-replies.js';
 import { parseRouterCommand, runRouterCommand } from '../router/router-commands.js';
 import type { CliIo, LineReader } from './cli-io.js';
+import { formatGrants, formatRevoked } from './grant-commands.js';
 import { carryOn, EXIT } from './run-task.js';
 import type { SessionRuns } from './session-runs.js';
 import { bold, dim, red } from './terminal-colors.js';
@@ -23,6 +25,9 @@ export type InteractiveCommand =
   | { name: 'approve'; approvalId: string }
   | { name: 'deny'; approvalId: string; reason?: string }
   | { name: 'answer'; runId: string; text: string }
+  | { name: 'grants' }
+  | { name: 'revoke'; grantId: string }
+  | { name: 'revoke-usage'; given?: string }
   /** The command word with a missing or malformed id: say how to use it rather than start a task. */
   | { name: 'usage'; message: string };
 
@@ -99,6 +104,18 @@ export async function runInteractiveCommand(
       case 'approve':
       case 'deny':
         return await decide(command, context);
+      // The same table and words as `opsbot grants` and `opsbot revoke`, terminal controls stripped.
+      case 'grants':
+        write(opsbot.redactor.redact(formatGrants(await opsbot.kernel.listGrants())));
+        return EXIT.ok;
+      case 'revoke': {
+        const result = await opsbot.kernel.revokeGrant(command.grantId, principal);
+        write(opsbot.redactor.redact(formatRevoked(result)));
+        return result.ok ? EXIT.ok : EXIT.failed;
+      }
+      case 'revoke-usage':
+        write(red(revokeUsage({ slashCommand: '' }, command.given)));
+        return EXIT.usage;
       case 'answer':
         return await context.session.busy(async () => {
           context.session.watch(command.runId);
@@ -155,6 +172,8 @@ function helpText(opsbot: Opsbot, principal: Principal): string {
     '  deny apv_… [reason]       refuse it, optionally saying why',
     "  answer run_… <text>       answer a run that waits for you; a choice's number picks that choice",
     '  whoami | permissions      your roles; what you can run and approve here',
+    '  grants                    approval grants in force',
+    "  revoke grt_…              end a grant early (admins and the tool's approvers)",
     '  help | exit',
     '',
     bold('Tools you can use'),

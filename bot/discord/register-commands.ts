@@ -3,11 +3,15 @@
 import { REST, Routes } from 'discord.js';
 import { z } from 'zod';
 
-/** `/ops <task>`: the same text Slack's `/ops` takes — help, status [run], cancel <run>, whoami, permissions, or a task. */
+/**
+ * `/ops <task>`: the same text Slack's `/ops` takes — help, status [run], cancel <run>, whoami, permissions, grants,
+ * revoke <grant>, or a task. Discord allows descriptions of at most 100 characters.
+ */
 export const OPS_COMMAND = {
   name: 'ops',
   type: 1,
-  description: 'Ask opsbot: a task, or help, status [run], cancel <run>, whoami, permissions',
+  description:
+    'Ask opsbot: a task, or help, status [run], cancel <run>, whoami, permissions, grants, revoke <grant>',
   options: [
     {
       type: 3,

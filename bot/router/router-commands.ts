@@ -1,4 +1,4 @@
-// The router's own commands — help, status, cancel, whoami, permissions — answered without a run.
+// The router's own commands — help, status, cancel, whoami, permissions, grants, revoke — answered without a run.
 
 import type { Conversation } from '../../agent/conversation.js';
 import { countWords } from '../../agent/count-words.js';
@@ -13,6 +13,7 @@ import type { Run, RunEvent } from '../../agent/run.js';
 import { finishedWords } from '../../agent/run-state-words.js';
 import type { PatrolControl } from '../../scheduled/patrol-control.js';
 import type { Settings } from '../config/settings-schema.js';
+import { listGrantsReply, revokeGrantReply, revokeUsage } from './grant-replies.js';
 
 export type RouterCommand =
   | { name: 'help' }
@@ -20,9 +21,17 @@ export type RouterCommand =
   | { name: 'permissions' }
   | { name: 'status'; runId?: string }
   | { name: 'cancel'; runId: string }
+  | { name: 'grants' }
+  | { name: 'revoke'; grantId: string }
+  /** `revoke` alone, or with one word that is not a grant id: a usage hint, not a task. */
+  | { name: 'revoke-usage'; given?: string }
   | { name: 'patrol'; args: string };
 
-/** Only exact command shapes count, so "status of the api" stays a task for the model. */
+/**
+ * Only exact command shapes count, so "status of the api" and "revoke the api access" stay tasks for the model.
+ * `revoke` with at most one word is always the command: a lone word there is a mistyped grant id far more often
+ * than a task, and a task from `/ops` would be echoed to the whole channel.
+ */
 export function parseRouterCommand(text: string): RouterCommand | undefined {
   const trimmed = text.trim();
   if (/^(help|\?)$/i.test(trimmed)) return { name: 'help' };
@@ -32,6 +41,13 @@ export function parseRouterCommand(text: string): RouterCommand | undefined {
   if (status) return status[1] ? { name: 'status', runId: status[1] } : { name: 'status' };
   const cancel = /^cancel\s+(run_[\w-]+)$/i.exec(trimmed);
   if (cancel) return { name: 'cancel', runId: cancel[1]! };
+  if (/^grants$/i.test(trimmed)) return { name: 'grants' };
+  const revoke = /^revoke(?:\s+(\S+))?$/i.exec(trimmed);
+  if (revoke) {
+    const given = revoke[1];
+    if (given && /^grt_[0-9a-f]{16}$/i.test(given)) return { name: 'revoke', grantId: given.toLowerCase() };
+    return given ? { name: 'revoke-usage', given } : { name: 'revoke-usage' };
+  }
   const patrol = /^patrols?(?:\s+(.*))?$/i.exec(trimmed);
   if (patrol) return { name: 'patrol', args: patrol[1] ?? '' };
   return undefined;
@@ -61,6 +77,12 @@ export async function runRouterCommand(command: RouterCommand, context: CommandC
       return command.runId ? runStatus(context, command.runId) : activeRuns(context);
     case 'cancel':
       return (await kernel.cancel(command.runId, principal)).message;
+    case 'grants':
+      return listGrantsReply(context);
+    case 'revoke':
+      return revokeGrantReply(context, command.grantId);
+    case 'revoke-usage':
+      return revokeUsage(context, command.given);
     case 'patrol':
       return context.patrols
         ? context.patrols.command(command.args, principal)
@@ -86,6 +108,8 @@ function helpText(context: CommandContext): string {
     `• \`${command} cancel <run>\` — stop a run at its next step`,
     `• \`${command} whoami\` — your roles`,
     `• \`${command} permissions\` — what you can run and approve here`,
+    `• \`${command} grants\` — approvals for a while in force: this channel's, then others you could end`,
+    `• \`${command} revoke <grant>\` — end a grant early (admins and the tool's approvers)`,
     ...(context.patrols
       ? [`• \`${command} patrol list\` — scheduled patrols (also show, run, pause, resume, snooze, history)`]
       : []),

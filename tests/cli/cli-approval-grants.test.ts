@@ -31,7 +31,9 @@ describe('opsbot approve --for, opsbot grants and opsbot revoke', () => {
     expect(viewer.out).toMatch(/Only an admin or someone who may approve restart_service/);
     expect(viewer.code).toBe(1);
     const revoked = await cli(['revoke', grantId!, '--as', 'bob']);
-    expect(revoked.out).toContain(`Ended Bob's grant ${grantId}.`);
+    expect(revoked.out).toContain(
+      `Ended Bob's grant ${grantId}. It covered restart_service {"service":"api"} for Olive in cli:terminal, until `,
+    );
     expect(revoked.code).toBe(0);
     expect((await cli(['grants'])).out).toContain('No approval grants in force.');
     expect((await cli(['revoke', grantId!, '--as', 'bob'])).code).toBe(1);

@@ -72,6 +72,18 @@ describe('interactive mode', () => {
     expect(session.stdout).not.toMatch(/run run_[0-9a-f]+:/);
   });
 
+  it('answers grants and revoke itself: the list, how to use revoke, and a grant that is not there', async () => {
+    const session = await runCliProcess(
+      ['--as', 'bob'],
+      env(),
+      'grants\nrevoke\nrevoke grt_0123456789abcdef\nexit\n',
+    );
+    expect(session.stdout).toContain('No approval grants in force.');
+    expect(session.stdout).toContain('`revoke` needs a grant id. `revoke grt_…` ends that grant');
+    expect(session.stdout).toContain('There is no live grant grt_0123456789abcdef');
+    expect(fake.requests.filter((request) => request.path.endsWith('/chat/completions'))).toHaveLength(0);
+  });
+
   it('shows an approval made in another terminal, and the approved call running there', async () => {
     fake.reply(toolCalls([{ name: 'say_hello', arguments: { name: 'world' } }], { content: 'greeting' }));
     const alice = startCli(['--as', 'alice'], env());

@@ -56,9 +56,16 @@ async function startDouble(): Promise<CommandsDouble> {
   return { apiUrl: `http://127.0.0.1:${port}/api`, calls, commands, server };
 }
 
+// Discord refuses the whole registration when a description is longer.
+it('keeps the descriptions of /ops within the 100 characters Discord accepts', () => {
+  expect(OPS_COMMAND.description.length).toBeLessThanOrEqual(100);
+  for (const option of OPS_COMMAND.options) expect(option.description.length).toBeLessThanOrEqual(100);
+});
+
 let double: CommandsDouble | undefined;
 afterEach(async () => {
-  await new Promise((resolve) => double?.server.close(resolve));
+  const open = double;
+  if (open) await new Promise((resolve) => open.server.close(resolve));
   double = undefined;
 });
 
