@@ -1,8 +1,5 @@
-// Shared settings, tools, people and places for the policy tests: a small team with viewer, operator and admin.
-import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import type { Conversation } from '../../agent/conversation.js';
-import { approverSet } from '../../agent/policy/approver-set.js';
 import {
   type PermissionSettingsInput,
   PermissionSettingsSchema,
