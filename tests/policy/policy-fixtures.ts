@@ -1,3 +1,4 @@
+// Shared settings, tools, people and places for the policy tests: a small team with viewer, operator and admin.
 import { z } from 'zod';
 import type { Conversation } from '../../agent/conversation.js';
 import {
