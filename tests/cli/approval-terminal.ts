@@ -14,8 +14,11 @@ export interface ApprovalTerminal {
   waitingRestart(): Promise<{ asked: { code: number; out: string }; approvalId: string }>;
 }
 
-/** Sets up a fresh terminal before each test of the calling file, and clears it after. */
-export function useApprovalTerminal(): ApprovalTerminal {
+/**
+ * Sets up a fresh terminal before each test of the calling file, and clears it after. `moreCommands`: more
+ * configured commands, as YAML entries indented under `tools.commands` (four spaces), beside restart_service.
+ */
+export function useApprovalTerminal(options: { moreCommands?: string } = {}): ApprovalTerminal {
   let fake: FakeOpenAIServer;
   let dir: string;
 
@@ -45,7 +48,7 @@ export function useApprovalTerminal(): ApprovalTerminal {
         '      parameters:',
         '        service: { description: Which service }',
         '',
-      ].join('\n'),
+      ].join('\n') + (options.moreCommands ?? ''),
     );
   });
   afterEach(async () => {

@@ -20,14 +20,17 @@ export interface BrowserPlayground {
  * `useBrowserPlayground({}, (it) => ({ playground, browser, page } = it))`.
  */
 export function useBrowserPlayground(
-  options: { model?: boolean; as?: string },
+  options: { model?: boolean; as?: string; moreCommands?: string },
   opened: (it: BrowserPlayground) => void,
 ): void {
   let it: Partial<BrowserPlayground> = {};
   beforeAll(async () => {
     const fake = options.model ? await startFakeOpenAIServer() : undefined;
     it.fake = fake;
-    it.playground = await startTestPlayground(fake ? { model: fake } : {});
+    it.playground = await startTestPlayground({
+      ...(fake ? { model: fake } : {}),
+      ...(options.moreCommands ? { moreCommands: options.moreCommands } : {}),
+    });
     it.browser = await launchBrowser();
     it.page = await it.browser.newPage();
     await openPlayground(it.page, it.playground.url);

@@ -47,6 +47,8 @@ export interface TestPlaygroundOptions {
   dir?: string;
   /** More top-level settings (such as `patrols:`), appended to TEST_SETTINGS. */
   moreSettings?: string;
+  /** More configured commands, as YAML entries indented under `tools.commands` (four spaces), beside restart_service. */
+  moreCommands?: string;
   /** log_search's roots (`tools.log_roots`); the default, /var/log, otherwise. */
   logRoots?: string[];
   /** A fixed port, to restart the bot where an open page expects it; a free one otherwise. */
@@ -55,9 +57,12 @@ export interface TestPlaygroundOptions {
 
 export async function startTestPlayground(options: TestPlaygroundOptions = {}): Promise<TestPlayground> {
   const dir = options.dir ?? mkdtempSync(join(tmpdir(), 'opsbot-playground-'));
-  const settings = options.logRoots
+  const withRoots = options.logRoots
     ? TEST_SETTINGS.replace('\ntools:\n', `\ntools:\n  log_roots: ${JSON.stringify(options.logRoots)}\n`)
     : TEST_SETTINGS;
+  const settings = options.moreCommands
+    ? withRoots.replace('\n  commands:\n', `\n  commands:\n${options.moreCommands}`)
+    : withRoots;
   writeFileSync(join(dir, 'opsbot.yaml'), `${settings}${options.moreSettings ?? ''}`);
   const env: NodeJS.ProcessEnv = {
     PORT: String(options.port ?? 0),
