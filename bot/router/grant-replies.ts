@@ -1,25 +1,17 @@
 // `grants` and `revoke <grant>` in chat: the approval grants in force, this channel's first, and ending one early.
 import type { Conversation } from '../../agent/conversation.js';
 import { countWords } from '../../agent/count-words.js';
-import type { Grant, Kernel } from '../../agent/kernel.js';
+import type { Grant } from '../../agent/kernel.js';
 import { revokeRefusal } from '../../agent/policy/grant-rules.js';
 import { grantEndedText, grantScopeText } from '../../agent/policy/grant-text.js';
-import type { Principal } from '../../agent/principal.js';
 import { formatClock } from '../../agent/run-state-words.js';
 import { relativeFuture } from '../chat/view-time.js';
-import type { Settings } from '../config/settings-schema.js';
+import type { CommandContext } from './command-context.js';
 
 /** A private reply stays readable: past this many grants it says how many more there are. */
 export const GRANT_LIST_LIMIT = 20;
 
-export interface GrantReplyContext {
-  kernel: Kernel;
-  settings: Settings;
-  principal: Principal;
-  conversation: Conversation;
-  slashCommand: string;
-  now: number;
-}
+export type GrantReplyContext = Omit<CommandContext, 'patrols'>;
 
 /** Arguments as inline code, so JSON's `*` and `_` are not read as formatting; a backtick would end the code. */
 const asCode = (json: string) => `\`${json.replaceAll('`', "'")}\``;

@@ -1,18 +1,14 @@
 // The router's own commands — help, status, cancel, whoami, permissions, grants, revoke — answered without a run.
 
-import type { Conversation } from '../../agent/conversation.js';
 import { countWords } from '../../agent/count-words.js';
-import type { Kernel } from '../../agent/kernel.js';
 import {
   describePermissions,
   formatPermissions,
   formatWhoami,
 } from '../../agent/policy/describe-permissions.js';
-import type { Principal } from '../../agent/principal.js';
 import type { Run, RunEvent } from '../../agent/run.js';
 import { finishedWords } from '../../agent/run-state-words.js';
-import type { PatrolControl } from '../../scheduled/patrol-control.js';
-import type { Settings } from '../config/settings-schema.js';
+import type { CommandContext } from './command-context.js';
 import { listGrantsReply, revokeGrantReply, revokeUsage } from './grant-replies.js';
 
 export type RouterCommand =
@@ -53,16 +49,7 @@ export function parseRouterCommand(text: string): RouterCommand | undefined {
   return undefined;
 }
 
-export interface CommandContext {
-  kernel: Kernel;
-  settings: Settings;
-  principal: Principal;
-  conversation: Conversation;
-  slashCommand: string;
-  now: number;
-  /** Patrols running in this process, for `patrol …`. */
-  patrols?: PatrolControl;
-}
+export type { CommandContext } from './command-context.js';
 
 export async function runRouterCommand(command: RouterCommand, context: CommandContext): Promise<string> {
   const { kernel, principal } = context;
