@@ -115,7 +115,9 @@ export async function decideApproval(
           handOff,
         );
         if (refused) return { message: `Your approval was not counted: ${refused}.`, settled: false, result };
-        return { message: decideResultMessage(result), settled: true, result };
+        // A grant is made by the approval that lets the call run, so a first of two approvals makes none.
+        const noGrant = ask ? ' No grant was made: the approval that lets it run may make one.' : '';
+        return { message: `${decideResultMessage(result)}${noGrant}`, settled: true, result };
       }
       // The grant is named on the card as the approval is applied, and written after it: a crash between the two
       // loses the grant, never makes one for a call that was not approved.

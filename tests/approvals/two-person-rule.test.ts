@@ -203,6 +203,57 @@ describe('two approvers', () => {
   });
 });
 
+describe('two approvers and a grant', () => {
+  it('makes the grant at the second approval of a tool with grants: true, and says the first made none', async () => {
+    probe = new ToolProbe();
+    const granted = defineTool({
+      name: 'delete_volume',
+      description: 'Delete a storage volume. Use only when asked to delete one. Cannot be undone.',
+      input: z.object({ volume: z.string().describe('The volume to delete') }),
+      risk: 'danger',
+      approvals: 2,
+      grants: true,
+      execute: (_ctx, input) =>
+        probe.track('delete_volume', input, async () => ({ ok: true, summary: `deleted ${input.volume}` })),
+    });
+    h = await createApprovalHarness('memory', {}, { tools: [granted] });
+    const ask = async () => {
+      h.fake.reply(
+        toolCalls([{ name: 'delete_volume', arguments: { volume: 'vol-1' } }], { content: 'as asked' }),
+        text('Deleted vol-1.'),
+      );
+      return runTask(h.kernel, { text: 'delete vol-1', principal: h.person('alice'), conversation });
+    };
+    const run = await ask();
+    if (run.status !== 'waiting_for_approval') throw new Error(`the run is ${run.status}`);
+    const forAnHour = { grantForMs: 60 * 60_000 };
+    const first = await h.kernel.decideApproval(
+      run.approval.approvalId,
+      h.person('bob'),
+      'approve',
+      undefined,
+      forAnHour,
+    );
+    expect(first.message).toContain('No grant was made: the approval that lets it run may make one.');
+    expect(first.grant).toBeUndefined();
+    expect(await h.kernel.listGrants()).toEqual([]);
+    const second = await h.kernel.decideApproval(
+      run.approval.approvalId,
+      h.person('dave'),
+      'approve',
+      undefined,
+      forAnHour,
+    );
+    expect(second.grant?.grantedBy.displayName).toBe('Dave');
+    expect((await h.kernel.settled(run.id)).status).toBe('finished');
+    // The same call again runs under Dave's grant, with no card.
+    const again = await ask();
+    expect((await h.kernel.settled(again.id)).status).toBe('finished');
+    expect(probe.count('delete_volume')).toBe(2);
+    expect(h.chat.ofKind('approval')).toHaveLength(1);
+  });
+});
+
 describe('the transition', () => {
   const waitingForTwo = {
     ...sampleRuns.waiting_for_approval,
