@@ -11,6 +11,7 @@ import { recentlyReachable } from '../chat/store-reachability.js';
 import type { Environment } from '../config/environment.js';
 import type { Settings } from '../config/settings-schema.js';
 import { ChannelPacer } from './channel-pacer.js';
+import { responseUrlPolicy } from './response-url.js';
 import { buildSlackApp, type SlackAppSettings } from './slack-app.js';
 import { SlackChannelNames } from './slack-channel-names.js';
 import { SlackChatPort } from './slack-chat-port.js';
@@ -112,6 +113,7 @@ export async function startSlack(options: StartSlackOptions): Promise<SlackAdapt
     },
     slashCommand: environment.SLACK_SLASH_COMMAND,
     ephemeral: ephemeralReplier(delivery, clock, logger),
+    responseUrls: responseUrlPolicy(environment.SLACK_API_URL),
     logger,
   });
 

@@ -3,6 +3,7 @@ import type { App } from '@slack/bolt';
 import type { Logger } from '../../agent/logger.js';
 import { actionFromButton, type ChatEvent } from '../chat/chat-event.js';
 import type { EventIntake } from '../chat/event-intake.js';
+import { followableRespond, type ResponseUrlPolicy } from './response-url.js';
 import { BUTTON_ACTION_IDS } from './slack-blocks.js';
 import type { SlackChannelNames } from './slack-channel-names.js';
 import { openDenyReason, registerDenyReason } from './slack-deny-reason.js';
@@ -23,6 +24,8 @@ export interface SlackListenerDeps {
   self: BotSelf;
   slashCommand: string;
   ephemeral: EphemeralReply;
+  /** Which response_urls are followed; others are answered by chat.postEphemeral. */
+  responseUrls: ResponseUrlPolicy;
   logger: Logger;
 }
 
@@ -72,7 +75,12 @@ export function registerSlackListeners(app: App, deps: SlackListenerDeps): void 
       return logger.warn({}, 'a slash command payload in an unexpected shape');
     }
     const { userId, ...command } = normalizeCommand(parsed.data);
-    const target: EphemeralTarget = { channel: command.conversation.channelId, user: userId, respond };
+    const followed = followableRespond(parsed.data.response_url, respond, deps.responseUrls, logger);
+    const target: EphemeralTarget = {
+      channel: command.conversation.channelId,
+      user: userId,
+      ...(followed ? { respond: followed } : {}),
+    };
     await intake.receive({
       name: 'slash command',
       ack: () => ack(),
@@ -109,10 +117,11 @@ export function registerSlackListeners(app: App, deps: SlackListenerDeps): void 
       );
       if (dialog) return;
     }
+    const followed = followableRespond(parsed.data?.response_url, respond, deps.responseUrls, logger);
     const target: EphemeralTarget = {
       channel: click.conversation.channelId,
       user: click.userId,
-      respond,
+      ...(followed ? { respond: followed } : {}),
       ...(click.conversation.threadId ? { threadTs: click.conversation.threadId } : {}),
     };
     await intake.receive({
