@@ -23,8 +23,8 @@ export function unspecifiedOverlap(cidr: IpAddress, prefix: number): string | un
 
 /** Why such an address is refused, for a person reading the refusal. */
 export function unspecifiedReason(destination: IpAddress): string {
-  const which = destination.family === 6 ? '::' : destination.address === '0.0.0.0' ? '0.0.0.0' : '0.0.0.0/8';
-  return which === '0.0.0.0/8'
-    ? 'is in 0.0.0.0/8, the unspecified "this network" addresses, which are never a destination'
-    : `is the unspecified address ${which}, which Linux connects to this host; it is never a destination`;
+  if (destination.family === 4 && destination.address !== '0.0.0.0') {
+    return 'is in 0.0.0.0/8, the unspecified "this network" addresses, which are never a destination';
+  }
+  return 'is the unspecified address, which Linux connects to this host; it is never a destination';
 }
