@@ -10,12 +10,7 @@ export interface MetadataRange {
 
 /** Each cloud's documented endpoints, in both families. Keep docs/security.md's table in step. */
 export const METADATA_ENDPOINTS = [
-  {
-    range: '169.254.0.0/16',
-    what:
-      'link-local IPv4: instance metadata 169.254.169.254 (AWS, GCP, Azure, OCI, DigitalOcean, OpenStack), ' +
-      'ECS task credentials 169.254.170.2, EKS Pod Identity 169.254.170.23',
-  },
+  { range: '169.254.0.0/16', what: 'link-local IPv4, where clouds serve metadata and credentials' },
   { range: '100.100.100.200/32', what: 'Alibaba Cloud metadata' },
   { range: '168.63.129.16/32', what: 'Azure WireServer' },
   { range: '192.0.0.192/32', what: 'OCI metadata' },
@@ -28,6 +23,13 @@ export const METADATA_ENDPOINTS = [
 
 export const METADATA_RANGES: string[] = METADATA_ENDPOINTS.map((endpoint) => endpoint.range);
 
+/** The documented endpoints inside link-local 169.254.0.0/16, named in the refusal. */
+const LINK_LOCAL_ENDPOINTS: ReadonlyMap<string, string> = new Map([
+  ['169.254.169.254', 'instance metadata of AWS, GCP, Azure, OCI, DigitalOcean and OpenStack'],
+  ['169.254.170.2', 'ECS task credentials'],
+  ['169.254.170.23', 'EKS Pod Identity'],
+]);
+
 let compiled: (AddressRange & MetadataRange)[] | undefined;
 
 /** Compiled with the first check that needs them, so a start with no network check does no address parsing. */
@@ -38,7 +40,10 @@ function metadataRanges(): (AddressRange & MetadataRange)[] {
 
 /** The metadata range a destination (see canonicalIp: carried IPv4 already unwrapped) lies in, or undefined. */
 export function metadataRangeOf(destination: IpAddress): MetadataRange | undefined {
-  return metadataRanges().find((range) => rangeContains(range, destination));
+  const found = metadataRanges().find((range) => rangeContains(range, destination));
+  if (!found) return undefined;
+  const named = destination.family === 4 ? LINK_LOCAL_ENDPOINTS.get(destination.address) : undefined;
+  return { range: found.range, what: named ?? found.what };
 }
 
 /** The metadata range a settings CIDR (as written, and its prefix) shares any address with, or undefined. */

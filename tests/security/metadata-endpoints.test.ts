@@ -34,6 +34,7 @@ const attackerDns: Resolve = async (host) => {
       { address: 'fd20:ce::254', family: 6 },
     ],
     'gcp6.attacker.test': [{ address: 'fd20:ce::254', family: 6 }],
+    'eks.attacker.test': [{ address: '169.254.170.23', family: 4 }],
     'eks6.attacker.test': [{ address: 'fd00:ec2::23', family: 6 }],
     'oci6.attacker.test': [{ address: 'fd00:c1::a9fe:a9fe', family: 6 }],
     'oci.attacker.test': [{ address: '192.0.0.192', family: 4 }],
@@ -93,8 +94,9 @@ describe('cloud metadata endpoints outside the first fixed ranges', () => {
 
   it('attack: a name resolving to one of them is refused, and the refusal says which endpoint it is', async () => {
     const names = {
-      'metadata.google.internal': 'instance metadata 169.254.169.254',
+      'metadata.google.internal': 'instance metadata of AWS, GCP, Azure, OCI',
       'gcp6.attacker.test': 'GCP metadata over IPv6',
+      'eks.attacker.test': 'EKS Pod Identity',
       'eks6.attacker.test': 'EKS Pod Identity over IPv6',
       'oci6.attacker.test': 'OCI metadata over IPv6',
       'oci.attacker.test': 'OCI metadata',
