@@ -2,7 +2,7 @@
 
 /** Lower-case header names, with the cloud endpoint that requires each. */
 const METADATA_HEADERS: readonly { name: string; cloud: string }[] = [
-  { name: 'metadata-flavor', cloud: 'GCP and OCI metadata' },
+  { name: 'metadata-flavor', cloud: 'GCP metadata' },
   { name: 'x-google-metadata-request', cloud: 'GCP legacy metadata' },
   { name: 'x-aws-ec2-metadata-token', cloud: 'AWS IMDSv2' },
   { name: 'x-aws-ec2-metadata-token-ttl-seconds', cloud: 'AWS IMDSv2 token' },
@@ -20,7 +20,7 @@ export function metadataHeaderProblem(headers: Record<string, string>): string |
     const found = METADATA_HEADERS.find((header) => header.name === name.trim().toLowerCase());
     if (found) {
       return (
-        `the ${name} header is what ${found.cloud} asks for, and it serves only to read instance ` +
+        `the ${name} header is only for ${found.cloud}: it serves to read instance metadata and ` +
         'credentials, so it is never sent'
       );
     }

@@ -17,7 +17,7 @@ export const METADATA_ENDPOINTS = [
   { range: 'fe80::/10', what: 'link-local IPv6' },
   { range: 'fd00:ec2::254/128', what: 'AWS metadata over IPv6' },
   { range: 'fd00:ec2::23/128', what: 'EKS Pod Identity over IPv6' },
-  { range: 'fd20:ce::254/128', what: 'GCP metadata over IPv6 (metadata.google.internal)' },
+  { range: 'fd20:ce::254/128', what: 'GCP metadata over IPv6, metadata.google.internal' },
   { range: 'fd00:c1::a9fe:a9fe/128', what: 'OCI metadata over IPv6' },
 ] as const satisfies readonly MetadataRange[];
 

@@ -195,7 +195,9 @@ describe('cloud metadata request headers', () => {
       const name = JSON.stringify(headers);
       expect(result.ok, name).toBe(false);
       expect(dataOf(result).refused, name).toBe(true);
-      expect(result.summary, name).toMatch(/header is what .+ asks for, and it serves only to read instance/);
+      expect(result.summary, name).toMatch(
+        /header is only for .+: it serves to read instance metadata and credentials/,
+      );
     }
     expect(seen.length, 'no request with a metadata header reached the server').toBe(before + 1);
     expect((await callTool(httpCheck, { url: `${base}/`, headers: { 'X-Request-Id': 'abc' } })).ok).toBe(
