@@ -83,3 +83,24 @@ export function canonicalIp(text: string): Destination | undefined {
   const carried = carriedIpv4(addressBits(parsed));
   return carried ? { address: carried.ipv4, family: 4, carrier: carried.carrier } : parsed;
 }
+
+const LOCAL_NAT64 = '64:ff9b:1::/48';
+/** RFC 6052 prefix lengths other than /96 that a NAT64 inside the local-use /48 may use. */
+const SHORTER_NAT64_PREFIXES = [48, 56, 64];
+
+/**
+ * The IPv4 a local-use NAT64 address would reach if its gateway used a /48, /56 or /64 prefix (RFC 6052 puts the
+ * IPv4 after the prefix, skipping bits 64-71). Only checked against the metadata ranges: which prefix length a
+ * gateway uses is not known here, and any of them could lead to the metadata service.
+ */
+export function otherNat64Readings(address: IpAddress): IpAddress[] {
+  if (address.family !== 6) return [];
+  const bits = addressBits(address);
+  const local = ipv6Prefix(LOCAL_NAT64);
+  if (!samePrefix(bits, local.base, local.length)) return [];
+  const withoutBits64To71 = ((bits >> 64n) << 56n) | (bits & ((1n << 56n) - 1n));
+  return SHORTER_NAT64_PREFIXES.map((length) => ({
+    address: ipv4FromBits(withoutBits64To71 >> BigInt(120 - length - 32)),
+    family: 4,
+  }));
+}

@@ -3,7 +3,7 @@ import { lookup } from 'node:dns/promises';
 import { BlockList } from 'node:net';
 import { raceSignal } from './call-limits.js';
 import { type IpAddress, type IpFamily, parseIp } from './ip-address.js';
-import { canonicalIp, type Destination } from './ipv4-in-ipv6.js';
+import { canonicalIp, type Destination, otherNat64Readings } from './ipv4-in-ipv6.js';
 import { METADATA_RANGES, metadataOverlap, metadataRangeOf } from './metadata-ranges.js';
 import { isUnspecifiedAddress, unspecifiedOverlap, unspecifiedReason } from './unspecified-address.js';
 
@@ -139,15 +139,24 @@ export function createNetworkGuard(rules: NetworkRules, options: { resolve?: Res
   const deny = compileRules(rules.deny, 'deny');
   const resolve = options.resolve ?? systemResolve;
 
-  /** Judges the address a connection would go to; the unspecified and metadata ranges come before any list. */
+  /** Judges the address a connection would go to; the metadata and unspecified ranges come before any list. */
   function judge(host: string, resolved: ResolvedAddress): string | undefined {
     const written = parseIp(resolved.address) ?? resolved;
     const destination: Destination = canonicalIp(resolved.address) ?? written;
-    let shown = resolved.address === host ? host : `${host} (${resolved.address})`;
-    if (destination.carrier) shown += `, ${destination.carrier} for ${destination.address},`;
-    if (isUnspecifiedAddress(destination)) return `${shown} ${unspecifiedReason(destination)}`;
+    const subject = resolved.address === host ? host : `${host} (${resolved.address})`;
+    const shown = destination.carrier
+      ? `${subject}, ${destination.carrier} for ${destination.address},`
+      : subject;
     const metadata = metadataRangeOf(destination);
     if (metadata) return `${shown} is a cloud metadata address (${metadata.what}), which is always refused`;
+    const viaNat64 = otherNat64Readings(written).find((reading) => metadataRangeOf(reading));
+    if (viaNat64) {
+      return (
+        `${subject} is local-use NAT64 that a gateway with a /48, /56 or /64 prefix takes to the cloud ` +
+        `metadata address ${viaNat64.address}, which is always refused`
+      );
+    }
+    if (isUnspecifiedAddress(destination)) return `${shown} ${unspecifiedReason(destination)}`;
     const forms = [written, destination];
     if (inBlocks(deny, forms)) return `${shown} is in the network deny list`;
     if (!allow.empty && !hostMatches(host, allow.hosts) && !inBlocks(allow, forms)) {

@@ -134,6 +134,18 @@ describe('cloud metadata endpoints outside the first fixed ranges', () => {
     }
   });
 
+  it('attack: local-use NAT64 with a /48, /56 or /64 prefix wraps 169.254.169.254', async () => {
+    for (const host of ['64:ff9b:1:a9fe:a9:fe00::', '64:ff9b:1:a9:fe:a9fe::', '64:ff9b:1:0:a9:fea9:fe00:0']) {
+      const result = await callTool(httpCheck, { url: `http://[${host}]/`, timeout_ms: 500 });
+      expect(dataOf(result).refused, host).toBe(true);
+      expect(result.summary).toMatch(
+        /is local-use NAT64 that a gateway with a \/48, \/56 or \/64 prefix takes to the cloud metadata address 169\.254\.169\.254/,
+      );
+    }
+    const guard = createNetworkGuard({ allow: [], deny: [] });
+    await expect(guard.check('64:ff9b:1::a00:1')).resolves.toBeDefined();
+  });
+
   it('attack: they stay refused when the deny list is emptied', async () => {
     const guard = createNetworkGuard({ allow: [], deny: [] }, { resolve: attackerDns });
     for (const [what, , host] of endpoints) {

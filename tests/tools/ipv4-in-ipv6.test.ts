@@ -1,7 +1,7 @@
 // Address normalisation: every IPv6 form that carries IPv4 is judged as that IPv4, other addresses as written.
 import { describe, expect, it } from 'vitest';
 import { parseIp } from '../../tools/ip-address.js';
-import { canonicalIp } from '../../tools/ipv4-in-ipv6.js';
+import { canonicalIp, otherNat64Readings } from '../../tools/ipv4-in-ipv6.js';
 
 /** Input, the address it is judged as, and the carrier form named in a refusal (none when not carried). */
 const rows: [string, string, string?][] = [
@@ -41,6 +41,20 @@ describe('address normalisation', () => {
     expect(destination?.address).toBe(judgedAs);
     expect(destination?.carrier).toBe(carrier);
     expect(destination?.family).toBe(judgedAs.includes(':') ? 6 : 4);
+  });
+
+  it.each([
+    ['64:ff9b:1:a9fe:a9:fe00::', '169.254.169.254', 48],
+    ['64:ff9b:1:a9:fe:a9fe::', '169.254.169.254', 56],
+    ['64:ff9b:1:0:a9:fea9:fe00:0', '169.254.169.254', 64],
+  ])('local-use NAT64 %s reaches %s with a /%i prefix', (input, ipv4, length) => {
+    const readings = otherNat64Readings(parseIp(input) ?? { address: '', family: 6 });
+    expect(readings[[48, 56, 64].indexOf(length)]).toEqual({ address: ipv4, family: 4 });
+  });
+
+  it('reads no other NAT64 prefix lengths outside the local-use /48', () => {
+    expect(otherNat64Readings({ address: '64:ff9b:0:a9fe:a9:fe00::', family: 6 })).toEqual([]);
+    expect(otherNat64Readings({ address: '169.254.169.254', family: 4 })).toEqual([]);
   });
 
   it('leaves names alone, and parses settings entries as written', () => {
