@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { defineTool, type Tool } from '../agent/tool.js';
 import { abortText, errorText, timeoutField, withCallLimits } from './call-limits.js';
 import { type HttpResponseSummary, sendHttpRequest } from './http-request.js';
+import { metadataHeaderProblem } from './metadata-headers.js';
 import { type NetworkGuard, NetworkRefusal } from './network-guard.js';
 
 const DEFAULT_TIMEOUT_MS = 10_000;
@@ -81,7 +82,7 @@ const input = z
 const description = `Sends one HTTP or HTTPS request (GET, HEAD or OPTIONS), follows redirects up to a limit, and checks the final status against an expectation and, optionally, that the body contains a text.
 Result data: url, final_url, status, status_text, status_ok, body_match, latency_ms (total, all hops), redirects [{status, url, location}], headers (content-type, server, ...), body_excerpt (first ${EXCERPT_CHARS} characters), tls {valid_to, days_left, issuer, authorized} for https.
 Use this when you need to know whether a web service or health endpoint answers as expected and how fast: after a deploy, during an incident, or to see where a URL redirects.
-Do not use it to change anything (only side-effect-free methods are allowed), to download large bodies (only the first ${MAX_BODY_BYTES / 1024} KB are read), or for non-HTTP ports (use tcp_check). Hosts outside the network allow list and cloud metadata addresses are refused, at every redirect hop.`;
+Do not use it to change anything (only side-effect-free methods are allowed), to download large bodies (only the first ${MAX_BODY_BYTES / 1024} KB are read), or for non-HTTP ports (use tcp_check). Hosts outside the network allow list, cloud metadata addresses, the unspecified addresses (0.0.0.0, ::) and cloud metadata request headers (Metadata-Flavor, X-aws-ec2-metadata-token, Metadata) are refused, at every redirect hop.`;
 
 function statusMatches(status: number, expected: string | number): boolean {
   if (typeof expected === 'number') return status === expected;
@@ -127,6 +128,10 @@ export function createHttpCheckTool(options: { guard: NetworkGuard }): Tool {
           };
         }
         let headers: Record<string, string> = { ...args.headers };
+        const headerProblem = metadataHeaderProblem(headers);
+        if (headerProblem) {
+          return { ok: false, summary: `http_check refused: ${headerProblem}.`, data: { refused: true } };
+        }
         const started = performance.now();
         let response: HttpResponseSummary;
         try {

@@ -5,7 +5,8 @@ import { request as httpsRequest } from 'node:https';
 import type { LookupFunction } from 'node:net';
 import { isIP } from 'node:net';
 import type { TLSSocket } from 'node:tls';
-import type { ResolvedAddress } from './network-guard.js';
+import { metadataHeaderProblem } from './metadata-headers.js';
+import { NetworkRefusal, type ResolvedAddress } from './network-guard.js';
 
 export interface HttpResponseSummary {
   status: number;
@@ -96,6 +97,8 @@ export function sendHttpRequest(options: HttpRequestOptions): Promise<HttpRespon
   const send = isHttps ? httpsRequest : httpRequest;
   const hostname = url.hostname.replace(/^\[|\]$/g, '');
   const started = performance.now();
+  const headerProblem = metadataHeaderProblem(options.headers);
+  if (headerProblem) return Promise.reject(new NetworkRefusal(`refused: ${headerProblem}`));
   return new Promise<HttpResponseSummary>((resolve, reject) => {
     const request = send(url, {
       method: options.method,

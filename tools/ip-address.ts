@@ -1,7 +1,12 @@
-// IP address text made canonical, so "::ffff:169.254.169.254", "2852039166" and "169.254.169.254" are judged alike.
+// IP address text parsed as written: "2852039166" and "169.254.169.254" are one IPv4, IPv6 is expanded; nothing unwrapped.
 import { isIP } from 'node:net';
 
 export type IpFamily = 4 | 6;
+
+export interface IpAddress {
+  address: string;
+  family: IpFamily;
+}
 
 /** Expands an IPv6 address to its eight 16-bit groups, or returns undefined if it is not one. */
 export function ipv6Groups(address: string): number[] | undefined {
@@ -37,7 +42,7 @@ function legacyPart(text: string): number | undefined {
 /**
  * The IPv4 forms inet_aton and URL parsers accept besides the dotted quad: one to four parts, each decimal,
  * octal (leading 0) or hex (0x), the last filling the remaining bytes ("2852039166", "0251.0376.0251.0376",
- * "0xa9fea9fe", "169.254.43518"). The system resolver turns these into addresses, so the guard must too.
+ * "0xa9fea9fe", "169.254.43518", "0", "0x0"). The system resolver turns these into addresses, so the guard must too.
  */
 export function legacyIpv4(text: string): string | undefined {
   const parts = text.split('.');
@@ -53,15 +58,14 @@ export function legacyIpv4(text: string): string | undefined {
   leading.forEach((byte, index) => {
     value += byte * 2 ** (8 * (3 - index));
   });
-  return [value >>> 24, (value >>> 16) & 0xff, (value >>> 8) & 0xff, value & 0xff].join('.');
+  return ipv4FromBits(BigInt(value));
 }
 
 /**
- * The canonical form of an address: IPv4 as dotted quad (from any inet_aton spelling), IPv4-mapped and
- * IPv4-compatible IPv6 as the IPv4 it carries, other IPv6 fully expanded in lowercase. Undefined when the
- * text is not an IP address.
+ * An address as written, made canonical but not unwrapped: IPv4 as a dotted quad (from any inet_aton spelling),
+ * IPv6 fully expanded in lowercase without its zone. Undefined when the text is not an IP address.
  */
-export function canonicalIp(text: string): { address: string; family: IpFamily } | undefined {
+export function parseIp(text: string): IpAddress | undefined {
   const bare = text.startsWith('[') && text.endsWith(']') ? text.slice(1, -1) : text;
   const family = isIP(bare);
   if (family === 4) return { address: bare.split('.').map(Number).join('.'), family: 4 };
@@ -71,33 +75,19 @@ export function canonicalIp(text: string): { address: string; family: IpFamily }
   }
   const groups = ipv6Groups(bare);
   if (!groups) return undefined;
-  const firstFive = groups.slice(0, 5).every((group) => group === 0);
-  const mapped = firstFive && groups[5] === 0xffff;
-  const compatible = firstFive && groups[5] === 0 && (groups[6] ?? 0) !== 0;
-  if (mapped || compatible) {
-    const high = groups[6] ?? 0;
-    const low = groups[7] ?? 0;
-    return { address: [high >> 8, high & 0xff, low >> 8, low & 0xff].join('.'), family: 4 };
-  }
   return { address: groups.map((group) => group.toString(16)).join(':'), family: 6 };
 }
 
-/** An address (or CIDR base) as a number with its width in bits, for prefix arithmetic. */
-export function addressBits(canonical: { address: string; family: IpFamily }): bigint {
+/** An address (or CIDR base) as a number, for prefix arithmetic: 32 bits for IPv4, 128 for IPv6. */
+export function addressBits(canonical: IpAddress): bigint {
   if (canonical.family === 4) {
     return canonical.address.split('.').reduce((sum, byte) => (sum << 8n) | BigInt(Number(byte)), 0n);
   }
   return (ipv6Groups(canonical.address) ?? []).reduce((sum, group) => (sum << 16n) | BigInt(group), 0n);
 }
 
-/** The IPv4 address carried inside NAT64 (64:ff9b::/96) and 6to4 (2002::/16) IPv6 addresses. */
-export function embeddedIpv4(canonicalV6: string): string | undefined {
-  const groups = ipv6Groups(canonicalV6);
-  if (!groups) return undefined;
-  const toV4 = (high: number, low: number) => [high >> 8, high & 0xff, low >> 8, low & 0xff].join('.');
-  if (groups[0] === 0x64 && groups[1] === 0xff9b && groups.slice(2, 6).every((group) => group === 0)) {
-    return toV4(groups[6] ?? 0, groups[7] ?? 0);
-  }
-  if (groups[0] === 0x2002) return toV4(groups[1] ?? 0, groups[2] ?? 0);
-  return undefined;
+/** The dotted quad of the low 32 bits of `bits`. */
+export function ipv4FromBits(bits: bigint): string {
+  const value = Number(bits & 0xffffffffn);
+  return [value >>> 24, (value >>> 16) & 0xff, (value >>> 8) & 0xff, value & 0xff].join('.');
 }

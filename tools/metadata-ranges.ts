@@ -1,84 +1,52 @@
-// Cloud metadata ranges: refused by every network check whatever the settings say, and never allowable.
-import { BlockList } from 'node:net';
-import { addressBits, canonicalIp, embeddedIpv4, type IpFamily } from './ip-address.js';
+// Cloud metadata, credential and wire-server addresses: refused by every network check, never allowable.
+import { type AddressRange, compileRange, rangeContains, rangeOverlaps } from './address-ranges.js';
+import type { IpAddress } from './ip-address.js';
 
-/**
- * Link-local IPv4 (AWS/GCP/Azure/Oracle/DigitalOcean 169.254.169.254, the AWS ECS credentials endpoint
- * 169.254.170.2), Alibaba Cloud's 100.100.100.200, link-local IPv6 and the AWS IPv6 metadata address.
- */
-export const METADATA_RANGES = [
-  '169.254.0.0/16',
-  '100.100.100.200/32',
-  'fe80::/10',
-  'fd00:ec2::254/128',
-] as const satisfies readonly string[];
-
-interface Range {
-  text: string;
-  family: IpFamily;
-  base: bigint;
-  prefix: number;
+/** One always-refused range, with what lives there for the refusal message and the docs. */
+export interface MetadataRange {
+  range: string;
+  what: string;
 }
 
-let ranges: Range[] | undefined;
+/** Each cloud's documented endpoints, in both families. Keep docs/security.md's table in step. */
+export const METADATA_ENDPOINTS = [
+  { range: '169.254.0.0/16', what: 'link-local IPv4, where clouds serve metadata and credentials' },
+  { range: '100.100.100.200/32', what: 'Alibaba Cloud metadata' },
+  { range: '168.63.129.16/32', what: 'Azure WireServer' },
+  { range: '192.0.0.192/32', what: 'OCI metadata' },
+  { range: 'fe80::/10', what: 'link-local IPv6' },
+  { range: 'fd00:ec2::254/128', what: 'AWS metadata over IPv6' },
+  { range: 'fd00:ec2::23/128', what: 'EKS Pod Identity over IPv6' },
+  { range: 'fd20:ce::254/128', what: 'GCP metadata over IPv6, metadata.google.internal' },
+  { range: 'fd00:c1::a9fe:a9fe/128', what: 'OCI metadata over IPv6' },
+] as const satisfies readonly MetadataRange[];
 
-/**
- * The ranges as numbers, worked out with the first check that needs them: node:net's first IPv6 check compiles a
- * large regular expression (about 10 ms), which a start with no network check yet has no need of.
- */
-function metadataRanges(): Range[] {
-  ranges ??= METADATA_RANGES.map((text) => {
-    const [address = '', prefix = ''] = text.split('/');
-    const canonical = canonicalIp(address);
-    if (!canonical) throw new Error(`bad metadata range ${text}`);
-    return { text, family: canonical.family, base: addressBits(canonical), prefix: Number(prefix) };
-  });
-  return ranges;
+export const METADATA_RANGES: string[] = METADATA_ENDPOINTS.map((endpoint) => endpoint.range);
+
+/** The documented endpoints inside link-local 169.254.0.0/16, named in the refusal. */
+const LINK_LOCAL_ENDPOINTS: ReadonlyMap<string, string> = new Map([
+  ['169.254.169.254', 'instance metadata of AWS, GCP, Azure, OCI, DigitalOcean and OpenStack'],
+  ['169.254.170.2', 'ECS task credentials'],
+  ['169.254.170.23', 'EKS Pod Identity'],
+]);
+
+let compiled: (AddressRange & MetadataRange)[] | undefined;
+
+/** Compiled with the first check that needs them, so a start with no network check does no address parsing. */
+function metadataRanges(): (AddressRange & MetadataRange)[] {
+  compiled ??= METADATA_ENDPOINTS.map((endpoint) => ({ ...compileRange(endpoint.range), ...endpoint }));
+  return compiled;
 }
 
-/** Where IPv6 carries an IPv4 address: its fixed leading bits, their length, and the IPv4's bit offset. */
-const IPV4_IN_IPV6 = [
-  { base: 0xffffn << 32n, before: 96, shift: 0n }, // ::ffff:a.b.c.d
-  { base: 0x64ff9bn << 96n, before: 96, shift: 0n }, // 64:ff9b::a.b.c.d (NAT64)
-  { base: 0x2002n << 112n, before: 16, shift: 80n }, // 2002:aabb:ccdd:: (6to4)
-];
-
-const blocks = new BlockList();
-for (const range of METADATA_RANGES) {
-  const [address = '', prefix = ''] = range.split('/');
-  blocks.addSubnet(address, Number(prefix), address.includes(':') ? 'ipv6' : 'ipv4');
+/** The metadata range a destination (see canonicalIp: carried IPv4 already unwrapped) lies in, or undefined. */
+export function metadataRangeOf(destination: IpAddress): MetadataRange | undefined {
+  const found = metadataRanges().find((range) => rangeContains(range, destination));
+  if (!found) return undefined;
+  const named = destination.family === 4 ? LINK_LOCAL_ENDPOINTS.get(destination.address) : undefined;
+  return { range: found.range, what: named ?? found.what };
 }
 
-/** Whether a canonical address (see canonicalIp) is a metadata address, also when carried in NAT64 or 6to4. */
-export function isMetadataAddress(address: { address: string; family: IpFamily }): boolean {
-  if (blocks.check(address.address, address.family === 4 ? 'ipv4' : 'ipv6')) return true;
-  if (address.family === 4) return false;
-  const carried = embeddedIpv4(address.address);
-  return carried !== undefined && blocks.check(carried, 'ipv4');
-}
-
-/**
- * The metadata range an address or CIDR (canonical base, prefix length) shares any address with, or
- * undefined. IPv6 entries are also compared with the IPv4 ranges as IPv4-mapped, NAT64 and 6to4 addresses.
- */
-export function metadataOverlap(
-  canonical: { address: string; family: IpFamily },
-  prefix: number,
-): string | undefined {
-  const bits = addressBits(canonical);
-  const width = canonical.family === 4 ? 32 : 128;
-  for (const range of metadataRanges()) {
-    const candidates: { base: bigint; prefix: number }[] = [];
-    if (range.family === canonical.family) candidates.push({ base: range.base, prefix: range.prefix });
-    else if (range.family === 4) {
-      for (const wrap of IPV4_IN_IPV6) {
-        candidates.push({ base: wrap.base | (range.base << wrap.shift), prefix: range.prefix + wrap.before });
-      }
-    } else continue;
-    for (const candidate of candidates) {
-      const shared = BigInt(width - Math.min(prefix, candidate.prefix));
-      if (bits >> shared === candidate.base >> shared) return range.text;
-    }
-  }
-  return undefined;
+/** The metadata range a settings CIDR (as written, and its prefix) shares any address with, or undefined. */
+export function metadataOverlap(cidr: IpAddress, prefix: number): string | undefined {
+  return metadataRanges().find((range) => rangeOverlaps(range, cidr, prefix))?.text;
 }

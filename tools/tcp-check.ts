@@ -20,7 +20,7 @@ const input = z
 const description = `Opens a TCP connection to host:port, closes it at once, and reports whether it connected and how long the connection took.
 Result data: host, port, address (the IP actually used), connected, latency_ms, error_code (ECONNREFUSED, ETIMEDOUT, ...).
 Use this when you need to know whether something listens on a port and is reachable from here: a database, a cache, a load balancer, a port that should be closed.
-Do not use it for HTTP(S) services (use http_check, which also checks the response) or for certificates (use tls_certificate). Hosts and addresses outside the network allow list, and cloud metadata addresses, are refused.`;
+Do not use it for HTTP(S) services (use http_check, which also checks the response) or for certificates (use tls_certificate). Hosts and addresses outside the network allow list, cloud metadata addresses and the unspecified addresses (0.0.0.0, ::) are refused.`;
 
 function connectOnce(address: string, port: number, signal: AbortSignal): Promise<number> {
   return new Promise<number>((resolve, reject) => {

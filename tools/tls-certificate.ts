@@ -33,7 +33,7 @@ const input = z
 const description = `Connects to a TLS endpoint (host:port, 443 by default) and reports the certificate it presents: subject, issuer, subject alternative names, validity dates, days left, whether the chain verifies against the system's trusted CAs, and whether it matches the host name.
 Result data: subject, issuer, subject_alt_names, valid_from, valid_to, days_left, expired, chain_verified, verify_error (e.g. DEPTH_ZERO_SELF_SIGNED_CERT), hostname_matches, fingerprint_sha256, serial_number, protocol, chain [{subject, issuer, valid_to}]. ok is false when the chain does not verify, the name does not match, or fewer than min_days_left days are left.
 Use this when you need to know when a certificate expires, why clients reject it, or which certificate a service really serves.
-Do not use it to check whether an HTTP service works (use http_check) or whether a port is open (use tcp_check). Hosts outside the network allow list and cloud metadata addresses are refused.`;
+Do not use it to check whether an HTTP service works (use http_check) or whether a port is open (use tcp_check). Hosts outside the network allow list, cloud metadata addresses and the unspecified addresses (0.0.0.0, ::) are refused.`;
 
 function names(fields: DetailedPeerCertificate['subject'] | undefined): string {
   if (!fields) return '';

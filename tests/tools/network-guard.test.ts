@@ -1,6 +1,6 @@
 // The network guard: metadata refused by default, allow/deny hosts and CIDRs, judged on resolved addresses.
 import { describe, expect, it } from 'vitest';
-import { canonicalIp } from '../../tools/ip-address.js';
+import { canonicalIp } from '../../tools/ipv4-in-ipv6.js';
 import { createNetworkGuard, NetworkRefusal, type Resolve } from '../../tools/network-guard.js';
 import { createTcpCheckTool } from '../../tools/tcp-check.js';
 import { ToolSettingsSchema } from '../../tools/tool-settings-schema.js';
