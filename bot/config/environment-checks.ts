@@ -1,5 +1,6 @@
 // Checks between environment variables: a platform set up halfway, a token pasted into the wrong variable,
 // a playground or /metrics reachable from the network without a token.
+import { isLoopback } from '../http/loopback-host.js';
 import type { SettingsProblem } from './settings-problem.js';
 
 type Present = Readonly<Record<string, string>>;
@@ -151,8 +152,4 @@ function checkMetrics(present: Present): SettingsProblem[] {
         `${GENERATE_TOKEN_HINT}), or OPSBOT_METRICS=off`,
     },
   ];
-}
-
-function isLoopback(host: string): boolean {
-  return host === 'localhost' || host === '::1' || host === '[::1]' || /^127\.\d+\.\d+\.\d+$/.test(host);
 }

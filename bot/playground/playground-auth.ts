@@ -1,4 +1,4 @@
-// Who may use the playground: the token when one is set, and on the loopback only requests addressed to it.
+// Who may use the playground: the token when one is set (the HTTP server refuses foreign Host names first).
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { type Clock, systemClock } from '../../agent/clock.js';
@@ -17,8 +17,6 @@ export const CLIENT_HEADER = 'x-opsbot-client';
 export interface PlaygroundGuardOptions {
   /** OPSBOT_PLAYGROUND_TOKEN; without it the playground relies on being reachable from this machine only. */
   token: string | undefined;
-  /** HOST: on a loopback address, requests naming another host are refused (DNS rebinding). */
-  host: string;
   clock?: Clock;
   /** How many wrong tokens are checked before 429; the defaults suit a person typing. */
   failedAttempts?: FailedAttemptLimits;
@@ -32,18 +30,12 @@ export function createPlaygroundGuard(options: PlaygroundGuardOptions): Playgrou
   // The cookie holds a value derived from the token, so the secret itself never sits in the browser's jar.
   const session =
     token === undefined ? undefined : createHmac('sha256', token).update('session').digest('hex');
-  const loopbackOnly = isLoopback(options.host);
   const attempts = new FailedAttemptLimiter(
     options.clock ?? systemClock,
     options.failedAttempts ?? DEFAULT_FAILED_ATTEMPT_LIMITS,
   );
 
   return (request, response) => {
-    if (loopbackOnly && !isLoopback(hostnameOf(request.headers.host))) {
-      // A page on another site whose name resolves to 127.0.0.1 would otherwise be "same origin" with us.
-      sendJson(response, 403, { error: 'The playground answers only requests addressed to this machine.' });
-      return false;
-    }
     if (token === undefined || session === undefined) return true;
     // A signed-in browser keeps working while someone else is being throttled: its cookie is a 256-bit HMAC,
     // so checking it first tells a guesser nothing.
@@ -129,16 +121,4 @@ function cookieValue(request: IncomingMessage, name: string): string | undefined
     if (key === name) return value.join('=');
   }
   return undefined;
-}
-
-function hostnameOf(hostHeader: string | undefined): string {
-  if (!hostHeader) return '';
-  const bracketed = /^\[([^\]]+)\]/.exec(hostHeader);
-  if (bracketed) return bracketed[1]!;
-  return hostHeader.replace(/:\d+$/, '');
-}
-
-export function isLoopback(host: string): boolean {
-  const bare = host.replace(/^\[|\]$/g, '').toLowerCase();
-  return bare === 'localhost' || bare === '::1' || /^127\.\d+\.\d+\.\d+$/.test(bare);
 }

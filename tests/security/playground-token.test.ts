@@ -103,7 +103,6 @@ describe('failed attempts over time', () => {
   beforeAll(async () => {
     const guard = createPlaygroundGuard({
       token: TOKEN,
-      host: '127.0.0.1',
       clock,
       failedAttempts: { perClient: 3, total: 50, windowMs: 60_000, maxClients: 100 },
     });
