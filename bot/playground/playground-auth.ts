@@ -4,10 +4,12 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { type Clock, systemClock } from '../../agent/clock.js';
 import { sendJson } from '../http/http-json.js';
 import {
+  type Attempter,
   DEFAULT_FAILED_ATTEMPT_LIMITS,
   FailedAttemptLimiter,
   type FailedAttemptLimits,
 } from './failed-attempts.js';
+import { sourceAddressKey } from './source-address.js';
 
 export const TOKEN_COOKIE = 'opsbot_playground';
 export const TOKEN_HEADER = 'x-opsbot-token';
@@ -38,12 +40,13 @@ export function createPlaygroundGuard(options: PlaygroundGuardOptions): Playgrou
   return (request, response) => {
     if (token === undefined || session === undefined) return true;
     // A signed-in browser keeps working while someone else is being throttled: its cookie is a 256-bit HMAC,
-    // so checking it first tells a guesser nothing.
+    // so checking it first tells a guesser nothing. A right token, too, gets past the total ceiling (but not
+    // past its own client's or address's limit): a flood from many addresses must not lock the real user out.
     const cookie = cookieValue(request, TOKEN_COOKIE);
     if (cookie !== undefined && sameSecret(cookie, session)) return true;
     const url = new URL(request.url ?? '/', 'http://playground');
-    const client = clientOf(request, url);
-    const waitMs = attempts.retryAfterMs(client);
+    const attempter = attempterOf(request, url);
+    const waitMs = attempts.retryAfterMs(attempter);
     if (waitMs > 0) {
       tooManyAttempts(response, waitMs);
       return false;
@@ -63,20 +66,29 @@ export function createPlaygroundGuard(options: PlaygroundGuardOptions): Playgrou
     const header = headerToken(request);
     if (header !== undefined && sameSecret(header, token)) return true;
     // Only a credential that was tried and wrong counts; opening the page without one is not a guess.
-    if (fromQuery !== null || header !== undefined || cookie !== undefined) attempts.recordFailure(client);
+    if (fromQuery !== null || header !== undefined || cookie !== undefined) {
+      const floodWaitMs = attempts.recordFailure(attempter);
+      if (floodWaitMs > 0) {
+        tooManyAttempts(response, floodWaitMs);
+        return false;
+      }
+    }
     refuse(request, response);
     return false;
   };
 }
 
 /**
- * Who is guessing: the page's client id (from ?client= or the header), else the peer address. Not the address
- * alone, since behind a load balancer every request comes from one; the total ceiling catches rotating ids.
+ * Who is guessing: the page's client id (from ?client= or the header), else the peer address; and the peer
+ * address (an IPv6 /64) itself, which rotating client ids cannot change. Forwarded-for headers are not read:
+ * anyone can write them.
  */
-function clientOf(request: IncomingMessage, url: URL): string {
+function attempterOf(request: IncomingMessage, url: URL): Attempter {
+  const address = sourceAddressKey(request.socket.remoteAddress);
   const named = url.searchParams.get('client') ?? request.headers[CLIENT_HEADER];
-  if (typeof named === 'string' && named !== '') return `client:${named.slice(0, 128)}`;
-  return `address:${request.socket.remoteAddress ?? 'unknown'}`;
+  const client =
+    typeof named === 'string' && named !== '' ? `client:${named.slice(0, 128)}` : `address:${address}`;
+  return { client, address };
 }
 
 function tooManyAttempts(response: ServerResponse, waitMs: number): void {
