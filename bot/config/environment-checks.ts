@@ -2,6 +2,7 @@
 // a playground or /metrics reachable from the network without a token.
 import { isLoopback } from '../http/loopback-host.js';
 import type { SettingsProblem } from './settings-problem.js';
+import { GENERATE_TOKEN_HINT } from './token-strength.js';
 
 type Present = Readonly<Record<string, string>>;
 
@@ -115,12 +116,6 @@ function checkDiscord(present: Present): SettingsProblem[] {
     },
   ];
 }
-
-/** Shorter tokens can be guessed or typed by a person; 32 hex characters are 128 random bits. */
-export const PLAYGROUND_TOKEN_MIN_LENGTH = 32;
-export const GENERATE_TOKEN_HINT =
-  'generate one with `openssl rand -hex 32` or ' +
-  '`node -e "console.log(crypto.randomBytes(32).toString(\'hex\'))"`';
 
 // The playground lets its user pick who they are, admins included: off the loopback it needs a token.
 function checkPlayground(present: Present): SettingsProblem[] {

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sourceAddressKey } from '../../bot/playground/source-address.js';
 import { startTestPlayground, type TestPlayground } from '../playground/helpers/test-playground.js';
 
-const TOKEN = 'c4b1e9f07a3d5286e1f4a9c0b7d3e5f2a8c6b4d0e2f1a3c5';
+const TOKEN = '69fa8d6bac35ee15fbc1ca3a74a6526c7d419978abb79a3c';
 
 let playground: TestPlayground;
 beforeAll(async () => {
