@@ -1,5 +1,6 @@
 // Checks between environment variables: a platform set up halfway, a token pasted into the wrong variable,
-// a playground or /metrics reachable from the network without a token.
+// a playground or /metrics reachable from the network without a token, two credentials for the model.
+import { maskUrlUserinfo, splitUrlCredentials } from '../../agent/url-userinfo.js';
 import { isLoopback } from '../http/loopback-host.js';
 import type { SettingsProblem } from './settings-problem.js';
 import { GENERATE_TOKEN_HINT } from './token-strength.js';
@@ -37,6 +38,26 @@ export function checkEnvironmentConsistency(present: Present): SettingsProblem[]
     ...checkPlayground(present),
     ...checkRole(present),
     ...checkMetrics(present),
+    ...checkModelCredentials(present),
+  ];
+}
+
+/**
+ * Credentials in OPENAI_BASE_URL are sent as `Authorization: Basic`, the header OPENAI_API_KEY's
+ * `Bearer` would use: with both set, one would silently be dropped.
+ */
+function checkModelCredentials(present: Present): SettingsProblem[] {
+  const baseURL = present.OPENAI_BASE_URL;
+  if (baseURL === undefined || present.OPENAI_API_KEY === undefined) return [];
+  if (splitUrlCredentials(baseURL).authorization === undefined) return [];
+  return [
+    {
+      key: 'OPENAI_BASE_URL',
+      message:
+        `carries a user and password (${maskUrlUserinfo(baseURL)}), which opsbot sends as "Authorization: Basic", ` +
+        'and OPENAI_API_KEY is set too, which needs the same header as "Bearer". Keep one: the key for a server ' +
+        'that takes API keys, or the credentials in the URL for one behind basic auth',
+    },
   ];
 }
 

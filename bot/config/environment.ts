@@ -1,5 +1,6 @@
 // Secrets and endpoints from the environment: validated once at start-up, each error naming its variable.
 import { z } from 'zod';
+import { maskUrlUserinfo } from '../../agent/url-userinfo.js';
 import { checkEnvironmentConsistency } from './environment-checks.js';
 import { InvalidSettingsError, type SettingsProblem } from './settings-problem.js';
 import { GENERATE_TOKEN_HINT, TOKEN_MIN_LENGTH, tokenWeakness } from './token-strength.js';
@@ -91,7 +92,9 @@ export const EnvironmentSchema = z.object({
     .optional()
     .describe(
       "The OpenAI-compatible API's base URL, ending in `/v1` for most servers (Ollama, vLLM, LiteLLM); OpenAI's " +
-        'own when unset. Give the final address: a redirect is not followed.',
+        'own when unset. Give the final address: a redirect is not followed. A user and password in it ' +
+        '(`https://user:password@host/v1`) are sent as `Authorization: Basic` (then leave `OPENAI_API_KEY` unset), ' +
+        'and shown as `***@` wherever the URL is shown.',
     ),
   OPENAI_MODEL: text
     .default('gpt-4o-mini')
@@ -227,7 +230,7 @@ function shown(variable: string, value: string | undefined): string {
     return `a value of ${value.length} character${value.length === 1 ? '' : 's'} (not shown: it is secret)`;
   }
   // A URL may carry credentials in its user-info part, with or without a scheme (a proxy's often has none).
-  return JSON.stringify(value.replace(/^((?:[a-z][a-z0-9+.-]*:)?\/\/)?[^/@\s]+@/i, '$1***@'));
+  return JSON.stringify(maskUrlUserinfo(value));
 }
 
 function isHttpUrl(value: string): boolean {
