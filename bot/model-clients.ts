@@ -7,8 +7,9 @@ import { createOpenAIModelClient, type OpenAIModelClient } from '../agent/model/
 import type { ModelClient } from '../agent/model/model-port.js';
 import { CachedModelProbe, probeModel } from '../agent/model/model-probe.js';
 import { ModelRateLimiter, rateLimitedModelClient } from '../agent/model/model-rate-limit.js';
-import { maskUrlPassword } from '../agent/store/mask-url-password.js';
+
 import type { Store } from '../agent/store/store.js';
+import { maskUrlUserinfo } from '../agent/url-userinfo.js';
 import type { Environment } from './config/environment.js';
 import type { Settings } from './config/settings-schema.js';
 import { meteredModelClient } from './metrics/metered-model-client.js';
@@ -131,7 +132,7 @@ export function createModelClients(options: ModelClientsOptions): ModelClients {
     health: probeFor(main),
     summaryHealth: summary ? probeFor(summary) : undefined,
     describe: () =>
-      `${main.model} at ${main.baseURL}${main.proxy ? ` (through proxy ${main.proxy.url})` : ''}; ` +
+      `${main.model} at ${maskUrlUserinfo(main.baseURL)}${main.proxy ? ` (through proxy ${main.proxy.url})` : ''}; ` +
       `summaries: ${describeSummaries(summaryChoice)}`,
   };
 }
@@ -153,7 +154,7 @@ function modelBreaker(
   logger: Logger,
   clock: Clock | undefined,
 ) {
-  const endpoint = maskUrlPassword(environment.OPENAI_BASE_URL ?? 'https://api.openai.com/v1');
+  const endpoint = maskUrlUserinfo(environment.OPENAI_BASE_URL ?? 'https://api.openai.com/v1');
   return new CircuitBreaker({
     name: `model:${model}@${endpoint}`,
     store,

@@ -6,6 +6,7 @@ import { type Clock, systemClock } from '../clock.js';
 import { formatDuration } from '../duration-text.js';
 import { CallerError, ErrorCode, errorMessage, SystemError } from '../errors.js';
 import { type Logger, silentLogger } from '../logger.js';
+import { modelEndpoint } from './model-endpoint.js';
 import { classifyModelFailure } from './model-errors.js';
 import { createModelDispatcher, createModelFetch, ModelTimeoutError } from './model-fetch.js';
 import type { ModelOutputCaps } from './model-output-caps.js';
@@ -107,8 +108,8 @@ export function createOpenAIModelClient(options: OpenAIModelClientOptions): Open
     );
   }
   const baseFetch = createModelFetch({ dispatcher, timeoutMs: options.timeoutMs });
-  // Set from the SDK's own once it is built; the fetch below runs only after that.
-  let baseURL = options.baseURL ?? '';
+  // Set from the SDK's own once it is built (without user-info); the fetch below runs only after that.
+  let baseURL = '';
   let proxy: ModelProxy | undefined;
   const countingFetch: typeof fetch = (input, init) => {
     const counter = (init as CountedInit | undefined)?.[ATTEMPTS];
@@ -139,7 +140,7 @@ export function createOpenAIModelClient(options: OpenAIModelClientOptions): Open
   try {
     sdk = new OpenAI({
       apiKey: options.apiKey || (options.baseURL ? NO_KEY_NEEDED : undefined),
-      baseURL: options.baseURL,
+      ...modelEndpoint(options.baseURL),
       timeout: options.timeoutMs,
       maxRetries: options.maxRetries,
       fetch: countingFetch,

@@ -5,6 +5,7 @@ import type { Dispatcher } from 'undici';
 import { type Clock, systemClock } from '../clock.js';
 import { formatDuration } from '../duration-text.js';
 import { errorMessage } from '../errors.js';
+import { modelEndpoint } from './model-endpoint.js';
 import { findErrorCode, tunnelRefusal } from './model-errors.js';
 import { createModelFetch } from './model-fetch.js';
 import type { ModelProxy } from './model-proxy.js';
@@ -39,7 +40,7 @@ const MODELS_SHOWN = 10;
 export async function probeModel(options: ModelProbeOptions): Promise<ModelHealth> {
   const sdk = new OpenAI({
     apiKey: options.apiKey || (options.baseURL ? NO_KEY_NEEDED : 'missing-key'),
-    baseURL: options.baseURL,
+    ...modelEndpoint(options.baseURL),
     timeout: options.timeoutMs,
     maxRetries: 0,
     fetch: createModelFetch({

@@ -1,5 +1,6 @@
 // Which HTTP proxy the model client goes through, read from the usual variables exactly as undici's
 // EnvHttpProxyAgent reads them, so that what start-up says is what the connection does.
+import { maskUrlUserinfo } from '../url-userinfo.js';
 
 /** The variables undici's EnvHttpProxyAgent honours; lower case wins over upper case, as it does there. */
 export const PROXY_VARIABLES = [
@@ -42,17 +43,7 @@ export function modelProxyFor(baseURL: string, env: ProxyEnvironment): ModelProx
   const target = new URL(baseURL);
   const proxy = target.protocol === 'https:' ? settings.https : settings.http;
   if (!proxy || !shouldProxy(target, settings.noProxy)) return undefined;
-  return { url: redactProxyUrl(proxy.url), variable: proxy.variable };
-}
-
-/** A proxy URL as it may be shown: `http://user:secret@proxy:3128` reads `http://***@proxy:3128`. */
-export function redactProxyUrl(raw: string): string {
-  // "user:pw@host:3128" parses as a URL of scheme "user:", so only a value with "scheme://" is read as one.
-  if (!/^[a-z][a-z0-9+.-]*:\/\//i.test(raw) || !URL.canParse(raw))
-    return raw.replace(/^((?:[a-z][a-z0-9+.-]*:)?\/\/)?[^/@\s]+@/i, '$1***@');
-  const url = new URL(raw);
-  const credentials = url.username || url.password ? '***@' : '';
-  return `${url.protocol}//${credentials}${url.host}`;
+  return { url: maskUrlUserinfo(proxy.url), variable: proxy.variable };
 }
 
 function first(env: ProxyEnvironment, lower: ProxyVariable, upper: ProxyVariable): ProxySetting | undefined {

@@ -2,7 +2,7 @@
 import type { Clock } from '../clock.js';
 import { CallerError, ErrorCode } from '../errors.js';
 import type { Logger } from '../logger.js';
-import { maskUrlPassword } from './mask-url-password.js';
+import { maskUrlUserinfo } from '../url-userinfo.js';
 import { MemoryStore } from './memory-store.js';
 import { defaultSqlitePath, SqliteStore } from './sqlite-store.js';
 import type { Store } from './store.js';
@@ -27,7 +27,7 @@ const acceptedForms =
 function invalid(url: string, problem: string): CallerError {
   return new CallerError(
     ErrorCode.InvalidSettings,
-    `OPSBOT_STORE_URL "${maskUrlPassword(url)}" ${problem}; use ${acceptedForms}`,
+    `OPSBOT_STORE_URL "${maskUrlUserinfo(url)}" ${problem}; use ${acceptedForms}`,
   );
 }
 

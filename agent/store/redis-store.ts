@@ -5,9 +5,9 @@ import { formatDuration } from '../duration-text.js';
 import { CallerError, ErrorCode, errorMessage, SystemError } from '../errors.js';
 import type { Logger } from '../logger.js';
 import { silentLogger } from '../logger.js';
+import { maskUrlUserinfo } from '../url-userinfo.js';
 import { CommandDeadlines } from './command-deadlines.js';
 import { KeyvValues } from './keyv-values.js';
-import { maskUrlPassword } from './mask-url-password.js';
 import { firstFailure, queuedWrite } from './redis-batch.js';
 import { createRedisClient, type RedisClient, sha1 } from './redis-client.js';
 import { RedisKeys } from './redis-keys.js';
@@ -57,7 +57,7 @@ export class RedisStore implements Store {
   }
 
   private constructor(url: string, options: RedisStoreOptions) {
-    this.location = maskUrlPassword(url);
+    this.location = maskUrlUserinfo(url);
     this.prefix = options.prefix ?? redisStoreDefaults.prefix;
     this.keys = new RedisKeys(this.prefix);
     this.description = `redis ${this.location} (keys under "${this.prefix}")`;

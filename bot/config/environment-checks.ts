@@ -1,6 +1,9 @@
 // Checks between environment variables: a platform set up halfway, a token pasted into the wrong variable,
-// a playground or /metrics reachable from the network without a token.
+// a playground or /metrics reachable from the network without a token, two credentials for the model.
+import { maskUrlUserinfo, splitUrlCredentials } from '../../agent/url-userinfo.js';
+import { isLoopback } from '../http/loopback-host.js';
 import type { SettingsProblem } from './settings-problem.js';
+import { GENERATE_TOKEN_HINT } from './token-strength.js';
 
 type Present = Readonly<Record<string, string>>;
 
@@ -35,6 +38,26 @@ export function checkEnvironmentConsistency(present: Present): SettingsProblem[]
     ...checkPlayground(present),
     ...checkRole(present),
     ...checkMetrics(present),
+    ...checkModelCredentials(present),
+  ];
+}
+
+/**
+ * Credentials in OPENAI_BASE_URL are sent as `Authorization: Basic`, the header OPENAI_API_KEY's
+ * `Bearer` would use: with both set, one would silently be dropped.
+ */
+function checkModelCredentials(present: Present): SettingsProblem[] {
+  const baseURL = present.OPENAI_BASE_URL;
+  if (baseURL === undefined || present.OPENAI_API_KEY === undefined) return [];
+  if (splitUrlCredentials(baseURL).authorization === undefined) return [];
+  return [
+    {
+      key: 'OPENAI_BASE_URL',
+      message:
+        `carries a user and password (${maskUrlUserinfo(baseURL)}), which opsbot sends as "Authorization: Basic", ` +
+        'and OPENAI_API_KEY is set too, which needs the same header as "Bearer". Keep one: the key for a server ' +
+        'that takes API keys, or the credentials in the URL for one behind basic auth',
+    },
   ];
 }
 
@@ -115,12 +138,6 @@ function checkDiscord(present: Present): SettingsProblem[] {
   ];
 }
 
-/** Shorter tokens can be guessed or typed by a person; 32 hex characters are 128 random bits. */
-export const PLAYGROUND_TOKEN_MIN_LENGTH = 32;
-export const GENERATE_TOKEN_HINT =
-  'generate one with `openssl rand -hex 32` or ' +
-  '`node -e "console.log(crypto.randomBytes(32).toString(\'hex\'))"`';
-
 // The playground lets its user pick who they are, admins included: off the loopback it needs a token.
 function checkPlayground(present: Present): SettingsProblem[] {
   const host = present.HOST ?? '127.0.0.1';
@@ -151,8 +168,4 @@ function checkMetrics(present: Present): SettingsProblem[] {
         `${GENERATE_TOKEN_HINT}), or OPSBOT_METRICS=off`,
     },
   ];
-}
-
-function isLoopback(host: string): boolean {
-  return host === 'localhost' || host === '::1' || host === '[::1]' || /^127\.\d+\.\d+\.\d+$/.test(host);
 }

@@ -1,11 +1,9 @@
 // Secrets and endpoints from the environment: validated once at start-up, each error naming its variable.
 import { z } from 'zod';
-import {
-  checkEnvironmentConsistency,
-  GENERATE_TOKEN_HINT,
-  PLAYGROUND_TOKEN_MIN_LENGTH,
-} from './environment-checks.js';
+import { maskUrlUserinfo } from '../../agent/url-userinfo.js';
+import { checkEnvironmentConsistency } from './environment-checks.js';
 import { InvalidSettingsError, type SettingsProblem } from './settings-problem.js';
+import { GENERATE_TOKEN_HINT, TOKEN_MIN_LENGTH, tokenWeakness } from './token-strength.js';
 
 export const LOG_LEVELS = ['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'] as const;
 
@@ -13,6 +11,15 @@ export const LOG_LEVELS = ['trace', 'debug', 'info', 'warn', 'error', 'fatal', '
 const text = z.string();
 const url = z.string().refine(isHttpUrl, 'an http:// or https:// URL');
 const proxyUrl = z.string().refine(isHttpUrl, 'a proxy URL such as http://proxy.internal:3128');
+/** A secret that guards something: long and random-looking (token-strength.ts), never echoed in the error. */
+const randomToken = z.string().superRefine((value, context) => {
+  const weakness = tokenWeakness(value);
+  if (weakness === undefined) return;
+  context.addIssue({
+    code: 'custom',
+    message: `a random token of at least ${TOKEN_MIN_LENGTH} characters, but ${weakness}; ${GENERATE_TOKEN_HINT}`,
+  });
+});
 
 export const EnvironmentSchema = z.object({
   PORT: z
@@ -60,15 +67,11 @@ export const EnvironmentSchema = z.object({
     .describe(
       'The local web playground at `http://HOST:PORT/`; always off in the `gateway` and `worker` roles.',
     ),
-  OPSBOT_PLAYGROUND_TOKEN: z
-    .string()
-    .min(
-      PLAYGROUND_TOKEN_MIN_LENGTH,
-      `a random token of at least ${PLAYGROUND_TOKEN_MIN_LENGTH} characters; ${GENERATE_TOKEN_HINT}`,
-    )
+  OPSBOT_PLAYGROUND_TOKEN: randomToken
     .optional()
     .describe(
-      `The token the playground asks for, at least ${PLAYGROUND_TOKEN_MIN_LENGTH} characters (\`openssl rand -hex 32\`). ` +
+      `The token the playground asks for: at least ${TOKEN_MIN_LENGTH} random characters (\`openssl rand -hex 32\`); ` +
+        'a token with a pattern (one character or a short sequence repeated, a run such as abcdef) stops start-up. ' +
         'Optional on the loopback; required when `HOST` is reachable from elsewhere, since the playground lets its ' +
         'user act as any local identity. Also guards `/metrics` off the loopback.',
     ),
@@ -89,7 +92,9 @@ export const EnvironmentSchema = z.object({
     .optional()
     .describe(
       "The OpenAI-compatible API's base URL, ending in `/v1` for most servers (Ollama, vLLM, LiteLLM); OpenAI's " +
-        'own when unset. Give the final address: a redirect is not followed.',
+        'own when unset. Give the final address: a redirect is not followed. A user and password in it ' +
+        '(`https://user:password@host/v1`) are sent as `Authorization: Basic` (then leave `OPENAI_API_KEY` unset), ' +
+        'and shown as `***@` wherever the URL is shown.',
     ),
   OPENAI_MODEL: text
     .default('gpt-4o-mini')
@@ -225,7 +230,7 @@ function shown(variable: string, value: string | undefined): string {
     return `a value of ${value.length} character${value.length === 1 ? '' : 's'} (not shown: it is secret)`;
   }
   // A URL may carry credentials in its user-info part, with or without a scheme (a proxy's often has none).
-  return JSON.stringify(value.replace(/^((?:[a-z][a-z0-9+.-]*:)?\/\/)?[^/@\s]+@/i, '$1***@'));
+  return JSON.stringify(maskUrlUserinfo(value));
 }
 
 function isHttpUrl(value: string): boolean {

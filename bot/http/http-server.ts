@@ -5,6 +5,7 @@ import { formatDuration } from '../../agent/duration-text.js';
 import { errorMessage } from '../../agent/errors.js';
 import type { Logger } from '../../agent/logger.js';
 import { sendJson } from './http-json.js';
+import { FOREIGN_HOST_MESSAGE, hostAllowed } from './loopback-host.js';
 
 /** A handler for everything under a mounted prefix; Bolt's `HTTPReceiver.requestListener` has this shape. */
 export type RequestHandler = (request: IncomingMessage, response: ServerResponse) => void | Promise<void>;
@@ -132,6 +133,10 @@ export class HttpServer {
   }
 
   private async route(request: IncomingMessage, response: ServerResponse): Promise<void> {
+    // Before any route, so that no route (a probe, /metrics, an adapter's) can forget it.
+    if (!hostAllowed(this.options.host, request.headers.host)) {
+      return sendJson(response, 403, { error: FOREIGN_HOST_MESSAGE });
+    }
     const path = pathOf(request);
     if (path === '/healthz') return sendJson(response, 200, { ok: true });
     if (path === '/readyz') return this.readiness(response);

@@ -3,7 +3,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { sendJson } from '../http/http-json.js';
 import { pathOf, type RequestHandler } from '../http/http-server.js';
-import { isLoopback, sameSecret } from '../playground/playground-auth.js';
+import { isLoopback } from '../http/loopback-host.js';
+import { sameSecret } from '../playground/playground-auth.js';
 
 export const METRICS_PATH = '/metrics';
 

@@ -1,13 +1,15 @@
-// Who may use the playground: the token when one is set, and on the loopback only requests addressed to it.
+// Who may use the playground: the token when one is set (the HTTP server refuses foreign Host names first).
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { type Clock, systemClock } from '../../agent/clock.js';
 import { sendJson } from '../http/http-json.js';
 import {
+  type Attempter,
   DEFAULT_FAILED_ATTEMPT_LIMITS,
   FailedAttemptLimiter,
   type FailedAttemptLimits,
 } from './failed-attempts.js';
+import { sourceAddressKey } from './source-address.js';
 
 export const TOKEN_COOKIE = 'opsbot_playground';
 export const TOKEN_HEADER = 'x-opsbot-token';
@@ -17,8 +19,6 @@ export const CLIENT_HEADER = 'x-opsbot-client';
 export interface PlaygroundGuardOptions {
   /** OPSBOT_PLAYGROUND_TOKEN; without it the playground relies on being reachable from this machine only. */
   token: string | undefined;
-  /** HOST: on a loopback address, requests naming another host are refused (DNS rebinding). */
-  host: string;
   clock?: Clock;
   /** How many wrong tokens are checked before 429; the defaults suit a person typing. */
   failedAttempts?: FailedAttemptLimits;
@@ -32,26 +32,21 @@ export function createPlaygroundGuard(options: PlaygroundGuardOptions): Playgrou
   // The cookie holds a value derived from the token, so the secret itself never sits in the browser's jar.
   const session =
     token === undefined ? undefined : createHmac('sha256', token).update('session').digest('hex');
-  const loopbackOnly = isLoopback(options.host);
   const attempts = new FailedAttemptLimiter(
     options.clock ?? systemClock,
     options.failedAttempts ?? DEFAULT_FAILED_ATTEMPT_LIMITS,
   );
 
   return (request, response) => {
-    if (loopbackOnly && !isLoopback(hostnameOf(request.headers.host))) {
-      // A page on another site whose name resolves to 127.0.0.1 would otherwise be "same origin" with us.
-      sendJson(response, 403, { error: 'The playground answers only requests addressed to this machine.' });
-      return false;
-    }
     if (token === undefined || session === undefined) return true;
     // A signed-in browser keeps working while someone else is being throttled: its cookie is a 256-bit HMAC,
-    // so checking it first tells a guesser nothing.
+    // so checking it first tells a guesser nothing. A right token, too, gets past the total ceiling (but not
+    // past its own client's or address's limit): a flood from many addresses must not lock the real user out.
     const cookie = cookieValue(request, TOKEN_COOKIE);
     if (cookie !== undefined && sameSecret(cookie, session)) return true;
     const url = new URL(request.url ?? '/', 'http://playground');
-    const client = clientOf(request, url);
-    const waitMs = attempts.retryAfterMs(client);
+    const attempter = attempterOf(request, url);
+    const waitMs = attempts.retryAfterMs(attempter);
     if (waitMs > 0) {
       tooManyAttempts(response, waitMs);
       return false;
@@ -71,20 +66,29 @@ export function createPlaygroundGuard(options: PlaygroundGuardOptions): Playgrou
     const header = headerToken(request);
     if (header !== undefined && sameSecret(header, token)) return true;
     // Only a credential that was tried and wrong counts; opening the page without one is not a guess.
-    if (fromQuery !== null || header !== undefined || cookie !== undefined) attempts.recordFailure(client);
+    if (fromQuery !== null || header !== undefined || cookie !== undefined) {
+      const floodWaitMs = attempts.recordFailure(attempter);
+      if (floodWaitMs > 0) {
+        tooManyAttempts(response, floodWaitMs);
+        return false;
+      }
+    }
     refuse(request, response);
     return false;
   };
 }
 
 /**
- * Who is guessing: the page's client id (from ?client= or the header), else the peer address. Not the address
- * alone, since behind a load balancer every request comes from one; the total ceiling catches rotating ids.
+ * Who is guessing: the page's client id (from ?client= or the header), else the peer address; and the peer
+ * address (an IPv6 /64) itself, which rotating client ids cannot change. Forwarded-for headers are not read:
+ * anyone can write them.
  */
-function clientOf(request: IncomingMessage, url: URL): string {
+function attempterOf(request: IncomingMessage, url: URL): Attempter {
+  const address = sourceAddressKey(request.socket.remoteAddress);
   const named = url.searchParams.get('client') ?? request.headers[CLIENT_HEADER];
-  if (typeof named === 'string' && named !== '') return `client:${named.slice(0, 128)}`;
-  return `address:${request.socket.remoteAddress ?? 'unknown'}`;
+  const client =
+    typeof named === 'string' && named !== '' ? `client:${named.slice(0, 128)}` : `address:${address}`;
+  return { client, address };
 }
 
 function tooManyAttempts(response: ServerResponse, waitMs: number): void {
@@ -129,16 +133,4 @@ function cookieValue(request: IncomingMessage, name: string): string | undefined
     if (key === name) return value.join('=');
   }
   return undefined;
-}
-
-function hostnameOf(hostHeader: string | undefined): string {
-  if (!hostHeader) return '';
-  const bracketed = /^\[([^\]]+)\]/.exec(hostHeader);
-  if (bracketed) return bracketed[1]!;
-  return hostHeader.replace(/:\d+$/, '');
-}
-
-export function isLoopback(host: string): boolean {
-  const bare = host.replace(/^\[|\]$/g, '').toLowerCase();
-  return bare === 'localhost' || bare === '::1' || /^127\.\d+\.\d+\.\d+$/.test(bare);
 }

@@ -61,7 +61,6 @@ export async function startPlayground(options: StartPlaygroundOptions): Promise<
     createPlaygroundHandler({
       guard: createPlaygroundGuard({
         token: environment.OPSBOT_PLAYGROUND_TOKEN,
-        host: environment.HOST,
         clock,
       }),
       clock,

@@ -20,6 +20,8 @@ export interface FakeOpenAIServerOptions {
   tls?: { key: string; cert: string };
   /** The model ids `GET /models` lists; `fake-model` by default. */
   models?: string[];
+  /** Answer only requests with `Authorization: Basic` of this user and password (a server behind basic auth). */
+  basicAuth?: { user: string; password: string };
 }
 
 export class FakeOpenAIServer {
@@ -101,6 +103,10 @@ export class FakeOpenAIServer {
     };
     this.requestCount++;
     if (this.options.record !== false) this.requests.push(recorded);
+    if (this.options.basicAuth && !basicAuthMatches(request, this.options.basicAuth)) {
+      response.setHeader('www-authenticate', 'Basic realm="fake openai"');
+      return sendError(response, 401, 'Fake OpenAI server: this server wants basic auth.');
+    }
 
     const path = recorded.path.split('?')[0] ?? '';
     if (recorded.method === 'GET' && path.endsWith('/models')) {
@@ -263,4 +269,9 @@ function sendError(response: ServerResponse, code: number, message: string): voi
     { error: { message, type: 'fake_error', param: null, code: null } },
     { 'x-should-retry': 'false' },
   );
+}
+
+function basicAuthMatches(request: IncomingMessage, expected: { user: string; password: string }): boolean {
+  const given = /^Basic\s+(\S+)$/i.exec(request.headers.authorization ?? '')?.[1];
+  return given === Buffer.from(`${expected.user}:${expected.password}`, 'utf8').toString('base64');
 }

@@ -1,6 +1,7 @@
 // Which proxy the model client uses, read from HTTPS_PROXY, HTTP_PROXY and NO_PROXY as undici reads them.
 import { describe, expect, it } from 'vitest';
-import { modelProxyFor, redactProxyUrl } from '../../agent/model/model-proxy.js';
+import { modelProxyFor } from '../../agent/model/model-proxy.js';
+import { maskUrlUserinfo } from '../../agent/url-userinfo.js';
 
 const OPENAI = 'https://api.openai.com/v1';
 const LOCAL = 'http://127.0.0.1:11434/v1';
@@ -55,11 +56,11 @@ describe('modelProxyFor', () => {
   });
 });
 
-describe('redactProxyUrl', () => {
+describe('maskUrlUserinfo on proxy URLs', () => {
   it('hides the user and password of a proxy, and shows the rest', () => {
-    expect(redactProxyUrl('http://alice:s3cret@proxy.internal:3128')).toBe('http://***@proxy.internal:3128');
-    expect(redactProxyUrl('http://proxy.internal:3128/')).toBe('http://proxy.internal:3128');
-    expect(redactProxyUrl('//alice:s3cret@proxy.internal:3128')).toBe('//***@proxy.internal:3128');
-    expect(redactProxyUrl('alice:s3cret@proxy.internal:3128')).toBe('***@proxy.internal:3128');
+    expect(maskUrlUserinfo('http://alice:s3cret@proxy.internal:3128')).toBe('http://***@proxy.internal:3128');
+    expect(maskUrlUserinfo('http://proxy.internal:3128/')).toBe('http://proxy.internal:3128/');
+    expect(maskUrlUserinfo('//alice:s3cret@proxy.internal:3128')).toBe('//***@proxy.internal:3128');
+    expect(maskUrlUserinfo('alice:s3cret@proxy.internal:3128')).toBe('***@proxy.internal:3128');
   });
 });

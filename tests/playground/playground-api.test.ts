@@ -192,7 +192,7 @@ describe('playground API', () => {
 describe('playground API with a token', () => {
   let guarded: TestPlayground;
   beforeAll(async () => {
-    guarded = await startTestPlayground({ token: 'open-sesame-0123456789abcdef0123456789' });
+    guarded = await startTestPlayground({ token: 'cf5db8ff6cbcf191e90641ddb304a14ca44c4189' });
   }, 30_000);
   afterAll(async () => guarded?.stop());
 
@@ -204,24 +204,26 @@ describe('playground API with a token', () => {
     expect(
       (
         await fetch(`${url}/api/info`, {
-          headers: { 'x-opsbot-token': 'open-sesame-0123456789abcdef0123456789' },
+          headers: { 'x-opsbot-token': 'cf5db8ff6cbcf191e90641ddb304a14ca44c4189' },
         })
       ).status,
     ).toBe(200);
     expect(
       (
         await fetch(`${url}/api/info`, {
-          headers: { authorization: 'Bearer open-sesame-0123456789abcdef0123456789' },
+          headers: { authorization: 'Bearer cf5db8ff6cbcf191e90641ddb304a14ca44c4189' },
         })
       ).status,
     ).toBe(200);
 
-    const first = await fetch(`${url}/?token=open-sesame-0123456789abcdef0123456789`, { redirect: 'manual' });
+    const first = await fetch(`${url}/?token=cf5db8ff6cbcf191e90641ddb304a14ca44c4189`, {
+      redirect: 'manual',
+    });
     expect(first.status).toBe(303);
     expect(first.headers.get('location')).toBe('/');
     const cookie = first.headers.get('set-cookie')!;
     expect(cookie).toMatch(/HttpOnly; SameSite=Strict/);
-    expect(cookie).not.toContain('open-sesame-0123456789abcdef0123456789');
+    expect(cookie).not.toContain('cf5db8ff6cbcf191e90641ddb304a14ca44c4189');
     const page = await fetch(`${url}/`, { headers: { cookie: cookie.split(';')[0]! } });
     expect(page.status).toBe(200);
     expect(page.headers.get('content-security-policy')).toContain("script-src 'self'");

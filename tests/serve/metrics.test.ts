@@ -7,7 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { type Serving, serve } from '../../bot/serve.js';
 import { FakeOpenAIServer, text, toolCalls } from '../fakes/openai-server.js';
 
-const TOKEN = 'a'.repeat(16) + 'b'.repeat(16) + 'c'.repeat(8);
+const TOKEN = '941a58f128ecfd69e85e2e56de1fd485cafc03bf';
 
 let serving: Serving | undefined;
 let model: FakeOpenAIServer | undefined;

@@ -5,8 +5,8 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../../agent/clock.js';
 import { CallerError, ErrorCode } from '../../agent/errors.js';
-import { maskUrlPassword } from '../../agent/store/mask-url-password.js';
 import { defaultStoreUrl, openStore, parseStoreUrl } from '../../agent/store/open-store.js';
+import { maskUrlUserinfo } from '../../agent/url-userinfo.js';
 import { TEST_REDIS_URL } from './redis-test-keys.js';
 
 function settingsError(url: string): CallerError {
@@ -59,7 +59,7 @@ describe('parseStoreUrl', () => {
     expect(error.message).toContain('unknown scheme "postgres://"');
     for (const form of ['sqlite://', 'redis://', 'rediss://', 'memory://'])
       expect(error.message).toContain(form);
-    expect(error.message).toContain('opsbot:****@db.internal');
+    expect(error.message).toContain('postgres://***@db.internal');
     expect(error.message).not.toContain('secret');
   });
 
@@ -70,12 +70,12 @@ describe('parseStoreUrl', () => {
   });
 });
 
-describe('maskUrlPassword', () => {
+describe('maskUrlUserinfo', () => {
   it('hides only the password', () => {
-    expect(maskUrlPassword('redis://user:secret@host:6379/0')).toBe('redis://user:****@host:6379/0');
-    expect(maskUrlPassword('redis://:secret@host:6379')).toBe('redis://:****@host:6379');
-    expect(maskUrlPassword('redis://host:6379')).toBe('redis://host:6379');
-    expect(maskUrlPassword('not a url://user:secret@host')).toBe('not a url://user:****@host');
+    expect(maskUrlUserinfo('redis://user:secret@host:6379/0')).toBe('redis://***@host:6379/0');
+    expect(maskUrlUserinfo('redis://:secret@host:6379')).toBe('redis://***@host:6379');
+    expect(maskUrlUserinfo('redis://host:6379')).toBe('redis://host:6379');
+    expect(maskUrlUserinfo('not a url://user:secret@host')).toBe('not a url://***@host');
   });
 });
 

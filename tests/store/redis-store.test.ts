@@ -166,7 +166,7 @@ describe('Redis store start-up', () => {
     expect(Date.now() - started).toBeLessThan(2000);
     expect(error).toBeInstanceOf(OpsbotError);
     expect((error as OpsbotError).code).toBe(ErrorCode.StoreUnavailable);
-    expect((error as Error).message).toContain('redis://:****@127.0.0.1:1');
+    expect((error as Error).message).toContain('redis://***@127.0.0.1:1');
     expect((error as Error).message).not.toContain('hunter2');
     expect((error as Error).message).toContain('ECONNREFUSED');
   });

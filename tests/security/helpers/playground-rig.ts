@@ -57,7 +57,7 @@ export async function startPlaygroundRig(options: PlaygroundRigOptions = {}): Pr
   http.mount(
     '/',
     createPlaygroundHandler({
-      guard: createPlaygroundGuard({ token: undefined, host: '127.0.0.1' }),
+      guard: createPlaygroundGuard({ token: undefined }),
       clock: systemClock,
       store,
       events,
