@@ -109,7 +109,7 @@ function outage(who: string, reason: string, cause: unknown, saidText = ''): Mod
 function rejection(code: number, status: string, who: string, saidText: string, cause: unknown): SystemError {
   const message =
     code === 401
-      ? `${who} rejected the API key (${status}). Check OPENAI_API_KEY.`
+      ? `${who} rejected the credentials (${status}). Check OPENAI_API_KEY, or the user and password in OPENAI_BASE_URL.`
       : code === 403
         ? `${who} refused access (${status}); the API key may not be allowed to use this model.`
         : code === 404

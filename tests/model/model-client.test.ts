@@ -238,7 +238,7 @@ describe('OpenAI model client: failures', () => {
     const error = await failure(client({ apiKey: 'sk-wrong' }).complete({ messages: ask, tools: [] }));
     expect(error.code).toBe(ErrorCode.ModelFailed);
     expect(error.message).toBe(
-      `The model "test-model" at ${fake.baseURL} rejected the API key (401 Unauthorized). Check OPENAI_API_KEY. The server said: "Incorrect API key provided".`,
+      `The model "test-model" at ${fake.baseURL} rejected the credentials (401 Unauthorized). Check OPENAI_API_KEY, or the user and password in OPENAI_BASE_URL. The server said: "Incorrect API key provided".`,
     );
     expect(fake.requests).toHaveLength(1);
   });
