@@ -28,6 +28,7 @@ import { PlaygroundService } from './services/playground-service.js';
 import { RecoverySweep } from './services/recovery-sweep.js';
 import { ServiceSet } from './services/service-set.js';
 import { storeService } from './services/store-service.js';
+import { storeWritesService } from './services/store-writes-service.js';
 import { installGracefulShutdown } from './shutdown.js';
 import type { StartUp } from './start-up-banner.js';
 
@@ -159,6 +160,7 @@ export async function serve(options: ServeOptions): Promise<Serving> {
   const services = new ServiceSet(
     [
       storeService(opsbot),
+      storeWritesService(opsbot),
       kernelService(opsbot.kernel),
       presence,
       playground

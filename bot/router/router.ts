@@ -13,6 +13,7 @@ import type { PatrolControl } from '../../scheduled/patrol-control.js';
 import { resolveAnswerChoice } from '../chat/answer-choice.js';
 import type { ChatEvent, RouterReply } from '../chat/chat-event.js';
 import { SOMETHING_WENT_WRONG, STORE_UNREACHABLE_REPLY } from '../chat/event-intake.js';
+import { storeFailureReply } from '../chat/store-failure-reply.js';
 import type { Settings } from '../config/settings-schema.js';
 import { parseRouterCommand, runRouterCommand } from './router-commands.js';
 
@@ -66,8 +67,9 @@ export class Router {
       }
     } catch (error) {
       // The store's own message names keys and its address: for the log, not for chat.
+      // A refused write (a full disk) is named, with what was not recorded, so the person knows to try again.
       const message = isStoreUnavailable(error)
-        ? STORE_UNREACHABLE_REPLY
+        ? (storeFailureReply(error, event) ?? STORE_UNREACHABLE_REPLY)
         : error instanceof OpsbotError
           ? error.message
           : SOMETHING_WENT_WRONG;

@@ -7,13 +7,14 @@ import { ManualClock } from '../../../agent/clock.js';
 import type { Kernel } from '../../../agent/kernel.js';
 import { silentLogger } from '../../../agent/logger.js';
 import { ChatPortByPlatform } from '../../../bot/chat-port-by-platform.js';
-import { createOpsbot } from '../../../bot/compose.js';
+import { createOpsbot, type Opsbot } from '../../../bot/compose.js';
 import { readEnvironment } from '../../../bot/config/environment.js';
 import { loadSettings } from '../../../bot/config/load-settings.js';
 import { HttpServer } from '../../../bot/http/http-server.js';
 import type { PresentedMessage } from '../../../bot/playground/playground-view.js';
 import { startPlayground } from '../../../bot/playground/start-playground.js';
 import { Router } from '../../../bot/router/router.js';
+import { storeWritesService } from '../../../bot/services/store-writes-service.js';
 import type { FakeOpenAIServer } from '../../fakes/openai-server.js';
 import { EventStream } from './event-stream.js';
 import { TEST_SETTINGS } from './test-playground.js';
@@ -24,6 +25,8 @@ export interface ClockedPlayground {
   url: string;
   clock: ManualClock;
   kernel: Kernel;
+  /** The composed bot, for tests that reach its store. */
+  opsbot: Opsbot;
   /** This browser's live stream: private replies arrive here. */
   live: EventStream;
   /** Types into #ops (or a thread) as a local user, as the page does. */
@@ -68,6 +71,9 @@ export async function startClockedPlayground(model: FakeOpenAIServer): Promise<C
     clock,
   });
   chat.register('playground', playground.port);
+  // As serve() adds it: /readyz fails while the store refuses writes.
+  const storeWrites = storeWritesService(opsbot);
+  http.addReadinessCheck(storeWrites.name, () => storeWrites.readiness!());
   const url = await http.listen();
   const live = await EventStream.open(`${url}/api/events?client=${CLIENT_ID}`);
   await live.next((event) => event.event === 'ready');
@@ -92,6 +98,7 @@ export async function startClockedPlayground(model: FakeOpenAIServer): Promise<C
     url,
     clock,
     kernel: opsbot.kernel,
+    opsbot,
     live,
     say: (user, text, threadId) =>
       post('/api/channels/ops/messages', {
