@@ -9,6 +9,7 @@ import { parseDuration } from '../../agent/policy/duration.js';
 import { TaskRateLimiter } from '../../agent/policy/task-rate-limiter.js';
 import type { Principal } from '../../agent/principal.js';
 import type { Run } from '../../agent/run.js';
+import { GONE_CARD_TEXT, type StoreResetWatch } from '../../agent/store-reset-watch.js';
 import type { PatrolControl } from '../../scheduled/patrol-control.js';
 import { resolveAnswerChoice } from '../chat/answer-choice.js';
 import type { ChatEvent, RouterReply } from '../chat/chat-event.js';
@@ -26,6 +27,8 @@ export interface RouterOptions {
   slashCommand?: string;
   /** Report buttons and `/ops patrol …`, when patrols run in this process. */
   patrols?: PatrolControl;
+  /** Reads the store's epoch again when a click finds no approval: a reset is then said in its threads. */
+  storeReset?: Pick<StoreResetWatch, 'check'>;
 }
 
 export class Router {
@@ -120,11 +123,31 @@ export class Router {
       event.reason,
       grant,
     );
+    if (click.result.kind === 'not_found') return this.gone(event, click.message);
     // A decision shows on the card; a first of two approvals changes only a line there, and a grant's id is for
     // its maker to revoke it by, so those clickers are told too.
     return click.settled && click.result.kind !== 'counted' && !click.grant
       ? {}
       : { ephemeral: click.message };
+  }
+
+  /**
+   * A click on an approval that no longer exists: the store may have been reset (the watch then says so in the
+   * threads it knows), or the run expired and is no longer kept. Either way its card is closed, with why.
+   */
+  private async gone(event: Extract<ChatEvent, { kind: 'action' }>, notFound: string): Promise<RouterReply> {
+    const { logger } = this.options;
+    await this.options.storeReset
+      ?.check()
+      .catch((error) => logger.warn({ err: errorMessage(error) }, 'could not read the store epoch'));
+    if (event.messageId === undefined) return { ephemeral: notFound };
+    await this.kernel
+      .replace(
+        { conversation: event.conversation, messageId: event.messageId },
+        { kind: 'text', text: GONE_CARD_TEXT, tone: 'warning' },
+      )
+      .catch((error) => logger.warn({ err: errorMessage(error) }, 'could not close a card that is gone'));
+    return { ephemeral: GONE_CARD_TEXT };
   }
 
   private async onCommand(event: Extract<ChatEvent, { kind: 'command' }>): Promise<RouterReply> {

@@ -6,6 +6,8 @@ import { join } from 'node:path';
 import { ManualClock } from '../../../agent/clock.js';
 import type { Kernel } from '../../../agent/kernel.js';
 import { silentLogger } from '../../../agent/logger.js';
+import { StoreEpoch } from '../../../agent/store/store-epoch.js';
+import { StoreResetWatch } from '../../../agent/store-reset-watch.js';
 import { ChatPortByPlatform } from '../../../bot/chat-port-by-platform.js';
 import { createOpsbot, type Opsbot } from '../../../bot/compose.js';
 import { readEnvironment } from '../../../bot/config/environment.js';
@@ -27,6 +29,8 @@ export interface ClockedPlayground {
   kernel: Kernel;
   /** The composed bot, for tests that reach its store. */
   opsbot: Opsbot;
+  /** The store-reset watch, on no timer: tests call its check as its timer would. */
+  storeReset: StoreResetWatch;
   /** This browser's live stream: private replies arrive here. */
   live: EventStream;
   /** Types into #ops (or a thread) as a local user, as the page does. */
@@ -59,7 +63,16 @@ export async function startClockedPlayground(model: FakeOpenAIServer): Promise<C
   const { settings } = await loadSettings(join(dir, 'opsbot.yaml'), { origin: 'argument' });
   const chat = new ChatPortByPlatform();
   const opsbot = await createOpsbot({ environment, settings, chat, logger: silentLogger, clock });
-  const router = new Router({ kernel: opsbot.kernel, settings, logger: silentLogger, clock });
+  const storeReset = new StoreResetWatch({
+    epoch: new StoreEpoch(opsbot.store),
+    store: opsbot.store,
+    kernel: opsbot.kernel,
+    logger: silentLogger,
+    timers: { setTimeout: () => undefined, clearTimeout() {} },
+    intervalMs: 15_000,
+  });
+  await storeReset.start();
+  const router = new Router({ kernel: opsbot.kernel, settings, logger: silentLogger, clock, storeReset });
   const http = new HttpServer({ host: environment.HOST, port: environment.PORT, logger: silentLogger });
   const playground = await startPlayground({
     opsbot,
@@ -99,6 +112,7 @@ export async function startClockedPlayground(model: FakeOpenAIServer): Promise<C
     clock,
     kernel: opsbot.kernel,
     opsbot,
+    storeReset,
     live,
     say: (user, text, threadId) =>
       post('/api/channels/ops/messages', {
@@ -115,6 +129,7 @@ export async function startClockedPlayground(model: FakeOpenAIServer): Promise<C
     },
     settled,
     async stop() {
+      storeReset.stop();
       live.close();
       await http.close();
       await playground.stop();
