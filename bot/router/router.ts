@@ -140,7 +140,9 @@ export class Router {
     await this.options.storeReset
       ?.check()
       .catch((error) => logger.warn({ err: errorMessage(error) }, 'could not read the store epoch'));
-    if (event.messageId === undefined) return { ephemeral: notFound };
+    // A click carrying another card's id (a forged value) must not close a card that still waits.
+    if (event.messageId === undefined || (await this.isLiveCard(event.conversation, event.messageId)))
+      return { ephemeral: notFound };
     await this.kernel
       .replace(
         { conversation: event.conversation, messageId: event.messageId },
@@ -221,6 +223,16 @@ export class Router {
     }
     await this.kernel.start({ text, principal, conversation });
     return {};
+  }
+
+  /** Whether a run of the thread still waits on the message: its approval card, or its question. */
+  private async isLiveCard(conversation: Conversation, messageId: string): Promise<boolean> {
+    for (const runId of (await this.kernel.runs.threadRunIds(conversation)).slice(-20)) {
+      const run = await this.kernel.runs.find(runId).catch(() => undefined);
+      if (run?.status === 'waiting_for_approval' && run.approval.cardMessageId === messageId) return true;
+      if (run?.status === 'waiting_for_user' && run.question.messageId === messageId) return true;
+    }
+    return false;
   }
 
   /** The latest of the thread's runs that waits for an answer, looking back three runs at most. */

@@ -9,17 +9,22 @@ import { StoreEpoch } from '../../agent/store/store-epoch.js';
 import { GONE_CARD_TEXT, LOST_STATE_TEXT } from '../../agent/store-reset-watch.js';
 import type { PresentedMessage } from '../../bot/playground/playground-view.js';
 import { type FakeOpenAIServer, startFakeOpenAIServer, toolCalls } from '../fakes/openai-server.js';
+import { renderSlackMessage } from '../fakes/slack/render-slack-message.js';
 import { type ClockedPlayground, startClockedPlayground } from '../playground/helpers/clocked-playground.js';
 import { freePort, startRedisServer, stopRedisServer } from '../redis-server.js';
+import { CHANNEL, SlackHarness, USERS } from '../slack/slack-harness.js';
 
 let model: FakeOpenAIServer | undefined;
 let playground: ClockedPlayground | undefined;
 let server: ChildProcess | undefined;
+let slack: SlackHarness | undefined;
 
 afterEach(async () => {
   await playground?.stop();
   await model?.close();
   if (server) await stopRedisServer(server);
+  await slack?.close();
+  slack = undefined;
   playground = undefined;
   model = undefined;
   server = undefined;
@@ -103,6 +108,22 @@ describe('a store that was reset', () => {
     const after = await thread(rootId);
     expect(textOf(after.find((message) => message.id === card.id))).toBe(GONE_CARD_TEXT);
     expect(after.filter((message) => textOf(message) === LOST_STATE_TEXT)).toHaveLength(0);
+  });
+
+  it('attack: on Slack, a click on an approval that no longer exists leaves its card waiting', async () => {
+    slack = await SlackHarness.start({ mode: 'http' });
+    slack.openai.reply(toolCalls([{ name: 'restart_service', arguments: { service: 'api' } }]));
+    const mention = await slack.mention(USERS.alice, 'restart api');
+    await slack.settled();
+    const [card] = slack.withButton(mention.ts, 'Approve');
+    if (!card) throw new Error('no approval card');
+    for (const runId of await slack.kernel.runs.waitingRunIds())
+      await slack.kernel.store.delete(`run:${runId}`);
+    await slack.click(USERS.bob, card, 'Approve');
+    await slack.settled();
+    const closed = renderSlackMessage(slack.api.message(CHANNEL, card.ts)!);
+    expect(closed.text).toContain(GONE_CARD_TEXT);
+    expect(closed.buttons).toEqual([]);
   });
 
   it('attack: FLUSHALL on Redis goes unnoticed by the bot', async () => {
