@@ -8,6 +8,15 @@ import { RedisStore } from '../../agent/store/redis-store.js';
 import { StoreEpoch } from '../../agent/store/store-epoch.js';
 import { GONE_CARD_TEXT, LOST_STATE_TEXT } from '../../agent/store-reset-watch.js';
 import type { PresentedMessage } from '../../bot/playground/playground-view.js';
+import {
+  ALICE as DISCORD_ALICE,
+  BOB as DISCORD_BOB,
+  CHANNEL as DISCORD_CHANNEL,
+  startRig,
+  stopRigs,
+} from '../discord/discord-adapter-rig.js';
+import { renderDiscordMessage } from '../discord/render-discord-message.js';
+import { tearDown } from '../fakes/discord/discord-client-rig.js';
 import { type FakeOpenAIServer, startFakeOpenAIServer, toolCalls } from '../fakes/openai-server.js';
 import { renderSlackMessage } from '../fakes/slack/render-slack-message.js';
 import { type ClockedPlayground, startClockedPlayground } from '../playground/helpers/clocked-playground.js';
@@ -25,6 +34,8 @@ afterEach(async () => {
   if (server) await stopRedisServer(server);
   await slack?.close();
   slack = undefined;
+  await stopRigs();
+  await tearDown();
   playground = undefined;
   model = undefined;
   server = undefined;
@@ -124,6 +135,32 @@ describe('a store that was reset', () => {
     const closed = renderSlackMessage(slack.api.message(CHANNEL, card.ts)!);
     expect(closed.text).toContain(GONE_CARD_TEXT);
     expect(closed.buttons).toEqual([]);
+  });
+
+  it('attack: on Discord, a click on an approval that no longer exists leaves its card waiting', async () => {
+    const rig = await startRig();
+    rig.model.reply(toolCalls([{ name: 'restart_service', arguments: { service: 'api' } }]));
+    const asked = rig.fake.sendMessage({
+      channelId: DISCORD_CHANNEL,
+      author: DISCORD_ALICE,
+      content: 'restart the api',
+      mentionBot: true,
+    });
+    await rig.settled();
+    const card = rig.fake
+      .messages(asked.id)
+      .find((message) => renderDiscordMessage(message).buttons.includes('Approve'));
+    if (!card) throw new Error('no approval card');
+    const approveId = (card.components as { components: { label: string; custom_id: string }[] }[])
+      .flatMap((row) => row.components)
+      .find((button) => button.label === 'Approve')!.custom_id;
+    for (const runId of await rig.kernel.runs.waitingRunIds()) await rig.kernel.store.delete(`run:${runId}`);
+
+    rig.fake.clickButton({ channelId: asked.id, user: DISCORD_BOB, messageId: card.id, customId: approveId });
+    await rig.until('the card is closed', () =>
+      renderDiscordMessage(rig.fake.api.message(card.id)!).text.includes(GONE_CARD_TEXT),
+    );
+    expect(renderDiscordMessage(rig.fake.api.message(card.id)!).buttons).toEqual([]);
   });
 
   it('attack: FLUSHALL on Redis goes unnoticed by the bot', async () => {
