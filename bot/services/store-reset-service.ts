@@ -4,7 +4,7 @@ import type { Service } from './service.js';
 
 export function storeResetService(watch: StoreResetWatch): Service {
   return {
-    name: 'store_epoch',
+    name: 'store epoch',
     start: () => watch.start(),
     async stop() {
       watch.stop();
