@@ -293,6 +293,11 @@ export class Kernel {
     return this.effects.notify(conversation, message);
   }
 
+  /** Rewrites a message whose run is gone (a card whose approval no longer exists), through the same notifier. */
+  replace(ref: MessageRef, message: OutboundMessage): Promise<void> {
+    return this.effects.replace(ref, message);
+  }
+
   async get(runId: string): Promise<Run> {
     return this.runs.load(runId);
   }

@@ -189,6 +189,11 @@ export class RunEffects {
     return this.deps.chat.post(conversation, this.deps.redactor.redactValue(message));
   }
 
+  /** Rewrites a message whose run is gone (a card after a store reset), redacted like every other. */
+  replace(ref: MessageRef, message: OutboundMessage): Promise<void> {
+    return this.deps.chat.update(ref, this.deps.redactor.redactValue(message));
+  }
+
   /** Waits for audit entries still being written. */
   async flush(): Promise<void> {
     await Promise.all(this.auditWrites.splice(0));

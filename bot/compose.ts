@@ -2,7 +2,7 @@
 import { join } from 'node:path';
 import { BUILTIN_TOOLS } from '../agent/builtin-tools.js';
 import type { ChatPort } from '../agent/chat-port.js';
-import type { Clock } from '../agent/clock.js';
+import { type Clock, systemClock } from '../agent/clock.js';
 import { Kernel } from '../agent/kernel.js';
 import { kernelLimitsFromSettings } from '../agent/kernel-limits.js';
 import type { Logger } from '../agent/logger.js';
@@ -16,6 +16,7 @@ import { Redactor } from '../agent/redaction.js';
 import type { RunQueue } from '../agent/run-queue.js';
 import { openStore, parseStoreUrl } from '../agent/store/open-store.js';
 import type { Store } from '../agent/store/store.js';
+import { StoreWriteHealth, watchWrites } from '../agent/store/store-write-health.js';
 import { ToolRegistry } from '../agent/tool-registry.js';
 import { FileTraceSink } from '../agent/trace.js';
 import { patrolProblems } from '../scheduled/patrol-validation.js';
@@ -36,6 +37,8 @@ export interface Opsbot {
   kernel: Kernel;
   audit: AuditLog;
   store: Store;
+  /** Whether the store takes writes: every write through `store` is seen, for /readyz's store_writes check. */
+  storeWrites: StoreWriteHealth;
   settings: Settings;
   environment: Environment;
   redactor: Redactor;
@@ -109,7 +112,8 @@ export async function createOpsbot(options: ComposeOptions): Promise<Opsbot> {
       logger,
       ...(options.clock ? { clock: options.clock } : {}),
     }));
-  const store = metrics ? meteredStore(opened, metrics) : opened;
+  const storeWrites = new StoreWriteHealth(() => (options.clock ?? systemClock).now());
+  const store = watchWrites(metrics ? meteredStore(opened, metrics) : opened, storeWrites);
   const limits = settings.limits;
   const queue =
     options.queue ??
@@ -181,6 +185,7 @@ export async function createOpsbot(options: ComposeOptions): Promise<Opsbot> {
     instanceId: instance.id,
     audit,
     store,
+    storeWrites,
     settings,
     environment,
     redactor,

@@ -4,6 +4,9 @@ import { systemClock } from '../agent/clock.js';
 import { errorMessage } from '../agent/errors.js';
 import type { Logger } from '../agent/logger.js';
 import { Redactor } from '../agent/redaction.js';
+import { StoreEpoch } from '../agent/store/store-epoch.js';
+import { StoreResetWatch } from '../agent/store-reset-watch.js';
+import { systemTimers } from '../agent/timers.js';
 import { ChatPortByPlatform } from './chat-port-by-platform.js';
 import { liveProcesses, ProcessPresence } from './cluster/process-presence.js';
 import { settingsHash, warnOnSettingsDrift } from './cluster/settings-drift.js';
@@ -27,7 +30,9 @@ import { createPatrols, patrolService } from './services/patrol-service.js';
 import { PlaygroundService } from './services/playground-service.js';
 import { RecoverySweep } from './services/recovery-sweep.js';
 import { ServiceSet } from './services/service-set.js';
+import { storeResetService } from './services/store-reset-service.js';
 import { storeService } from './services/store-service.js';
+import { storeWritesService } from './services/store-writes-service.js';
 import { installGracefulShutdown } from './shutdown.js';
 import type { StartUp } from './start-up-banner.js';
 
@@ -48,6 +53,9 @@ export interface Serving {
   /** Stops everything in order; safe to call more than once. */
   stop(): Promise<void>;
 }
+
+/** How often the store's epoch is read, besides on each click that finds no approval. */
+const STORE_EPOCH_CHECK_MS = 15_000;
 
 /** How often runs whose process died are looked for (their lease ran out) and taken over. */
 const RECOVERY_SWEEP_MS = 10_000;
@@ -88,12 +96,22 @@ export async function serve(options: ServeOptions): Promise<Serving> {
   // Patrols run on their schedule where runs are stepped; a gateway answers their buttons and commands, and a
   // manual run it starts has its checks made by the workers.
   const patrols = createPatrols(opsbot, chat, logger, systemClock, { schedule: stepsRuns });
+  // A store emptied under the bot (Redis FLUSHALL) is noticed by its epoch, and said in the threads it cost.
+  const storeReset = new StoreResetWatch({
+    epoch: new StoreEpoch(opsbot.store),
+    store: opsbot.store,
+    kernel: opsbot.kernel,
+    logger,
+    timers: systemTimers,
+    intervalMs: STORE_EPOCH_CHECK_MS,
+  });
   const router = new Router({
     kernel: opsbot.kernel,
     settings,
     logger,
     slashCommand: environment.SLACK_SLASH_COMMAND,
     ...(patrols ? { patrols } : {}),
+    storeReset,
   });
   const http = new HttpServer({ host: environment.HOST, port: environment.PORT, logger });
   if (metrics)
@@ -159,7 +177,9 @@ export async function serve(options: ServeOptions): Promise<Serving> {
   const services = new ServiceSet(
     [
       storeService(opsbot),
+      storeWritesService(opsbot),
       kernelService(opsbot.kernel),
+      storeResetService(storeReset),
       presence,
       playground
         ? new PlaygroundService({ opsbot, router, httpServer: http, settings, environment, logger, chat })

@@ -13,6 +13,7 @@ import { createRedisClient, type RedisClient, sha1 } from './redis-client.js';
 import { RedisKeys } from './redis-keys.js';
 import { claimScript, releaseScript } from './redis-scripts.js';
 import { describeWrite, type IndexEntry, type Store, type StoreWrite } from './store.js';
+import { redisWriteReason, StoreWriteError } from './store-write-error.js';
 
 export interface RedisStoreOptions {
   /** Every key this store touches starts with it, so tests and tenants can share one Redis. */
@@ -116,15 +117,19 @@ export class RedisStore implements Store {
 
   async claim(key: string, owner: string, ttlMs: number): Promise<boolean> {
     const ttl = String(Math.max(1, Math.ceil(ttlMs)));
-    const reply = await this.run(`claim "${key}"`, () =>
-      this.script(claimScript, this.keys.claim(key), [owner, ttl]),
+    const reply = await this.run(
+      `claim "${key}"`,
+      () => this.script(claimScript, this.keys.claim(key), [owner, ttl]),
+      { writing: true },
     );
     return reply === 1;
   }
 
   async release(key: string, owner: string): Promise<boolean> {
-    const reply = await this.run(`release "${key}"`, () =>
-      this.script(releaseScript, this.keys.claim(key), [owner]),
+    const reply = await this.run(
+      `release "${key}"`,
+      () => this.script(releaseScript, this.keys.claim(key), [owner]),
+      { writing: true },
     );
     return reply === 1;
   }
@@ -136,7 +141,9 @@ export class RedisStore implements Store {
 
   async append(log: string, record: unknown): Promise<void> {
     const json = JSON.stringify(record) ?? 'null';
-    await this.run(`append to log "${log}"`, () => this.client.rPush(this.keys.log(log), json));
+    await this.run(`append to log "${log}"`, () => this.client.rPush(this.keys.log(log), json), {
+      writing: true,
+    });
   }
 
   async readLog<T>(log: string, options: { fromIndex?: number; limit?: number } = {}): Promise<T[]> {
@@ -151,11 +158,15 @@ export class RedisStore implements Store {
   }
 
   async addToSet(set: string, member: string): Promise<void> {
-    await this.run(`add to set "${set}"`, () => this.client.sAdd(this.keys.set(set), member));
+    await this.run(`add to set "${set}"`, () => this.client.sAdd(this.keys.set(set), member), {
+      writing: true,
+    });
   }
 
   async removeFromSet(set: string, member: string): Promise<void> {
-    await this.run(`remove from set "${set}"`, () => this.client.sRem(this.keys.set(set), member));
+    await this.run(`remove from set "${set}"`, () => this.client.sRem(this.keys.set(set), member), {
+      writing: true,
+    });
   }
 
   async members(set: string): Promise<string[]> {
@@ -163,13 +174,17 @@ export class RedisStore implements Store {
   }
 
   async addToIndex(index: string, member: string, at: number): Promise<void> {
-    await this.run(`add to index "${index}"`, () =>
-      this.client.zAdd(this.keys.index(index), { score: at, value: member }),
+    await this.run(
+      `add to index "${index}"`,
+      () => this.client.zAdd(this.keys.index(index), { score: at, value: member }),
+      { writing: true },
     );
   }
 
   async removeFromIndex(index: string, member: string): Promise<void> {
-    await this.run(`remove from index "${index}"`, () => this.client.zRem(this.keys.index(index), member));
+    await this.run(`remove from index "${index}"`, () => this.client.zRem(this.keys.index(index), member), {
+      writing: true,
+    });
   }
 
   /** ZRANGEBYSCORE with LIMIT: O(log n + limit), however many members the index holds. */
@@ -204,6 +219,7 @@ export class RedisStore implements Store {
           throw firstFailure(error);
         }
       },
+      { writing: true },
     );
   }
 
@@ -252,24 +268,36 @@ export class RedisStore implements Store {
   }
 
   /** `operation` names what failed; a batch's is a function, so its text is built only for an error. */
-  private async run<T>(operation: string | (() => string), action: () => Promise<T>): Promise<T> {
-    if (this.closed) throw this.unavailable(operation, new Error('the store is closed'));
+  private async run<T>(
+    operation: string | (() => string),
+    action: () => Promise<T>,
+    options: { writing?: boolean } = {},
+  ): Promise<T> {
+    if (this.closed) throw this.unavailable(operation, new Error('the store is closed'), options);
     try {
       return await this.deadlines.watch(action(), this.noAnswer);
     } catch (error) {
-      throw this.unavailable(operation, error);
+      throw this.unavailable(operation, error, options);
     }
   }
 
-  private unavailable(operation: string | (() => string), error: unknown): SystemError {
+  /** A write refused for a reason a person can act on (out of memory, a replica, Redis away) is a StoreWriteError. */
+  private unavailable(
+    operation: string | (() => string),
+    error: unknown,
+    options: { writing?: boolean } = {},
+  ): SystemError {
     const what = typeof operation === 'string' ? operation : operation();
     const state =
       this.closed || this.client.isReady ? '' : ' (Redis is unreachable; reconnecting in the background)';
-    return new SystemError(
-      ErrorCode.StoreUnavailable,
-      `Redis store at ${this.location} could not ${what}: ${errorMessage(error)}${state}`,
-      { cause: error },
-    );
+    const message = `Redis store at ${this.location} could not ${what}: ${errorMessage(error)}${state}`;
+    const reason = options.writing
+      ? this.closed
+        ? 'the store is closed'
+        : redisWriteReason(error, this.client.isReady)
+      : undefined;
+    if (reason) return new StoreWriteError(reason, message, { cause: error });
+    return new SystemError(ErrorCode.StoreUnavailable, message, { cause: error });
   }
 
   /** keyv serializes and tracks TTLs; failures of the adapter underneath become StoreUnavailable here. */
@@ -279,9 +307,9 @@ export class RedisStore implements Store {
       get: <Value>(key: string) =>
         this.run(`read "${key}"`, () => values.get<string>(key)) as Promise<StoredData<Value> | undefined>,
       set: (key: string, value: string, ttl?: number) =>
-        this.run(`write "${key}"`, () => values.set(key, value, ttl)),
-      delete: (key: string) => this.run(`delete "${key}"`, () => values.delete(key)),
-      clear: () => this.run('clear values', () => values.clear()),
+        this.run(`write "${key}"`, () => values.set(key, value, ttl), { writing: true }),
+      delete: (key: string) => this.run(`delete "${key}"`, () => values.delete(key), { writing: true }),
+      clear: () => this.run('clear values', () => values.clear(), { writing: true }),
       on: () => adapter,
     };
     return adapter;

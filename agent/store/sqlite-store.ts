@@ -11,6 +11,7 @@ import { type DatabaseSync, inTransaction, openDatabase, sqliteCode } from './sq
 import { migrate } from './sqlite-schema.js';
 import { prepareStatements, type Statements } from './sqlite-statements.js';
 import { describeWrite, type IndexEntry, type Store, type StoreWrite } from './store.js';
+import { StoreWriteError, sqliteWriteReason } from './store-write-error.js';
 
 export const defaultSqlitePath = './data/opsbot.sqlite';
 
@@ -246,7 +247,7 @@ export class SqliteStore implements Store {
   }
 
   private write<T>(operation: string, action: () => T): T {
-    const result = this.run(operation, action);
+    const result = this.run(operation, action, { writing: true });
     this.writesSinceSweep += 1;
     if (this.writesSinceSweep >= writesBetweenSweeps) this.sweep();
     return result;
@@ -261,19 +262,23 @@ export class SqliteStore implements Store {
     });
   }
 
-  // Every failure below this line is the database's (locked, closed, disk, corrupt), so it is the system's fault.
-  private run<T>(operation: string, action: () => T): T {
+  /**
+   * Every failure below this line is the database's (locked, closed, disk, corrupt), so it is the system's fault.
+   * A write refused for a reason a person can act on (a full disk, a read-only file) is a StoreWriteError.
+   */
+  private run<T>(operation: string, action: () => T, options: { writing?: boolean } = {}): T {
     try {
       return action();
     } catch (error) {
       const named = sqliteCode(error);
       const code = named ? ` (${named})` : '';
       const state = this.db.isOpen ? '' : ' (the store is closed)';
-      throw new SystemError(
-        ErrorCode.StoreUnavailable,
-        `SQLite store ${this.path} could not ${operation}: ${errorMessage(error)}${code}${state}`,
-        { cause: error },
-      );
+      const message = `SQLite store ${this.path} could not ${operation}: ${errorMessage(error)}${code}${state}`;
+      const reason = options.writing
+        ? (sqliteWriteReason(named) ?? (this.db.isOpen ? undefined : 'the store is closed'))
+        : undefined;
+      if (reason) throw new StoreWriteError(reason, message, { cause: error });
+      throw new SystemError(ErrorCode.StoreUnavailable, message, { cause: error });
     }
   }
 }

@@ -53,6 +53,13 @@ export const storeKeys = {
   breakerTrial: (name: string) => `breaker-trial:${name}`,
   /** The append-only audit log. */
   auditLog: 'audit',
+  /** A small value /readyz writes while writes fail, to learn when they work again (store-write-health.ts). */
+  writeProbe: (instanceId: string) => `write-probe:${instanceId}`,
+  /** The store's epoch: a random id written at first start; gone or changed means the store was reset. */
+  storeEpoch: 'store:epoch',
+  /** Said once in a thread after a reset to `epoch`, by whichever replica comes first. */
+  storeResetNotice: (epoch: string, conversation: Conversation) =>
+    `store-reset-notice:${epoch}:${conversationKey(conversation)}`,
   /** The local playground's channels and messages. */
   playgroundChannels: 'playground:channels',
   playgroundChannel: (channelId: string) => `playground:channel:${channelId}`,

@@ -29,6 +29,11 @@ const ActionEventSchema = z
         pattern: z.string().min(1).max(24).optional(),
       })
       .optional(),
+    /**
+     * The message the button was on, as the platform says (Slack's message ts, Discord's interaction message, the
+     * playground message whose button it is): a card whose approval no longer exists is closed there.
+     */
+    messageId: z.string().min(1).max(200).optional(),
     /** For `deny`: why, in the denier's words, shown on the card and given to the run. */
     reason: z.string().trim().min(1).max(500).optional(),
   })

@@ -8,6 +8,7 @@ import { storeKeys } from '../../agent/store/store-keys.js';
 import { BackgroundWork } from './background-work.js';
 import { type ChatEvent, ChatEventSchema, type RouterReply } from './chat-event.js';
 import { neutralizePings } from './neutralize-pings.js';
+import { storeFailureReply } from './store-failure-reply.js';
 
 /** The router's one method the intake needs; the real Router satisfies it. */
 export interface ChatEventHandler {
@@ -97,7 +98,7 @@ export class EventIntake {
     } catch (error) {
       if (!isStoreUnavailable(error)) throw error;
       logger.error({ err: errorMessage(error), eventId: event.eventId }, 'could not take a chat event');
-      await delivery.reply(STORE_UNREACHABLE_REPLY);
+      await delivery.reply(storeFailureReply(error, event) ?? STORE_UNREACHABLE_REPLY);
       return;
     }
     if (!first) {

@@ -142,7 +142,15 @@ export async function receiveInteraction(
       ack: ack('acknowledge a click', async () => {
         if (interaction.isButton()) await interaction.deferUpdate();
       }),
-      build: async () => ({ kind: 'action', eventId: incoming.eventId, principal, conversation, ...action }),
+      // The message the button was on, as Discord says: a card whose approval is gone is closed there.
+      build: async () => ({
+        kind: 'action',
+        eventId: incoming.eventId,
+        principal,
+        conversation,
+        ...action,
+        ...(interaction.isButton() ? { messageId: interaction.message.id } : {}),
+      }),
       reply: (text) => replies.followUp(text, 'public'),
     });
     return;
@@ -165,6 +173,9 @@ export async function receiveInteraction(
         action: 'deny',
         target: approvalId,
         ...(reason !== undefined ? { reason } : {}),
+        ...(interaction.isModalSubmit() && interaction.isFromMessage()
+          ? { messageId: interaction.message.id }
+          : {}),
       }),
       reply: (text) => replies.followUp(text, 'public'),
     });

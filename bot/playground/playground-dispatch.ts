@@ -123,6 +123,8 @@ export class PlaygroundDispatcher {
       principal: this.principal(input.user),
       conversation: this.conversation(channel, message.threadId),
       ...actionFromButton(intent),
+      // The message whose button this is (checked above): a card whose approval is gone is closed there.
+      messageId: message.id,
       ...(intent.action === 'deny' && input.reason?.trim() ? { reason: input.reason.trim() } : {}),
     };
     await this.dispatch(event, input.clientId, input.user, {

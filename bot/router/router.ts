@@ -9,10 +9,12 @@ import { parseDuration } from '../../agent/policy/duration.js';
 import { TaskRateLimiter } from '../../agent/policy/task-rate-limiter.js';
 import type { Principal } from '../../agent/principal.js';
 import type { Run } from '../../agent/run.js';
+import { GONE_CARD_TEXT, type StoreResetWatch } from '../../agent/store-reset-watch.js';
 import type { PatrolControl } from '../../scheduled/patrol-control.js';
 import { resolveAnswerChoice } from '../chat/answer-choice.js';
 import type { ChatEvent, RouterReply } from '../chat/chat-event.js';
 import { SOMETHING_WENT_WRONG, STORE_UNREACHABLE_REPLY } from '../chat/event-intake.js';
+import { storeFailureReply } from '../chat/store-failure-reply.js';
 import type { Settings } from '../config/settings-schema.js';
 import { parseRouterCommand, runRouterCommand } from './router-commands.js';
 
@@ -25,6 +27,8 @@ export interface RouterOptions {
   slashCommand?: string;
   /** Report buttons and `/ops patrol …`, when patrols run in this process. */
   patrols?: PatrolControl;
+  /** Reads the store's epoch again when a click finds no approval: a reset is then said in its threads. */
+  storeReset?: Pick<StoreResetWatch, 'check'>;
 }
 
 export class Router {
@@ -66,8 +70,9 @@ export class Router {
       }
     } catch (error) {
       // The store's own message names keys and its address: for the log, not for chat.
+      // A refused write (a full disk) is named, with what was not recorded, so the person knows to try again.
       const message = isStoreUnavailable(error)
-        ? STORE_UNREACHABLE_REPLY
+        ? (storeFailureReply(error, event) ?? STORE_UNREACHABLE_REPLY)
         : error instanceof OpsbotError
           ? error.message
           : SOMETHING_WENT_WRONG;
@@ -118,11 +123,33 @@ export class Router {
       event.reason,
       grant,
     );
+    if (click.result.kind === 'not_found') return this.gone(event, click.message);
     // A decision shows on the card; a first of two approvals changes only a line there, and a grant's id is for
     // its maker to revoke it by, so those clickers are told too.
     return click.settled && click.result.kind !== 'counted' && !click.grant
       ? {}
       : { ephemeral: click.message };
+  }
+
+  /**
+   * A click on an approval that no longer exists: the store may have been reset (the watch then says so in the
+   * threads it knows), or the run expired and is no longer kept. Either way its card is closed, with why.
+   */
+  private async gone(event: Extract<ChatEvent, { kind: 'action' }>, notFound: string): Promise<RouterReply> {
+    const { logger } = this.options;
+    await this.options.storeReset
+      ?.check()
+      .catch((error) => logger.warn({ err: errorMessage(error) }, 'could not read the store epoch'));
+    // A click carrying another card's id (a forged value) must not close a card that still waits.
+    if (event.messageId === undefined || (await this.isLiveCard(event.conversation, event.messageId)))
+      return { ephemeral: notFound };
+    await this.kernel
+      .replace(
+        { conversation: event.conversation, messageId: event.messageId },
+        { kind: 'text', text: GONE_CARD_TEXT, tone: 'warning' },
+      )
+      .catch((error) => logger.warn({ err: errorMessage(error) }, 'could not close a card that is gone'));
+    return { ephemeral: GONE_CARD_TEXT };
   }
 
   private async onCommand(event: Extract<ChatEvent, { kind: 'command' }>): Promise<RouterReply> {
@@ -196,6 +223,16 @@ export class Router {
     }
     await this.kernel.start({ text, principal, conversation });
     return {};
+  }
+
+  /** Whether a run of the thread still waits on the message: its approval card, or its question. */
+  private async isLiveCard(conversation: Conversation, messageId: string): Promise<boolean> {
+    for (const runId of (await this.kernel.runs.threadRunIds(conversation)).slice(-20)) {
+      const run = await this.kernel.runs.find(runId).catch(() => undefined);
+      if (run?.status === 'waiting_for_approval' && run.approval.cardMessageId === messageId) return true;
+      if (run?.status === 'waiting_for_user' && run.question.messageId === messageId) return true;
+    }
+    return false;
   }
 
   /** The latest of the thread's runs that waits for an answer, looking back three runs at most. */

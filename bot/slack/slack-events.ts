@@ -135,6 +135,8 @@ export function registerSlackListeners(app: App, deps: SlackListenerDeps): void 
         principal: await deps.identity.principal(click.userId),
         conversation: click.conversation,
         ...actionFromButton(click.intent),
+        // The message the button was on, from Slack's signed payload: a card that is gone is closed there.
+        messageId: click.messageTs,
       }),
     });
   });

@@ -41,7 +41,9 @@ describe('npm start', () => {
       'HTTP server',
       'playground',
       'process presence',
+      'store epoch',
       'kernel',
+      'store_writes',
       'store',
     ]);
     expect(ended.stdout).toMatch(/shutdown: complete/);

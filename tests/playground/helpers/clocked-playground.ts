@@ -6,14 +6,17 @@ import { join } from 'node:path';
 import { ManualClock } from '../../../agent/clock.js';
 import type { Kernel } from '../../../agent/kernel.js';
 import { silentLogger } from '../../../agent/logger.js';
+import { StoreEpoch } from '../../../agent/store/store-epoch.js';
+import { StoreResetWatch } from '../../../agent/store-reset-watch.js';
 import { ChatPortByPlatform } from '../../../bot/chat-port-by-platform.js';
-import { createOpsbot } from '../../../bot/compose.js';
+import { createOpsbot, type Opsbot } from '../../../bot/compose.js';
 import { readEnvironment } from '../../../bot/config/environment.js';
 import { loadSettings } from '../../../bot/config/load-settings.js';
 import { HttpServer } from '../../../bot/http/http-server.js';
 import type { PresentedMessage } from '../../../bot/playground/playground-view.js';
 import { startPlayground } from '../../../bot/playground/start-playground.js';
 import { Router } from '../../../bot/router/router.js';
+import { storeWritesService } from '../../../bot/services/store-writes-service.js';
 import type { FakeOpenAIServer } from '../../fakes/openai-server.js';
 import { EventStream } from './event-stream.js';
 import { TEST_SETTINGS } from './test-playground.js';
@@ -24,6 +27,10 @@ export interface ClockedPlayground {
   url: string;
   clock: ManualClock;
   kernel: Kernel;
+  /** The composed bot, for tests that reach its store. */
+  opsbot: Opsbot;
+  /** The store-reset watch, on no timer: tests call its check as its timer would. */
+  storeReset: StoreResetWatch;
   /** This browser's live stream: private replies arrive here. */
   live: EventStream;
   /** Types into #ops (or a thread) as a local user, as the page does. */
@@ -56,7 +63,16 @@ export async function startClockedPlayground(model: FakeOpenAIServer): Promise<C
   const { settings } = await loadSettings(join(dir, 'opsbot.yaml'), { origin: 'argument' });
   const chat = new ChatPortByPlatform();
   const opsbot = await createOpsbot({ environment, settings, chat, logger: silentLogger, clock });
-  const router = new Router({ kernel: opsbot.kernel, settings, logger: silentLogger, clock });
+  const storeReset = new StoreResetWatch({
+    epoch: new StoreEpoch(opsbot.store),
+    store: opsbot.store,
+    kernel: opsbot.kernel,
+    logger: silentLogger,
+    timers: { setTimeout: () => undefined, clearTimeout() {} },
+    intervalMs: 15_000,
+  });
+  await storeReset.start();
+  const router = new Router({ kernel: opsbot.kernel, settings, logger: silentLogger, clock, storeReset });
   const http = new HttpServer({ host: environment.HOST, port: environment.PORT, logger: silentLogger });
   const playground = await startPlayground({
     opsbot,
@@ -68,6 +84,9 @@ export async function startClockedPlayground(model: FakeOpenAIServer): Promise<C
     clock,
   });
   chat.register('playground', playground.port);
+  // As serve() adds it: /readyz fails while the store refuses writes.
+  const storeWrites = storeWritesService(opsbot);
+  http.addReadinessCheck(storeWrites.name, () => storeWrites.readiness!());
   const url = await http.listen();
   const live = await EventStream.open(`${url}/api/events?client=${CLIENT_ID}`);
   await live.next((event) => event.event === 'ready');
@@ -92,6 +111,8 @@ export async function startClockedPlayground(model: FakeOpenAIServer): Promise<C
     url,
     clock,
     kernel: opsbot.kernel,
+    opsbot,
+    storeReset,
     live,
     say: (user, text, threadId) =>
       post('/api/channels/ops/messages', {
@@ -108,6 +129,7 @@ export async function startClockedPlayground(model: FakeOpenAIServer): Promise<C
     },
     settled,
     async stop() {
+      storeReset.stop();
       live.close();
       await http.close();
       await playground.stop();
