@@ -48,3 +48,18 @@ export function cutTail(tail: Buffer, previousByte: number | undefined): Buffer 
   }
   return tail;
 }
+
+/**
+ * `text` cut to at most `limit` characters, one line of it or text with its whitespace collapsed: when the cut
+ * falls inside a word, the partial word is dropped too, if a space comes at most MAX_CUT_SHIFT_BYTES before.
+ */
+export function cutTextEnd(text: string, limit: number): string {
+  if (text.length <= limit) return text;
+  const kept = text.slice(0, limit);
+  if (/\s/.test(text.charAt(limit))) return kept;
+  const lowest = limit - Math.min(MAX_CUT_SHIFT_BYTES, Math.floor(limit / 2));
+  for (let index = limit - 1; index >= lowest; index--) {
+    if (/\s/.test(kept.charAt(index))) return kept.slice(0, index + 1);
+  }
+  return kept;
+}

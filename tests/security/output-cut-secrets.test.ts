@@ -1,9 +1,16 @@
 // Attack: a command's output is padded so that the head/tail cap cuts a token in two. The half next to the cut
 // matches no redaction shape, so it showed (issue 27 item 9); checked on the command's result and in every sink.
-import { writeFile } from 'node:fs/promises';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Redactor } from '../../agent/redaction.js';
+import { createHttpCheckTool } from '../../tools/http-check.js';
+import { SHOWN_LINE_CHARS } from '../../tools/log-file-search.js';
+import { createLogSearchTool } from '../../tools/log-search.js';
+import { createNetworkGuard } from '../../tools/network-guard.js';
+import { ToolSettingsSchema } from '../../tools/tool-settings-schema.js';
 import { type FakeOpenAIServer, startFakeOpenAIServer, text, toolCalls } from '../fakes/openai-server.js';
 import { commandTool } from '../tools/helpers/command-settings.js';
 import { makeTempDir, removeTempDirs } from '../tools/helpers/temp-dir.js';
@@ -93,6 +100,35 @@ describe('attack: a token cut by the output cap', () => {
         /\n\[\.\.\. \d+ bytes omitted, \d+ bytes in total; showing the first \d+ and last \d+ \.\.\.\]\n/,
       );
     });
+  });
+});
+
+describe('attack: a token cut where a tool shortens what it shows', () => {
+  it('attack: a long log line cut inside a token shows no part of it', async () => {
+    const root = join(dir, 'logs');
+    await mkdir(root, { recursive: true });
+    const line = `${'x '.repeat((SHOWN_LINE_CHARS - 20) / 2)}gh ${SECRETS.github} and more after it`;
+    await writeFile(join(root, 'app.log'), `${line}\n`);
+    const tool = createLogSearchTool({ roots: [root] });
+    const result = redactor.redactValue(await callTool(tool, { glob: '*.log', pattern: 'more' }));
+    const [match] = dataOf(result).matches as { text: string; truncated: boolean }[];
+    expect(match?.truncated).toBe(true);
+    expectNoPiece(JSON.stringify(result), SECRETS.github, 'log_search');
+  });
+
+  it("attack: http_check's body excerpt cut inside a token shows no part of it", async () => {
+    const body = `${'ok '.repeat(160)}token ${SECRETS.github} then the rest of the page`;
+    const server = createServer((_request, response) => response.end(body));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const tool = createHttpCheckTool({ guard: createNetworkGuard(ToolSettingsSchema.parse({}).network) });
+      const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
+      const result = redactor.redactValue(await callTool(tool, { url }));
+      expect(String(dataOf(result).body_excerpt)).toMatch(/^ok ok .*…$/);
+      expectNoPiece(JSON.stringify(result), SECRETS.github, 'http_check');
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
   });
 });
 
