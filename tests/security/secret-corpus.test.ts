@@ -1,11 +1,16 @@
 // Attack: every credential shape the Redactor knows, as rows of input and the exact masked output, checked on
-// its own, in a log file read by log_search and in a configured command's output.
+// its own, in a log file read by log_search, in a configured command's output and in an HTTP body.
 import { generateKeyPairSync } from 'node:crypto';
 import { mkdir, writeFile } from 'node:fs/promises';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REDACTED as R, Redactor } from '../../agent/redaction.js';
+import { createHttpCheckTool } from '../../tools/http-check.js';
 import { createLogSearchTool } from '../../tools/log-search.js';
+import { createNetworkGuard } from '../../tools/network-guard.js';
+import { ToolSettingsSchema } from '../../tools/tool-settings-schema.js';
 import { commandTool } from '../tools/helpers/command-settings.js';
 import { makeTempDir, removeTempDirs } from '../tools/helpers/temp-dir.js';
 import { callTool, dataOf, testContext } from '../tools/helpers/tool-context.js';
@@ -181,5 +186,23 @@ describe('attack: the secret corpus through the real tool paths', () => {
     );
     const shown = redactor.redactValue(await callTool(tool, {}));
     expect(dataOf(shown).stdout).toBe(`${ONE_LINE.map(([, , expected]) => expected).join('\n')}\n`);
+  });
+
+  it("attack: http_check's body excerpt of each shape comes back masked", async () => {
+    let body = '';
+    const server = createServer((_request, response) => response.end(body));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
+    const tool = createHttpCheckTool({ guard: createNetworkGuard(ToolSettingsSchema.parse({}).network) });
+    const compact = (text: string) => text.replace(/\s+/g, ' ').trim();
+    try {
+      for (const [name, input, expected] of ONE_LINE) {
+        body = input;
+        const shown = redactor.redactValue(await callTool(tool, { url }));
+        expect(dataOf(shown).body_excerpt, name).toBe(compact(expected));
+      }
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
   });
 });
