@@ -101,7 +101,7 @@ export class Redactor {
 
   /**
    * Redacts one whole output. Pass the whole output, not a line or chunk of it: a key block is found from any
-   * part of it that shows, and an AWS secret key is recognised by the access key id elsewhere in the output.
+   * part of it that shows, and an access key id anywhere in it widens what counts as an AWS secret key.
    */
   redact(text: string): string {
     return this.redactWith(text, AWS_ACCESS_KEY_ID.test(text));
