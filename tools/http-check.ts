@@ -5,6 +5,7 @@ import { abortText, errorText, timeoutField, withCallLimits } from './call-limit
 import { type HttpResponseSummary, sendHttpRequest } from './http-request.js';
 import { metadataHeaderProblem } from './metadata-headers.js';
 import { type NetworkGuard, NetworkRefusal } from './network-guard.js';
+import { cutTextEnd } from './output-cut.js';
 
 const DEFAULT_TIMEOUT_MS = 10_000;
 const MAX_TIMEOUT_MS = 60_000;
@@ -94,7 +95,7 @@ function statusMatches(status: number, expected: string | number): boolean {
 
 function excerpt(body: string): string {
   const compact = body.replace(/\s+/g, ' ').trim();
-  return compact.length > EXCERPT_CHARS ? `${compact.slice(0, EXCERPT_CHARS)}…` : compact;
+  return compact.length > EXCERPT_CHARS ? `${cutTextEnd(compact, EXCERPT_CHARS)}…` : compact;
 }
 
 const SHOWN_HEADERS = [

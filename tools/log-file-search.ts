@@ -6,10 +6,11 @@ import { REDACTED } from '../agent/redaction.js';
 import { type LineMatcher, PatternTimeout } from './line-pattern.js';
 import type { LogFile } from './log-files.js';
 import { leadingTimestamp } from './log-timestamp.js';
+import { cutTextEnd } from './output-cut.js';
 import { countNewlines, type ReverseLine, readLinesBackward } from './reverse-line-reader.js';
 
 export const MAX_LINE_BYTES = 8 * 1024;
-/** Lines shown to the model are cut here; matching still sees MAX_LINE_BYTES. */
+/** Lines shown to the model are cut here, at a word's end; matching still sees MAX_LINE_BYTES. */
 export const SHOWN_LINE_CHARS = 1000;
 /** Beyond this many bytes before the first line read, absolute line numbers are not counted. */
 export const MAX_COUNT_BYTES = 1024 * 1024 * 1024;
@@ -111,7 +112,7 @@ export async function searchLogFile(
           line: null,
           line_from_end: pending.line.fromEnd,
           timestamp: pending.timestamp === undefined ? null : new Date(pending.timestamp).toISOString(),
-          text: pending.line.text.slice(0, SHOWN_LINE_CHARS),
+          text: cutTextEnd(pending.line.text, SHOWN_LINE_CHARS),
           truncated: pending.line.truncated || pending.line.text.length > SHOWN_LINE_CHARS,
           sortKey: pending.sortKey,
         });

@@ -1,4 +1,5 @@
 // Keeps the head and tail of a process's output within a byte limit, with a marker for what was dropped.
+import { cutHead, cutTail } from './output-cut.js';
 
 export interface CapturedOutput {
   /** Head, marker and tail when over the limit; everything otherwise. */
@@ -13,6 +14,8 @@ export class OutputCapture {
   private headBytes = 0;
   private tail: Buffer[] = [];
   private tailBytes = 0;
+  /** The first byte after the head, to know whether the head ends a line. */
+  private byteAfterHead: number | undefined;
   totalBytes = 0;
 
   /** `limit` bytes in all: half for the head, half for the tail. */
@@ -26,6 +29,11 @@ export class OutputCapture {
     return Math.floor(this.limit / 2);
   }
 
+  /** One byte more than the tail shows, to know whether the tail starts a line. */
+  private get tailKept(): number {
+    return this.tailLimit + 1;
+  }
+
   push(chunk: Buffer): void {
     this.totalBytes += chunk.length;
     let rest = chunk;
@@ -36,31 +44,38 @@ export class OutputCapture {
       rest = rest.subarray(take);
     }
     if (rest.length === 0) return;
-    if (rest.length >= this.tailLimit) {
-      this.tail = [Buffer.from(rest.subarray(rest.length - this.tailLimit))];
-      this.tailBytes = this.tailLimit;
+    this.byteAfterHead ??= rest[0];
+    if (rest.length >= this.tailKept) {
+      this.tail = [Buffer.from(rest.subarray(rest.length - this.tailKept))];
+      this.tailBytes = this.tailKept;
       return;
     }
     this.tail.push(Buffer.from(rest));
     this.tailBytes += rest.length;
-    while (this.tailBytes - (this.tail[0]?.length ?? 0) >= this.tailLimit && this.tail.length > 1) {
+    while (this.tailBytes - (this.tail[0]?.length ?? 0) >= this.tailKept && this.tail.length > 1) {
       this.tailBytes -= this.tail.shift()?.length ?? 0;
     }
   }
 
+  /**
+   * Everything, or the head and tail around a marker. Each side of the cut ends on a line boundary (or, in a
+   * line longer than MAX_CUT_SHIFT_BYTES, a word boundary): a token cut in two is recognised by no redaction
+   * shape, so the part of it that would show is dropped with the rest.
+   */
   result(): CapturedOutput {
-    const head = Buffer.concat(this.head);
-    let tail = Buffer.concat(this.tail);
-    if (tail.length > this.tailLimit) tail = tail.subarray(tail.length - this.tailLimit);
-    const kept = head.length + tail.length;
-    const dropped = this.totalBytes - kept;
-    if (dropped <= 0) {
+    let head: Buffer = Buffer.concat(this.head);
+    let tail: Buffer = Buffer.concat(this.tail);
+    if (this.totalBytes <= head.length + tail.length && tail.length <= this.tailLimit) {
       return {
         text: Buffer.concat([head, tail]).toString('utf8'),
         totalBytes: this.totalBytes,
         truncated: false,
       };
     }
+    const byteBeforeTail = tail[tail.length - this.tailLimit - 1];
+    tail = cutTail(tail.subarray(tail.length - this.tailLimit), byteBeforeTail);
+    head = cutHead(head, this.byteAfterHead);
+    const dropped = this.totalBytes - head.length - tail.length;
     const marker = `\n[... ${dropped} bytes omitted, ${this.totalBytes} bytes in total; showing the first ${head.length} and last ${tail.length} ...]\n`;
     return {
       text: `${head.toString('utf8')}${marker}${tail.toString('utf8')}`,

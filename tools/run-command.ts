@@ -3,6 +3,7 @@ import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { isToolTimeout } from '../agent/tool-timeout.js';
 import { CALL_MARK_VARIABLE, childEnvironment } from './child-environment.js';
+import { environmentValuesToMask, maskValues } from './environment-value-mask.js';
 import { killMarkedProcesses, signalMarkedProcesses } from './marked-processes.js';
 import { type CapturedOutput, OutputCapture } from './output-capture.js';
 
@@ -18,7 +19,10 @@ export interface RunCommandOptions {
   cwd?: string;
   /** opsbot's environment, which the base names and pass-through entries are taken from; process.env when absent. */
   env?: NodeJS.ProcessEnv;
-  /** The command's `env:` entries: NAME passes env's value through, NAME=value sets it. */
+  /**
+   * The command's `env:` entries: NAME passes env's value through, NAME=value sets it. Their values are hidden
+   * in the captured output (see environment-value-mask.ts).
+   */
   environment?: readonly string[];
   /** The value of OPSBOT_CALL in every process of this call; a fresh random id when absent. */
   callId?: string;
@@ -81,6 +85,12 @@ export function runCommand(options: RunCommandOptions): Promise<CommandOutcome> 
   const stderr = new OutputCapture(limit);
   const started = performance.now();
   const callId = options.callId ?? randomUUID();
+  const parentEnvironment = options.env ?? process.env;
+  const valuesToMask = environmentValuesToMask(parentEnvironment, options.environment ?? []);
+  const captured = (capture: OutputCapture): CapturedOutput => {
+    const result = capture.result();
+    return { ...result, text: maskValues(result.text, valuesToMask) };
+  };
 
   return new Promise<CommandOutcome>((resolve) => {
     let timedOut = false;
@@ -93,7 +103,7 @@ export function runCommand(options: RunCommandOptions): Promise<CommandOutcome> 
     const child = spawn(options.file, options.args, {
       argv0: options.argv0,
       cwd: options.cwd,
-      env: childEnvironment(options.env ?? process.env, options.environment ?? [], callId),
+      env: childEnvironment(parentEnvironment, options.environment ?? [], callId),
       shell: false,
       detached: true,
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -173,8 +183,8 @@ export function runCommand(options: RunCommandOptions): Promise<CommandOutcome> 
           cancelled,
           flooded,
           spawnError,
-          stdout: stdout.result(),
-          stderr: stderr.result(),
+          stdout: captured(stdout),
+          stderr: captured(stderr),
           durationMs,
         }),
       );

@@ -102,8 +102,10 @@ describe('output limits', () => {
     expect(stdout.startsWith('1\n2\n3\n')).toBe(true);
     expect(stdout.endsWith('19999\n20000\n')).toBe(true);
     expect(stdout).toMatch(
-      /\[\.\.\. 43358 bytes omitted, 108894 bytes in total; showing the first 32768 and last 32768 \.\.\.\]/,
+      /\[\.\.\. 43360 bytes omitted, 108894 bytes in total; showing the first 32768 and last 32766 \.\.\.\]/,
     );
+    // The byte-exact tail began inside "14539\n"; its partial line is dropped, not shown as "9".
+    expect(stdout).toContain('...]\n14540\n14541\n');
   });
 
   it('caps a 5 MB flood and stops the process', async () => {

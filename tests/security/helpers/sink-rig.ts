@@ -52,7 +52,16 @@ export interface SinkRig {
   stop(): Promise<void>;
 }
 
-const settingsFor = (secretsFile: string) =>
+export interface SinkRigOptions {
+  /** tools.output_limit_bytes; the default when absent. */
+  outputLimitBytes?: number;
+  /** More entries under tools.commands, as YAML lines indented by four spaces. */
+  moreCommands?: string[];
+  /** More programs for tools.allowed_executables. */
+  moreExecutables?: string[];
+}
+
+const settingsFor = (secretsFile: string, options: SinkRigOptions) =>
   [
     'permissions:',
     '  roles:',
@@ -62,11 +71,13 @@ const settingsFor = (secretsFile: string) =>
     'limits:',
     '  model_retries: 0',
     'tools:',
-    '  allowed_executables: [/bin/cat, /usr/bin/cat]',
+    `  allowed_executables: ${JSON.stringify(['/bin/cat', '/usr/bin/cat', ...(options.moreExecutables ?? [])])}`,
+    ...(options.outputLimitBytes ? [`  output_limit_bytes: ${options.outputLimitBytes}`] : []),
     '  commands:',
     '    show_config:',
     '      description: Prints the app configuration. Use when asked about the config. Do not use to change it.',
     `      argv: [cat, ${JSON.stringify(secretsFile)}]`,
+    ...(options.moreCommands ?? []),
     '',
   ].join('\n');
 
@@ -78,11 +89,15 @@ function readTree(path: string): string {
   return readFileSync(path).toString('latin1');
 }
 
-export async function startSinkRig(model: FakeOpenAIServer, secretsText: string): Promise<SinkRig> {
+export async function startSinkRig(
+  model: FakeOpenAIServer,
+  secretsText: string,
+  options: SinkRigOptions = {},
+): Promise<SinkRig> {
   const dir = mkdtempSync(join(tmpdir(), 'opsbot-sinks-'));
   const secretsFile = join(dir, 'app.env');
   writeFileSync(secretsFile, secretsText);
-  writeFileSync(join(dir, 'opsbot.yaml'), settingsFor(secretsFile));
+  writeFileSync(join(dir, 'opsbot.yaml'), settingsFor(secretsFile, options));
   const environment = readEnvironment({
     PORT: '0',
     HOST: '127.0.0.1',
