@@ -9,6 +9,11 @@ export const ConversationSchema = z.object({
   threadId: z.string().min(1).optional(),
   /** The channel's human name without '#', when the platform gives one, for channel rules such as `#ops`. */
   channelName: z.string().optional(),
+  /**
+   * The workspace the channel belongs to: Slack's team id, Discord's guild id. Absent in a Discord DM, on the CLI,
+   * and in runs stored before it was recorded (those are still read: it is optional).
+   */
+  workspaceId: z.string().min(1).optional(),
 });
 export type Conversation = z.infer<typeof ConversationSchema>;
 

@@ -1,4 +1,5 @@
 // What the kernel's commands answer to the people who gave them.
+import type { Conversation } from './conversation.js';
 import type { Grant } from './policy/approval-grants.js';
 import type { DecideResult } from './policy/approval-outcomes.js';
 import type { Run } from './run.js';
@@ -18,6 +19,11 @@ export interface DecideOptions {
   grantForMs?: number;
   /** With `grantForMs`: the name of a pattern the card offered, so the grant covers its values too. */
   grantPattern?: string;
+  /**
+   * Where a chat click came from: it decides only in the card's own conversation (`clickPlaceRefusal`). Absent
+   * for the CLI's `opsbot approve`, which names the approval by its id and is not a click on a card.
+   */
+  clickedIn?: Conversation;
 }
 
 /** The answer to ending a grant: done, or refused and why. */

@@ -15,6 +15,8 @@ type RawRun = Record<string, unknown>;
  *   Later, still v4: `approval.approvals` (1 or 2, the two-person rule) and `approval.approvedBy` (the approvals
  *   counted so far). Both have defaults (1 and []), which is what every run stored before them meant, so no
  *   migration.
+ *   Later, still v4: `conversation.workspaceId` (Slack's team id, Discord's guild id), optional. A run stored
+ *   without it is read as it was: its cards take clicks from their channel, whichever workspace names it.
  * Add `migrations[n]` turning a vN record into vN+1 when the shape changes.
  */
 const migrations: Record<number, (raw: RawRun) => RawRun> = {

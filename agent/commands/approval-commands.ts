@@ -10,6 +10,7 @@ import {
 } from '../policy/approval-outcomes.js';
 import { approvalOfRun, runIdOfApproval, verifyBinding } from '../policy/approval-record.js';
 import { auditActor } from '../policy/audit-log.js';
+import { clickPlaceRefusal } from '../policy/click-place.js';
 import { countRefusal } from '../policy/two-person-rule.js';
 import type { Principal } from '../principal.js';
 import type { Run } from '../run.js';
@@ -70,6 +71,7 @@ export async function decideApproval(
             }
           : undefined;
       const refusal =
+        (options.clickedIn ? clickPlaceRefusal(approval.conversation, options.clickedIn) : undefined) ??
         (decision === 'approve' ? countRefusal(pending, run.principal, principal) : undefined) ??
         refusalReason(approval, principal, decision, approvals.permissions) ??
         (ask ? grantProblem(core, run, ask) : undefined);

@@ -264,7 +264,9 @@ function markdownBlocks(text: string, limits: ViewLimits, label?: string): ViewB
 
 /** Code is split without fences; each adapter puts its own around every piece. */
 function codeBlocks(code: string, limits: ViewLimits, label?: string): ViewBlock[] {
-  return splitText(inert(code), { max: limits.textChars - 8, ...weightOf(limits) }).map((chunk, index) => ({
+  // A backtick weighs one more: the fence escape may put a zero-width space after it (bot/chat/code-fence.ts).
+  const weight = (character: string) => (limits.weight?.(character) ?? 1) + (character === '`' ? 1 : 0);
+  return splitText(inert(code), { max: limits.textChars - 8, weight }).map((chunk, index) => ({
     type: 'code',
     code: chunk,
     ...(label && index === 0 ? { label } : {}),

@@ -1,4 +1,5 @@
 // Tool data as people read it: lists of rows become tables, plain values fields, and the rest raw JSON.
+import { fencedCode } from './code-fence.js';
 import { neutralizePings } from './neutralize-pings.js';
 import { fact, factLabel, goodWhen, groupFact, type ResultFact, type ViewCell } from './result-facts.js';
 import { clip } from './split-text.js';
@@ -150,7 +151,7 @@ export function monospaceTable(table: ViewTable): string {
       .trimEnd();
   const lines = [format(header), widths.map((width) => '-'.repeat(width)).join('  '), ...cells.map(format)];
   if (table.omittedRows > 0) lines.push(`… and ${table.omittedRows} more rows`);
-  return `\`\`\`\n${lines.join('\n')}\n\`\`\``;
+  return fencedCode(lines.join('\n'));
 }
 
 function isPlainObject(value: unknown): value is Row {

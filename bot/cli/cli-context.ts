@@ -32,7 +32,7 @@ export async function loadCliContext(io: CliIo, configPath?: string): Promise<Cl
     level: environment.LOG_LEVEL === 'info' ? 'warn' : environment.LOG_LEVEL,
     redact: (text) => redactor.redact(text),
     pretty: true,
-    destination: io.stderr as unknown as NonNullable<Parameters<typeof createLogger>[0]['destination']>,
+    destination: io.stderr,
   });
   return { environment, loaded, redactor, logger, warnings: environmentWarnings(io.env) };
 }

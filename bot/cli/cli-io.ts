@@ -1,8 +1,10 @@
 // The terminal the CLI talks to, injected so tests can drive it with strings.
 import { createInterface, type Interface } from 'node:readline';
 import type { Readable, Writable } from 'node:stream';
+import { TerminalStream } from './terminal-stream.js';
 
-export interface CliIo {
+/** The process's streams, or a test's: what `runCli` is given. */
+export interface CliStreams {
   env: NodeJS.ProcessEnv;
   stdout: Writable;
   stderr: Writable;
@@ -11,7 +13,22 @@ export interface CliIo {
   interactive: boolean;
 }
 
-export function processIo(): CliIo {
+/** What every command writes through: stdout and stderr only as TerminalStreams, which escape controls. */
+export interface CliIo extends Omit<CliStreams, 'stdout' | 'stderr'> {
+  stdout: TerminalStream;
+  stderr: TerminalStream;
+}
+
+/** The CLI's output boundary: called once, by `runCli`, before any command can write. */
+export function terminalIo(streams: CliStreams): CliIo {
+  return {
+    ...streams,
+    stdout: new TerminalStream(streams.stdout),
+    stderr: new TerminalStream(streams.stderr),
+  };
+}
+
+export function processIo(): CliStreams {
   quietOnClosedPipe(process.stdout);
   quietOnClosedPipe(process.stderr);
   return {

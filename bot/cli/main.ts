@@ -4,7 +4,7 @@ import { errorMessage, OpsbotError } from '../../agent/errors.js';
 import { parseDuration } from '../../agent/policy/duration.js';
 import { auditCommand } from './audit-command.js';
 import { loadCliContext, localPrincipal } from './cli-context.js';
-import { type CliIo, processIo } from './cli-io.js';
+import { type CliIo, type CliStreams, processIo, terminalIo } from './cli-io.js';
 
 export { processIo };
 
@@ -76,7 +76,8 @@ export interface CliProgram {
   version: string;
 }
 
-export async function runCli(argv: string[], io: CliIo, program?: CliProgram): Promise<number> {
+export async function runCli(argv: string[], streams: CliStreams, program?: CliProgram): Promise<number> {
+  const io = terminalIo(streams);
   let parsed: ReturnType<typeof parse>;
   try {
     parsed = parse(argv);

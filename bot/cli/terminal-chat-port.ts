@@ -7,7 +7,8 @@ import { dim, formatMessage } from './terminal-output.js';
 export class TerminalChatPort implements ChatPort {
   private next = 0;
 
-  constructor(private readonly write: (line: string) => void = (line) => process.stdout.write(`${line}\n`)) {}
+  /** `write` is the CLI's stdout (a TerminalStream), so nothing posted here bypasses its escaping. */
+  constructor(private readonly write: (line: string) => void) {}
 
   async post(conversation: Conversation, message: OutboundMessage): Promise<MessageRef> {
     this.progress(message);

@@ -1,5 +1,5 @@
 // Markdown from the model, rendered for a terminal: bold, code, headings, lists, links and tables, never raw.
-import { bold, cyan, dim } from './terminal-colors.js';
+import { bold, cyan, dim, withoutColour } from './terminal-colors.js';
 
 const TABLE_ROW = /^\s*\|.*\|\s*$/;
 const TABLE_RULE = /^\s*\|?\s*:?-{3,}:?\s*(\|\s*:?-{3,}:?\s*)*\|?\s*$/;
@@ -74,7 +74,7 @@ function cells(row: string): string[] {
 
 /** Visible width: colour codes take no room. */
 function width(text: string): number {
-  return text.replace(/\u001b\[[0-9;]*m/g, '').length;
+  return withoutColour(text).length;
 }
 
 function renderTable(headerRow: string, bodyRows: string[]): string[] {

@@ -95,6 +95,7 @@ export async function startDiscord(options: StartDiscordOptions): Promise<Discor
         logger,
         permissions: options.permissions,
         conversationOf,
+        botInGuild: (guildId) => client?.guilds.cache.has(guildId) === true,
         deferredReplies,
       }).catch((error) =>
         logger.error({ err: errorMessage(error) }, 'could not receive a Discord interaction'),
@@ -158,13 +159,22 @@ export async function startDiscord(options: StartDiscordOptions): Promise<Discor
     return { kind: 'text', ...(channel && 'name' in channel && channel.name ? { name: channel.name } : {}) };
   }
 
-  /** An interaction's channel as a conversation: a thread is its parent's thread; a DM its own channel. */
-  function conversationOf(channelId: string) {
+  /**
+   * An interaction's channel as a conversation: a thread is its parent's thread; a DM its own channel. The guild
+   * is the interaction's, so a click is checked against the server its card was posted in.
+   */
+  function conversationOf(channelId: string, guildId?: string) {
+    const workspace = guildId ? { workspaceId: guildId } : {};
     const channel = client?.channels.cache.get(channelId);
     if (channel?.isThread() && channel.parentId)
-      return { platform: 'discord' as const, channelId: channel.parentId, threadId: channel.id };
+      return {
+        platform: 'discord' as const,
+        channelId: channel.parentId,
+        threadId: channel.id,
+        ...workspace,
+      };
     const name = channel && 'name' in channel && typeof channel.name === 'string' ? channel.name : undefined;
-    return { platform: 'discord' as const, channelId, ...(name ? { channelName: name } : {}) };
+    return { platform: 'discord' as const, channelId, ...(name ? { channelName: name } : {}), ...workspace };
   }
 
   const connected = await connectGateway({

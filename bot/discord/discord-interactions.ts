@@ -28,6 +28,10 @@ const DEAD_TOKEN_CODES = new Set([10015, 50027, 10062]);
 
 export const TASK_ACCEPTED = 'On it: the answer comes in the thread under the task.';
 
+/** Said to someone whose command or click came from a server the bot is not in. */
+export const NOT_IN_GUILD =
+  'opsbot is not a member of this server, so it takes no commands or clicks from it: nothing was done.';
+
 interface ReplyContext {
   port: Pick<DiscordChatPort, 'post'>;
   clock: Clock;
@@ -105,8 +109,10 @@ export class InteractionReplies {
 export interface InteractionHandlerOptions extends ReplyContext {
   intake: EventIntake;
   permissions: PermissionSettings;
-  /** An interaction's channel as a conversation (a thread is its parent's thread). */
-  conversationOf: (channelId: string) => Conversation;
+  /** An interaction's channel as a conversation (a thread is its parent's thread), in its guild. */
+  conversationOf: (channelId: string, guildId?: string) => Conversation;
+  /** Whether the bot is a member of this guild (the client's guild cache, filled by the gateway). */
+  botInGuild: (guildId: string) => boolean;
   /** Closes a deferred reply once the router handled its command with no private answer (a task). */
   deferredReplies: DeferredTaskReplies;
 }
@@ -119,8 +125,19 @@ export async function receiveInteraction(
 ): Promise<void> {
   if (!interaction.isRepliable()) return;
   const { intake, logger } = options;
+  if (incoming.guildId !== undefined && !options.botInGuild(incoming.guildId)) {
+    // A user-installed app is sent interactions from any server its user is in; the bot takes none from those.
+    logger.warn(
+      { guildId: incoming.guildId, interaction: interaction.id },
+      'refused an interaction from a guild the bot is not in',
+    );
+    await interaction
+      .reply({ content: NOT_IN_GUILD, flags: MessageFlags.Ephemeral, allowedMentions: { parse: [] } })
+      .catch((error) => logger.warn({ err: errorMessage(error) }, 'could not refuse an interaction'));
+    return;
+  }
   const principal = discordPrincipal(options.permissions, incoming.author, incoming.member);
-  const conversation = options.conversationOf(incoming.channelId);
+  const conversation = options.conversationOf(incoming.channelId, incoming.guildId);
   const replies = new InteractionReplies(interaction, conversation, principal.displayName, options);
   const ack = (what: string, call: () => Promise<unknown>) => async () => {
     // A late or repeated ack is logged; the work still runs, and its answers find their way (see above).

@@ -138,6 +138,7 @@ export function normalizeDiscordMessage(
   if (text === '' && !mentioned && !direct) return skip('a message without content (no mention, no intent)');
   const author = authorOf(message.author);
   const member = message.member ? memberOf(message.member) : undefined;
+  const workspace = message.guild_id ? { workspaceId: message.guild_id } : {};
   const base = {
     eventId: message.id,
     author,
@@ -157,6 +158,7 @@ export function normalizeDiscordMessage(
           channelId: place.parentId,
           threadId: message.channel_id,
           ...(place.parentName ? { channelName: place.parentName } : {}),
+          ...workspace,
         },
       });
     case 'text':
@@ -166,6 +168,7 @@ export function normalizeDiscordMessage(
           platform: 'discord',
           channelId: message.channel_id,
           ...(place.name ? { channelName: place.name } : {}),
+          ...workspace,
         },
         startThread: { messageId: message.id, name: threadName(text) },
       });
@@ -177,6 +180,8 @@ export interface IncomingDiscordInteraction {
   author: DiscordAuthor;
   member?: DiscordMember;
   channelId: string;
+  /** The server the interaction came from; absent in a DM. */
+  guildId?: string;
   input:
     | { kind: 'command'; text: string }
     | { kind: 'button'; intent: ButtonIntent; tool?: string }
@@ -196,6 +201,7 @@ export function normalizeDiscordInteraction(raw: unknown): Normalized<IncomingDi
     author: authorOf(user),
     ...(interaction.member ? { member: memberOf(interaction.member) } : {}),
     channelId: interaction.channel_id,
+    ...(interaction.guild_id ? { guildId: interaction.guild_id } : {}),
   };
   if (interaction.type === 2) {
     const task = interaction.data.options.find((option) => option.name === 'task');

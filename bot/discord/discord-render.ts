@@ -8,6 +8,7 @@ import type {
 } from 'discord.js';
 import type { MessageTone, OutboundMessage } from '../../agent/chat-port.js';
 import { buttonRows } from '../chat/button-rows.js';
+import { fencedCode, inlineCode } from '../chat/code-fence.js';
 import { messageView } from '../chat/message-view.js';
 import {
   type MessageView,
@@ -162,14 +163,14 @@ function viewEmbeds(view: MessageView): APIEmbed[] {
 
 function blockText(block: Exclude<ViewBlock, { type: 'fields' | 'detail' }>): string {
   const label = block.label ? `**${block.label}**\n` : '';
-  if (block.type === 'code') return `${label}\`\`\`\n${block.code.replaceAll('```', '`\u200b``')}\n\`\`\``;
+  if (block.type === 'code') return `${label}${fencedCode(block.code)}`;
   return `${label}${block.format === 'plain' ? escapeMarkdown(block.text) : block.text}`;
 }
 
 function fieldValue(field: { value: string; code?: boolean; at?: number }): string {
   if (field.at !== undefined)
     return `<t:${Math.floor(field.at / 1000)}:f> (<t:${Math.floor(field.at / 1000)}:R>)`;
-  return field.code ? `\`${field.value.replaceAll('`', 'ˋ')}\`` : escapeMarkdown(field.value);
+  return field.code ? inlineCode(field.value) : escapeMarkdown(field.value);
 }
 
 function detailEmbed(block: Extract<ViewBlock, { type: 'detail' }>, color: number): APIEmbed {
@@ -179,7 +180,7 @@ function detailEmbed(block: Extract<ViewBlock, { type: 'detail' }>, color: numbe
     // The table comes fenced, with its "… and N more rows" line inside the fence.
     parts.push(`${title}${monospaceTable(table)}`);
   }
-  if (block.data.raw) parts.push(`\`\`\`json\n${block.data.raw}\n\`\`\``);
+  if (block.data.raw) parts.push(fencedCode(block.data.raw, 'json'));
   return {
     color,
     title: clip(block.tool, DISCORD_LIMITS.embedTitle),

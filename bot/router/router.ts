@@ -5,6 +5,7 @@ import { errorMessage, isStoreUnavailable, OpsbotError } from '../../agent/error
 import type { Kernel } from '../../agent/kernel.js';
 import type { Logger } from '../../agent/logger.js';
 import { AuditLog, auditActor } from '../../agent/policy/audit-log.js';
+import { clickPlaceRefusal } from '../../agent/policy/click-place.js';
 import { parseDuration } from '../../agent/policy/duration.js';
 import { TaskRateLimiter } from '../../agent/policy/task-rate-limiter.js';
 import type { Principal } from '../../agent/principal.js';
@@ -87,9 +88,12 @@ export class Router {
   private async onAction(event: Extract<ChatEvent, { kind: 'action' }>): Promise<RouterReply> {
     if (event.action === 'answer') {
       let answer = event.value ?? '';
+      const waiting = await this.kernel.runs.find(event.target).catch(() => undefined);
+      // Like an approval, a question's card is answered only where it was posted.
+      const misplaced = waiting ? clickPlaceRefusal(waiting.conversation, event.conversation) : undefined;
+      if (misplaced) return { ephemeral: misplaced };
       if (event.choice !== undefined) {
         // A button carries the choice's number; its text is read from the question the run waits on now.
-        const waiting = await this.kernel.runs.find(event.target).catch(() => undefined);
         const choices = waiting?.status === 'waiting_for_user' ? waiting.question.choices : undefined;
         const resolved = resolveAnswerChoice(choices, event.choice);
         if (!resolved.ok) return { ephemeral: resolved.reason };
@@ -116,12 +120,14 @@ export class Router {
           ...(event.grant.pattern ? { grantPattern: event.grant.pattern } : {}),
         }
       : {};
+    // A click decides only where its card is: the kernel refuses one from another channel or workspace.
+    const options = { ...grant, clickedIn: event.conversation };
     const click = await this.kernel.decideApproval(
       event.target,
       event.principal,
       event.action,
       event.reason,
-      grant,
+      options,
     );
     if (click.result.kind === 'not_found') return this.gone(event, click.message);
     // A decision shows on the card; a first of two approvals changes only a line there, and a grant's id is for

@@ -3,6 +3,7 @@ import type { types } from '@slack/bolt';
 import type { MessageTone } from '../../agent/chat-port.js';
 import { decodeButton } from '../chat/button-codec.js';
 import { buttonRows } from '../chat/button-rows.js';
+import { fencedCode, inlineCode } from '../chat/code-fence.js';
 import {
   OUTCOME_WORDS,
   type ViewBlock,
@@ -49,11 +50,11 @@ export function viewBlockToSlack(block: ViewBlock, prefix = ''): KnownBlock[] {
       return [section(`${prefix}${labelLine(block.label)}${text}`)];
     }
     case 'code':
-      return [section(`${labelLine(block.label)}\`\`\`\n${escapeText(block.code)}\n\`\`\``)];
+      return [section(`${labelLine(block.label)}${fencedCode(escapeText(block.code))}`)];
     case 'fields':
       return fieldSections(
         block.fields.map((field) => {
-          const value = field.code ? `\`${safeMrkdwn(field.value)}\`` : safeMrkdwn(field.value);
+          const value = field.code ? inlineCode(safeMrkdwn(field.value)) : safeMrkdwn(field.value);
           return {
             label: field.label,
             mrkdwn: field.at === undefined ? value : `${slackDate(field.at)} (${value})`,

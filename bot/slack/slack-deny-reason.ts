@@ -22,6 +22,8 @@ const DenyMetadataSchema = z.object({
   channelId: z.string().min(1),
   threadTs: z.string().min(1),
   channelName: z.string().optional(),
+  /** The team the Deny click came from, so the submission is checked against the card's place like a click. */
+  workspaceId: z.string().min(1).optional(),
 });
 type DenyMetadata = z.infer<typeof DenyMetadataSchema>;
 
@@ -109,6 +111,7 @@ export function registerDenyReason(app: App, deps: DenyReasonDeps): void {
       channelId: where.channelId,
       threadId: where.threadTs,
       ...(where.channelName ? { channelName: where.channelName } : {}),
+      ...(where.workspaceId ? { workspaceId: where.workspaceId } : {}),
     };
     await deps.intake.receive({
       name: 'deny reason',

@@ -112,6 +112,7 @@ export function registerSlackListeners(app: App, deps: SlackListenerDeps): void 
           channelId: click.conversation.channelId,
           threadTs: click.conversation.threadId ?? click.messageTs,
           ...(click.conversation.channelName ? { channelName: click.conversation.channelName } : {}),
+          ...(click.conversation.workspaceId ? { workspaceId: click.conversation.workspaceId } : {}),
         },
         logger,
       );

@@ -55,7 +55,12 @@ export function normalizeMessageEvent(body: unknown, self: BotSelf): Normalized<
     value: {
       eventId: envelope.data.event_id,
       userId: event.user ?? event.bot_id ?? 'unknown',
-      conversation: { platform: 'slack', channelId: event.channel, threadId: event.thread_ts ?? event.ts },
+      conversation: {
+        platform: 'slack',
+        channelId: event.channel,
+        threadId: event.thread_ts ?? event.ts,
+        ...workspace(envelope.data.team_id),
+      },
       text: withoutMention(event.text, self.botUserId),
       mentioned,
       direct,
@@ -104,6 +109,7 @@ export function normalizeCommand(command: SlashCommand): IncomingCommand {
       platform: 'slack',
       channelId: command.channel_id,
       ...(channelName ? { channelName } : {}),
+      ...workspace(command.team_id),
     },
     text: command.text.trim(),
   };
@@ -138,11 +144,17 @@ export function normalizeBlockAction(payload: BlockActions): Normalized<Incoming
         channelId,
         threadId: threadTs,
         ...(channelName && channelName !== 'directmessage' ? { channelName } : {}),
+        ...workspace(payload.team?.id ?? payload.user.team_id),
       },
       messageTs,
       intent,
     },
   };
+}
+
+/** The Slack team a payload names, as the conversation's workspace (a click must come from the card's). */
+function workspace(teamId: string | undefined): { workspaceId?: string } {
+  return teamId ? { workspaceId: teamId } : {};
 }
 
 function skip<T>(reason: string): Normalized<T> {

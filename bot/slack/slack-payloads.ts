@@ -27,6 +27,7 @@ export const SlashCommandSchema = z.object({
   text: z.string().default(''),
   channel_id: id,
   channel_name: z.string().optional(),
+  team_id: z.string().optional(),
   user_id: id,
   trigger_id: id,
   response_url: z.string().optional(),
@@ -35,7 +36,9 @@ export type SlashCommand = z.infer<typeof SlashCommandSchema>;
 
 export const BlockActionsSchema = z.object({
   type: z.literal('block_actions'),
-  user: z.object({ id }),
+  user: z.object({ id, team_id: z.string().optional() }),
+  /** The workspace the click happened in; null for an org-wide app, which then names the user's team. */
+  team: z.object({ id }).nullish(),
   channel: z.object({ id, name: z.string().optional() }).optional(),
   container: z
     .object({

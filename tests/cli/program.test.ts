@@ -43,17 +43,17 @@ describe('the program opsbot runs', () => {
   });
 
   it("names the TypeScript file and line in a thrown error's stack, not the bundle's", async () => {
-    // runCli with no io throws a TypeError at its first write, in bot/cli/main.ts.
+    // runCli with no streams throws a TypeError where it wraps them for the terminal, in bot/cli/cli-io.ts.
     const script = `const { loadProgram } = await import(${JSON.stringify(join(ROOT, 'bin/program.js'))});
 const { program } = await loadProgram('cli');
 await program.runCli(['--help'], null).catch((error) => console.log(error.stack));`;
     const result = await runNode(['--input-type=module', '-e', script]);
     expect(result.stderr).toBe('');
-    const line = readFileSync(join(ROOT, 'bot/cli/main.ts'), 'utf8')
+    const line = readFileSync(join(ROOT, 'bot/cli/cli-io.ts'), 'utf8')
       .split('\n')
-      .findIndex((text) => text.includes('io.stdout.write(USAGE)'));
+      .findIndex((text) => text.includes('new TerminalStream(streams.stdout)'));
     const frame = result.stdout.split('\n').find((text) => text.trim().startsWith('at '));
-    expect(frame).toContain(`${join(ROOT, 'bot/cli/main.ts')}:${line + 1}:`);
+    expect(frame).toContain(`${join(ROOT, 'bot/cli/cli-io.ts')}:${line + 1}:`);
   });
 
   it('builds a missing bundle, and again after a source changed, saying so; a failed build runs nothing', async () => {

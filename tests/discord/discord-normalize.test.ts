@@ -36,7 +36,12 @@ describe('normalizeDiscordMessage', () => {
         eventId: '700000000000000001',
         author: { id: alice.id, username: 'alice', globalName: 'Alice' },
         member: { nick: null, roleIds: ['300000000000000001'] },
-        conversation: { platform: 'discord', channelId: '500000000000000001', channelName: 'ops' },
+        conversation: {
+          platform: 'discord',
+          channelId: '500000000000000001',
+          channelName: 'ops',
+          workspaceId: '400000000000000001',
+        },
         text: 'is the api up?',
         mentioned: true,
         direct: false,
@@ -56,6 +61,7 @@ describe('normalizeDiscordMessage', () => {
       channelId: '500000000000000001',
       threadId: '600000000000000001',
       channelName: 'ops',
+      workspaceId: '400000000000000001',
     });
     expect(reply.ok && reply.value.mentioned).toBe(false);
     expect(reply.ok && reply.value.startThread).toBeUndefined();

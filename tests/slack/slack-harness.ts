@@ -76,6 +76,14 @@ export interface SlackHarnessOptions {
   tools?: (probe: ToolProbe) => Tool[];
 }
 
+/** The parts of a click's payload a forged click changes: where it says it came from. */
+export interface ForgeableClick {
+  team: { id: string; domain: string };
+  channel: { id: string; name: string };
+  container: { channel_id: string };
+  user: { team_id: string };
+}
+
 export class SlackHarness {
   readonly clock = new ManualClock(Date.UTC(2026, 0, 1, 12, 0));
   readonly probe = new ToolProbe();
@@ -261,8 +269,16 @@ export class SlackHarness {
     });
   }
 
-  /** Clicks the button with this label on a message the bot posted. */
-  async click(user: string, message: FakeMessage, label: string): Promise<Delivery> {
+  /**
+   * Clicks the button with this label on a message the bot posted. `forge` may change the payload before it is
+   * signed and sent: a click that names another channel or team.
+   */
+  async click(
+    user: string,
+    message: FakeMessage,
+    label: string,
+    forge?: (payload: ForgeableClick) => void,
+  ): Promise<Delivery> {
     const button = buttonsOf(message).find((candidate) => candidate.text.text === label);
     if (!button) throw new Error(`no button "${label}" on message ${message.ts}`);
     const triggerId = `trigger-${++this.triggers}`;
@@ -275,6 +291,7 @@ export class SlackHarness {
       actionTs: `${Math.floor(this.clock.now() / 1000)}.${String(this.triggers).padStart(6, '0')}`,
       responseUrl: this.api.responseUrl(triggerId),
     });
+    forge?.(payload);
     if (this.socket) {
       const ack = await this.socket.send('interactive', payload);
       return { status: 200, ms: ack.ms, body: '' };

@@ -36,6 +36,11 @@ export interface IncomingInteraction {
   channelId: string;
   user: FakeDiscordUser;
   roles?: string[];
+  /**
+   * The guild the interaction names, when not the channel's: as Discord sends a user-installed app's interactions
+   * from servers the bot is not in.
+   */
+  guildId?: string;
 }
 
 export class FakeDiscord {
@@ -157,6 +162,7 @@ export class FakeDiscord {
   ): { id: string; token: string } {
     const channel = this.api.channels.get(incoming.channelId);
     if (!channel) throw new Error(`the fake has no channel ${incoming.channelId}`);
+    const guildId = incoming.guildId ?? channel.guildId;
     this.interactionCounter += 1;
     const id = this.api.nextId();
     const token = `fake-interaction-token-${this.interactionCounter}`;
@@ -167,7 +173,7 @@ export class FakeDiscord {
       user: incoming.user,
       roles: incoming.roles ?? [],
       channelId: channel.id,
-      ...(channel.guildId ? { guildId: channel.guildId } : {}),
+      ...(guildId ? { guildId } : {}),
       ...(message ? { messageId: message.id } : {}),
     });
     this.gateway.dispatch('INTERACTION_CREATE', {
@@ -179,9 +185,9 @@ export class FakeDiscord {
       data,
       channel_id: channel.id,
       channel: channelPayload(channel),
-      ...(channel.guildId
+      ...(guildId
         ? {
-            guild_id: channel.guildId,
+            guild_id: guildId,
             guild_locale: 'en-US',
             member: {
               ...memberPayload(incoming.user, incoming.roles ?? []),
