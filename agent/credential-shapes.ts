@@ -173,7 +173,8 @@ export function looksLikeAwsSecretKey(candidate: string): boolean {
   return (
     count(candidate, /[A-Z]/g) >= 5 &&
     count(candidate, /[a-z]/g) >= 5 &&
-    count(candidate, /[0-9]/g) >= 3 &&
+    // At least one digit: AWS's own documented example key has only one.
+    count(candidate, /[0-9]/g) >= 1 &&
     count(candidate, /[/+]/g) <= 3
   );
 }

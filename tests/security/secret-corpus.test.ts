@@ -127,6 +127,11 @@ const NEW: Row[] = [
   ['passphrase=', 'gpg passphrase=correct-horse-42', `gpg passphrase=${R}`],
   ['bare AWS secret key', 'aws creds k3Jx9QmZ7vT2pL8wR4nY6bH1cF5dG0sA9eU3i/7q', `aws creds ${R}`],
   ['bare AWS secret key, unlabelled', 'k3Jx9QmZ7vT2pL8wR4nY6bH1cF5dG0sA9eU3i+7q', R],
+  [
+    "bare AWS secret key, AWS's documented example (one digit)",
+    'key wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY',
+    `key ${R}`,
+  ],
 ];
 
 /** Things that look a little like the new shapes and must stay as they are. */
