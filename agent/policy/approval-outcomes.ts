@@ -6,6 +6,7 @@ import { approvingRolesOf, describeRoles } from './approver-set.js';
 import type { AuditActor } from './audit-log.js';
 import type { PermissionSettings } from './permission-settings.js';
 import { resolveRoles } from './resolve-roles.js';
+import { CONFIRM_REFUSAL } from './unrequested-call.js';
 import { moreApprovers, namesOf } from './two-person-rule.js';
 
 export type DecideResult =
@@ -51,6 +52,12 @@ export function refusalReason(
   decision: ApprovalDecision,
   settings: PermissionSettings,
 ): string | undefined {
+  // A Confirm is the requester's own: no approver, admin or patrol stands in for them, and they need no role.
+  if (approval.confirm) {
+    return samePerson(decider, approval.requester)
+      ? undefined
+      : CONFIRM_REFUSAL(approval.requester.displayName);
+  }
   if (samePerson(decider, approval.requester)) {
     // Withdrawing one's own request is always safe; approving it needs someone else, unless settings allow.
     if (decision === 'deny') return undefined;
