@@ -154,7 +154,10 @@ export class RunCalls {
   }
 
   private shown(call: PlannedCall, outcome: CallOutcome | RecordedOutcome): RecordedOutcome {
-    return { ...outcome, displayArgs: this.deps.executor.shownArguments(call.name, call.args ?? call.rawArguments) };
+    return {
+      ...outcome,
+      displayArgs: this.deps.executor.shownArguments(call.name, call.args ?? call.rawArguments),
+    };
   }
 
   /** Executes a write or danger call with `executing` saved first, so a crash mid-action is never replayed. */

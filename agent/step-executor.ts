@@ -131,7 +131,11 @@ export class StepExecutor {
     // Before anything is asked or run: an approver must be able to read every argument of an action.
     const hidden = hiddenArgumentRefusal(tool, args, this.options.redactor);
     if (hidden) {
-      return { kind: 'resolved', outcome: this.failure(tool.name, 'refused_by_policy', hidden, 0, false), args };
+      return {
+        kind: 'resolved',
+        outcome: this.failure(tool.name, 'refused_by_policy', hidden, 0, false),
+        args,
+      };
     }
 
     // Worked out once here: the batch and the record reuse it rather than serializing the arguments again.

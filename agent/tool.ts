@@ -150,7 +150,10 @@ function checkSecretParameters(where: string, definition: ToolDefinition): void 
   const secrets: unknown = definition.secretParameters;
   if (secrets === undefined) return;
   if (!Array.isArray(secrets) || secrets.some((name) => typeof name !== 'string')) {
-    throw new CallerError(ErrorCode.InvalidTool, `${where}: secretParameters must be a list of parameter names`);
+    throw new CallerError(
+      ErrorCode.InvalidTool,
+      `${where}: secretParameters must be a list of parameter names`,
+    );
   }
   let properties: Record<string, { type?: unknown }> = {};
   try {

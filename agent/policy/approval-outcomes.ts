@@ -6,8 +6,8 @@ import { approvingRolesOf, describeRoles } from './approver-set.js';
 import type { AuditActor } from './audit-log.js';
 import type { PermissionSettings } from './permission-settings.js';
 import { resolveRoles } from './resolve-roles.js';
-import { CONFIRM_REFUSAL } from './unrequested-call.js';
 import { moreApprovers, namesOf } from './two-person-rule.js';
+import { CONFIRM_REFUSAL } from './unrequested-call.js';
 
 export type DecideResult =
   /** `approvedBy` names everyone who approved, the decider last, when the call needed more than one approver. */

@@ -41,8 +41,8 @@ export function hiddenArgumentRefusal(
     return (
       `${tool.name} was not run: its parameter "${hidden.path}" holds text that looks like a secret, which ` +
       'redaction would hide on the approval card and in the record, so nobody could see what would really run. ' +
-      'Do not pass credentials in arguments; if this parameter must carry one, an operator declares it ' +
-      `\`secret: true\` in the settings of ${tool.name}.`
+      'Do not pass credentials in arguments; if this parameter must carry one, an operator declares it a secret ' +
+      `parameter in the settings of ${tool.name} (its \`secret\` set to true).`
     );
   }
   return undefined;

@@ -44,7 +44,9 @@ function mentions(task: string, name: string): boolean {
 }
 
 /** The one person who may decide a Confirm: the requester, whoever else may approve the tool. */
-export function requesterOnly(requester: Pick<Principal, 'platform' | 'userId' | 'displayName'>): ApproverSet {
+export function requesterOnly(
+  requester: Pick<Principal, 'platform' | 'userId' | 'displayName'>,
+): ApproverSet {
   return {
     roles: [],
     identities: [personKey(requester)],

@@ -9,7 +9,8 @@ export type CallPreview = Pick<PendingApproval, 'willRun' | 'impact'>;
 /** Redacted as the arguments are, declared secrets masked: the command line holds the same values. */
 export function callPreview(tool: Tool, args: Record<string, unknown>, redactor: Redactor): CallPreview {
   const described = describedCall(tool, args);
-  const willRun = described === undefined ? undefined : maskSecretValues(described, secretValuesOf(tool, args));
+  const willRun =
+    described === undefined ? undefined : maskSecretValues(described, secretValuesOf(tool, args));
   return {
     ...(willRun ? { willRun: redactor.redact(willRun) } : {}),
     ...(tool.impact ? { impact: redactor.redact(tool.impact) } : {}),
