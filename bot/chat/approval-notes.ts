@@ -46,7 +46,7 @@ export function approvalNotes(card: ApprovalCard, fieldChars: number): ViewBlock
       label: 'Free text, from the model',
       text: inert(
         clip(
-          `${card.freeText.join(', ')}: free text, from the model. No enum or pattern limits these values; read them as the model's own words.`,
+          `${card.freeText.join(', ')}: no enum or pattern limits these values; read them as the model's own words.`,
           fieldChars,
         ),
       ),
