@@ -85,4 +85,26 @@ describe('attack: a danger argument hidden behind redaction on the approval card
     expect(shownInStore).toContain('‹secret, 24 chars›');
     expect(shownInStore).not.toContain(SECRET);
   });
+
+  it('keeps a declared secret masked in the record of a call that was denied', async () => {
+    h = await SlackHarness.start({ mode: 'http', tools: (probe) => [setKey(probe)] });
+    h.openai.reply(
+      toolCalls([{ name: 'set_api_key', arguments: { service: 'api', key: SECRET } }]),
+      text('Not done.'),
+    );
+    const mention = await h.mention(USERS.alice, 'rotate the api key');
+    await h.settled();
+    const [card] = h.withButton(mention.ts, 'Deny');
+    await h.click(USERS.dave, card!, 'Deny');
+    await h.settled();
+    await h.submitView(USERS.dave, h.api.views.at(-1)!, { reason: { reason: null } });
+    await h.settled();
+    expect(h.probe.count('set_api_key')).toBe(0);
+    const shown = renderSlackMessage(h.api.message(CHANNEL, card!.ts)!).text;
+    const run = await h.kernel.get(/run_[0-9a-f]{16}/.exec(shown)![0]);
+    expect(run.status).not.toBe('waiting_for_approval');
+    const recorded = run.events.find((event) => event.type === 'tool_call');
+    expect(recorded).toMatchObject({ args: { service: 'api', key: '‹secret, 24 chars›' } });
+    expect(JSON.stringify(run.events)).not.toContain(SECRET);
+  });
 });
