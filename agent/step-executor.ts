@@ -17,7 +17,7 @@ import {
   maskSecretValues,
   secretValuesOf,
 } from './policy/secret-arguments.js';
-import { isUnrequestedCall, requesterOnly } from './policy/unrequested-call.js';
+import { confirmNeedFor } from './policy/unrequested-call.js';
 import type { Redactor } from './redaction.js';
 import type { PlannedCall, Run } from './run.js';
 import { type Tool, type ToolContext, ToolResultSchema } from './tool.js';
@@ -196,29 +196,15 @@ export class StepExecutor {
         twoPersonRoles: decision.twoPersonRoles,
       };
     }
-    const confirm = this.confirmOf(run, tool);
+    // A write the person did not ask for, about to run without an approver, waits for their own Confirm.
+    const confirm = confirmNeedFor(
+      this.options.policy.confirmUnrequested,
+      run,
+      tool,
+      this.options.aliases ?? {},
+    );
     if (confirm) return { kind: 'approval', tool, args, signature, ...confirm };
     return { kind: 'ready', tool, args, signature };
-  }
-
-  /** A write the person did not ask for, about to run without an approver: it waits for their own Confirm. */
-  private confirmOf(run: Run, tool: Tool) {
-    const confirmUnrequested = this.options.policy.confirmUnrequested;
-    if (!confirmUnrequested) return undefined;
-    const unrequested = isUnrequestedCall({
-      tool,
-      task: run.task,
-      events: run.events,
-      aliases: this.options.aliases ?? {},
-    });
-    if (!unrequested) return undefined;
-    return {
-      approvers: requesterOnly(run.principal),
-      ttlMs: tool.approvalTtlMs ?? confirmUnrequested.ttlMs,
-      approvals: 1 as const,
-      twoPersonRoles: [],
-      confirm: true as const,
-    };
   }
 
   /**

@@ -55,5 +55,26 @@ export function requesterOnly(
   };
 }
 
+/**
+ * What a call that would run without an approver needs instead, when it is unrequested and Confirms are on: the
+ * requester as its only decider, once, for the Confirm's time. Undefined when it may run as it is.
+ */
+export function confirmNeedFor(
+  confirmUnrequested: { ttlMs: number } | undefined,
+  run: { task: string; events: readonly RunEvent[]; principal: Principal },
+  tool: { name: string; risk: Risk; approvalTtlMs?: number },
+  aliases: Readonly<Record<string, string>>,
+) {
+  if (!confirmUnrequested) return undefined;
+  if (!isUnrequestedCall({ tool, task: run.task, events: run.events, aliases })) return undefined;
+  return {
+    approvers: requesterOnly(run.principal),
+    ttlMs: tool.approvalTtlMs ?? confirmUnrequested.ttlMs,
+    approvals: 1 as const,
+    twoPersonRoles: [] as string[],
+    confirm: true as const,
+  };
+}
+
 export const CONFIRM_REFUSAL = (requester: string) =>
   `Only ${requester}, who asked for this run, can confirm or deny this: it is a Confirm, not an approval.`;
