@@ -160,8 +160,8 @@ export const PermissionSettingsSchema = z
       .boolean()
       .default(true)
       .describe(
-        'A `write` or `danger` call that would run without an approver, but that the task names neither by ' +
-          "the tool's name nor by one of its `aliases`, and that the model proposes after reading outside data " +
+        'A `write` or `danger` call that would run without an approver, but that the task (and the answers to ' +
+          "its questions) names neither by the tool's name nor by one of its `aliases`, and that the model proposes after reading outside data " +
           "in the run (any tool's output: logs, command output, HTTP bodies), waits for the requester's own " +
           'Confirm: a card only they can click. It stops an instruction planted in that data from becoming an ' +
           'action nobody chose. A call that needs an approver is shown to one anyway, and is not asked twice.',

@@ -21,7 +21,13 @@ export interface UnrequestedCallInput {
 export function isUnrequestedCall(input: UnrequestedCallInput): boolean {
   if (input.tool.risk === 'read') return false;
   if (!readOutsideData(input.events)) return false;
-  return !namesOf(input.tool.name, input.aliases).some((name) => mentions(input.task, name));
+  const asked = [input.task, ...answersIn(input.events)].join('\n');
+  return !namesOf(input.tool.name, input.aliases).some((name) => mentions(asked, name));
+}
+
+/** What the person answered to the run's questions: their words too, unlike what the tools returned. */
+function answersIn(events: readonly RunEvent[]): string[] {
+  return events.flatMap((event) => (event.type === 'answer_received' ? [event.answer] : []));
 }
 
 /** A tool ran in this run and its result reached the model: logs, command output, HTTP bodies. */

@@ -35,6 +35,17 @@ describe('isUnrequestedCall', () => {
     expect(ask('read logs and jot it down', [readLogs], { jot: 'write_note text=x' })).toBe(false);
   });
 
+  it("counts the person's answers to the run's questions as their words", () => {
+    const answered: RunEvent = {
+      type: 'answer_received',
+      at: 2,
+      step: 1,
+      answer: 'yes, write_note it',
+      by: 'slack:UALICE',
+    };
+    expect(ask('search the logs', [readLogs, answered])).toBe(false);
+  });
+
   it('needs a whole word: a longer name or another tool alias does not count', () => {
     expect(ask('run write_notes')).toBe(true);
     expect(ask('jot it down', [readLogs], { jot: 'write_notes' })).toBe(true);
