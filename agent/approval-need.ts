@@ -15,4 +15,6 @@ export interface ApprovalNeed {
   twoPersonRoles: readonly string[];
   /** What the card offers besides approving once; absent when the call takes no grants. */
   grantOffer?: GrantOffer;
+  /** A Confirm: the requester did not ask for this write, and only they may decide it. */
+  confirm?: true;
 }

@@ -40,6 +40,13 @@ export type OutboundMessage =
       willRun?: string;
       /** The tool's own one line on what running it does ("restarts the api; about 20 s of 502s"). */
       impact?: string;
+      /** A danger tool's parameters whose values are any text the model chose: the card calls them out. */
+      freeText?: string[];
+      /**
+       * A Confirm card: the requester did not ask for this write, and only they may confirm or deny it. The
+       * buttons read Confirm and Deny, and the card says why it asks.
+       */
+      confirm?: boolean;
       /**
        * Approving for a while, besides once: the grant lengths as settings text ("1h"), and the patterns an
        * approver may pick, by name with what they let vary ("any service in api, worker").

@@ -24,7 +24,7 @@ export function toolRegistryFor(tools: KernelOptions['tools']): ToolRegistry {
 }
 
 export function stepExecutorFor(
-  options: Pick<KernelOptions, 'store' | 'toolBreaker'>,
+  options: Pick<KernelOptions, 'store' | 'toolBreaker' | 'aliases'>,
   deps: {
     registry: ToolRegistry;
     policy: ToolPolicy;
@@ -48,6 +48,7 @@ export function stepExecutorFor(
     redactor,
     clock,
     logger,
+    aliases: options.aliases ?? {},
     toolTimeoutMs: limits.toolTimeoutMs,
     toolOutputChars: limits.toolOutputChars,
     toolBudgets: limits.toolBudgets,

@@ -92,9 +92,10 @@ export class RunCalls {
           }
           if (!this.withinCallBudget(run)) return this.overBudget(run);
           if (this.deps.approvalsEnabled) {
-            // A call a role makes two-person is approved each time, even if a grant from before the rule covers it.
+            // A call a role makes two-person is approved each time, even if a grant from before the rule covers it;
+            // a Confirm is the requester's own each time, and no approver's grant stands in for it.
             const grant =
-              prepared.twoPersonRoles.length === 0
+              prepared.twoPersonRoles.length === 0 && !prepared.confirm
                 ? await this.grantFor(run, prepared.tool.name, prepared.args)
                 : undefined;
             if (grant) {
@@ -108,7 +109,7 @@ export class RunCalls {
             }
             // A role's two_person is never granted, whatever the tool says; the tool's own is, with grants: true.
             const offer =
-              prepared.twoPersonRoles.length === 0
+              prepared.twoPersonRoles.length === 0 && !prepared.confirm
                 ? grantOfferFor(prepared.tool, prepared.args, this.deps.grantDurationsMs, prepared.approvals)
                 : undefined;
             const need = offer ? { ...prepared, grantOffer: offer } : prepared;
@@ -153,13 +154,16 @@ export class RunCalls {
   }
 
   private shown(call: PlannedCall, outcome: CallOutcome | RecordedOutcome): RecordedOutcome {
-    return { ...outcome, displayArgs: this.deps.redactor.redactValue(call.args ?? call.rawArguments) };
+    return {
+      ...outcome,
+      displayArgs: this.deps.executor.shownArguments(call.name, call.args ?? call.rawArguments),
+    };
   }
 
   /** Executes a write or danger call with `executing` saved first, so a crash mid-action is never replayed. */
   private async runAlone(run: Run, { call, tool, args, signature }: ReadyCall): Promise<Run> {
     const bound = { ...call, args };
-    const displayArgs = this.deps.redactor.redactValue(args);
+    const displayArgs = this.deps.executor.shownArguments(tool.name, args);
     const executing = await this.apply(run, {
       type: 'execution_started',
       at: this.now(),

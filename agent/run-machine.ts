@@ -189,7 +189,13 @@ function apply(run: Run, event: RunMachineEvent): Next {
               outcome: 'pending',
             },
           },
-          { kind: 'status', text: `Waiting for approval of ${event.call.name}`, tone: 'warning' },
+          {
+            kind: 'status',
+            text: event.decides.confirm
+              ? `Waiting for ${run.principal.displayName} to confirm ${event.call.name}`
+              : `Waiting for approval of ${event.call.name}`,
+            tone: 'warning',
+          },
           { kind: 'save' },
           {
             kind: 'trace',
@@ -197,7 +203,7 @@ function apply(run: Run, event: RunMachineEvent): Next {
               kind: 'approval',
               tool: event.call.name,
               args: event.card.argumentsJson,
-              summary: 'approval requested',
+              summary: event.decides.confirm ? 'confirm requested' : 'approval requested',
               durationMs: 0,
             },
           },

@@ -111,6 +111,13 @@ export const PendingApprovalSchema = z.object({
   approvedBy: z.array(ApprovedBySchema).default([]),
   /** What the card offers besides approving once: grant lengths, and patterns; absent when it takes no grants. */
   grantOffer: GrantOfferSchema.optional(),
+  /** A danger tool's parameters the model fills with any text (no enum or pattern): the card names them. */
+  freeText: z.array(z.string()).optional(),
+  /**
+   * A Confirm, not an approval: a write the requester did not ask for, proposed after the run read outside data.
+   * Only the requester may decide it (see policy/unrequested-call.ts).
+   */
+  confirm: z.literal(true).optional(),
 });
 export type PendingApproval = z.infer<typeof PendingApprovalSchema>;
 

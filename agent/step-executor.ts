@@ -11,6 +11,13 @@ import { errorMessage } from './errors.js';
 import type { Logger } from './logger.js';
 import { findMissingFields, missingFieldChoices, missingFieldsQuestion } from './missing-arguments.js';
 import type { ApproverSet } from './policy/approver-set.js';
+import {
+  hiddenArgumentRefusal,
+  maskSecretArguments,
+  maskSecretValues,
+  secretValuesOf,
+} from './policy/secret-arguments.js';
+import { confirmNeedFor } from './policy/unrequested-call.js';
 import type { Redactor } from './redaction.js';
 import type { PlannedCall, Run } from './run.js';
 import { type Tool, type ToolContext, ToolResultSchema } from './tool.js';
@@ -34,6 +41,8 @@ export type CallPreparation =
       ttlMs: number;
       approvals: 1 | 2;
       twoPersonRoles: readonly string[];
+      /** A Confirm: only the requester may decide it, and it offers no grants. */
+      confirm?: true;
     }
   | { kind: 'ready'; tool: Tool; args: Record<string, unknown>; signature: string };
 
@@ -65,6 +74,8 @@ export interface StepExecutorOptions {
   toolTimeoutMs: number;
   toolOutputChars: number;
   toolBudgets: ToolBudgets;
+  /** The command engine's aliases: a task naming one of them asks for its tool. */
+  aliases?: Readonly<Record<string, string>>;
 }
 
 export class StepExecutor {
@@ -117,6 +128,15 @@ export class StepExecutor {
       );
     }
     const args = parsed.data as Record<string, unknown>;
+    // Before anything is asked or run: an approver must be able to read every argument of an action.
+    const hidden = hiddenArgumentRefusal(tool, args, this.options.redactor);
+    if (hidden) {
+      return {
+        kind: 'resolved',
+        outcome: this.failure(tool.name, 'refused_by_policy', hidden, 0, false),
+        args,
+      };
+    }
 
     // Worked out once here: the batch and the record reuse it rather than serializing the arguments again.
     const signature = callSignature(tool.name, args);
@@ -176,6 +196,14 @@ export class StepExecutor {
         twoPersonRoles: decision.twoPersonRoles,
       };
     }
+    // A write the person did not ask for, about to run without an approver, waits for their own Confirm.
+    const confirm = confirmNeedFor(
+      this.options.policy.confirmUnrequested,
+      run,
+      tool,
+      this.options.aliases ?? {},
+    );
+    if (confirm) return { kind: 'approval', tool, args, signature, ...confirm };
     return { kind: 'ready', tool, args, signature };
   }
 
@@ -236,12 +264,15 @@ export class StepExecutor {
           return this.failure(tool.name, 'transient', `${tool.name} was cancelled.`, durationMs, false);
         case 'threw': {
           await breaker.recordFailure();
-          const message = this.options.redactor.redact(errorMessage(settlement.error));
+          const message = maskSecretValues(
+            this.options.redactor.redact(errorMessage(settlement.error)),
+            secretValuesOf(tool, args),
+          );
           scope.logger.warn({ err: message }, 'tool threw');
           return this.failure(tool.name, 'transient', `${tool.name} failed: ${message}`, durationMs);
         }
         case 'returned':
-          return this.returned(tool.name, settlement.value, durationMs, breaker);
+          return this.returned(tool.name, settlement.value, durationMs, breaker, secretValuesOf(tool, args));
       }
     } finally {
       scope.end(() => new Error('call finished'));
@@ -253,6 +284,7 @@ export class StepExecutor {
     result: unknown,
     durationMs: number,
     breaker: CircuitBreaker,
+    secrets: readonly string[],
   ): Promise<CallOutcome> {
     const checked = ToolResultSchema.safeParse(result);
     if (!checked.success) {
@@ -260,7 +292,8 @@ export class StepExecutor {
       return this.failure(name, 'transient', `${name} returned a malformed result.`, durationMs);
     }
     await breaker.recordSuccess();
-    const redacted = this.options.redactor.redactValue(checked.data);
+    // A declared secret is masked by its exact value too: it need not look like one to redaction.
+    const redacted = maskSecretValues(this.options.redactor.redactValue(checked.data), secrets);
     const content = this.cap(JSON.stringify({ tool: name, ...redacted }));
     return {
       content,
@@ -278,6 +311,16 @@ export class StepExecutor {
    * timeout: a result that did not pass, worded with the limit, so a hung target reads as a failure at its
    * timeout everywhere (a patrol check at its severity, the CLI's exit 1), never as a call that did not run.
    */
+  /** A call's arguments as the record, the trace and chat show them: declared secrets masked, then redacted. */
+  shownArguments(toolName: string, args: unknown): unknown {
+    const tool = this.options.registry.get(toolName);
+    const masked =
+      typeof args === 'object' && args !== null && !Array.isArray(args)
+        ? maskSecretArguments(tool, args as Record<string, unknown>)
+        : args;
+    return this.options.redactor.redactValue(masked);
+  }
+
   private timedOut(name: string, timeoutMs: number, durationMs: number): CallOutcome {
     const summary = `${name} timed out after ${formatDuration(timeoutMs)}.`;
     const data = { timed_out: true, timeout_ms: timeoutMs };

@@ -17,6 +17,11 @@ export interface ToolPolicy {
   isAdmin(principal: Principal): boolean;
   /** The one rule for acting on a run: answer, cancel, status, or deciding its approval. */
   mayActOnRun(principal: Principal, run: RunOwner, action: RunAction): Authority;
+  /**
+   * Set when a write the requester did not ask for needs their own Confirm (`permissions.confirm_unrequested_writes`):
+   * how long the Confirm waits. Absent, such calls run as the roles say.
+   */
+  confirmUnrequested?: { ttlMs: number };
 }
 
 /** Everything allowed without approval: for tests and the single-user CLI when no settings restrict it. */

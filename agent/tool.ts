@@ -63,6 +63,12 @@ export interface ToolDefinition<Input extends z.ZodType = z.ZodType> {
   grantPatterns?: GrantPatterns;
   /** One line on what running it does, for the approver ("restarts the api; about 20 s of 502s"). */
   impact?: string;
+  /**
+   * Top-level parameters that carry a credential on purpose: shown as "‹secret, 24 chars›" on the card, in the
+   * record and in the result, never as themselves. In any other parameter of a write or danger tool, text that
+   * redaction would mask refuses the call, so the approver never approves a `[REDACTED]` they cannot read.
+   */
+  secretParameters?: readonly string[];
   /** The exact thing a call with these (already parsed) arguments will do, such as its command line. */
   describeCall?(input: Record<string, unknown>): string;
   execute(ctx: ToolContext, input: z.output<Input>): Promise<ToolResult>;
@@ -125,6 +131,7 @@ export function defineTool<Input extends z.ZodType>(definition: ToolDefinition<I
   if (definition.describeCall !== undefined && typeof definition.describeCall !== 'function') {
     throw new CallerError(ErrorCode.InvalidTool, `${where}: describeCall(input) must be a function`);
   }
+  checkSecretParameters(where, definition);
   if (typeof definition.execute !== 'function') {
     throw new CallerError(ErrorCode.InvalidTool, `${where}: execute(ctx, input) is required`);
   }
@@ -136,6 +143,32 @@ export function defineTool<Input extends z.ZodType>(definition: ToolDefinition<I
     });
   }
   return Object.freeze({ ...definition }) as Tool;
+}
+
+/** Each secret parameter must be a declared string parameter of the input, or masking it would do nothing. */
+function checkSecretParameters(where: string, definition: ToolDefinition): void {
+  const secrets: unknown = definition.secretParameters;
+  if (secrets === undefined) return;
+  if (!Array.isArray(secrets) || secrets.some((name) => typeof name !== 'string')) {
+    throw new CallerError(
+      ErrorCode.InvalidTool,
+      `${where}: secretParameters must be a list of parameter names`,
+    );
+  }
+  let properties: Record<string, { type?: unknown }> = {};
+  try {
+    properties = (toolParametersSchema(definition.input).properties ?? {}) as typeof properties;
+  } catch {
+    return; // Said by the JSON Schema check below.
+  }
+  for (const name of secrets as string[]) {
+    if (!Object.hasOwn(properties, name) || properties[name]?.type !== 'string') {
+      throw new CallerError(
+        ErrorCode.InvalidTool,
+        `${where}: secretParameters names "${name}", which is not a string parameter of its input`,
+      );
+    }
+  }
 }
 
 /** Each input schema's JSON Schema, made once: defineTool checks it, and every tool registry lists it. */

@@ -23,6 +23,9 @@ export function argumentText(value: Value): string {
 
 function valueSchema(where: string, parameter: ParameterSettings): z.ZodType {
   const { type } = parameter;
+  if (parameter.secret && (type !== 'string' || parameter.enum)) {
+    throw new CommandSettingsError(`${where}.secret: only a string parameter without an enum can be secret`);
+  }
   if (parameter.enum) {
     const values = parameter.enum;
     if (values.length === 0) throw new CommandSettingsError(`${where}.enum is empty`);
@@ -54,7 +57,8 @@ function valueSchema(where: string, parameter: ParameterSettings): z.ZodType {
       throw new CommandSettingsError(`${where}.pattern does not compile: ${(error as Error).message}`);
     }
     if (!safeRegex(regex)) throw new CommandSettingsError(`${where}.pattern could take exponential time`);
-    schema = schema.refine((value) => regex.test(value), `must match the pattern ${parameter.pattern}`);
+    // As a regex, not a refine: the model and the approval card then see the pattern in the JSON Schema.
+    schema = schema.regex(regex, `must match the pattern ${parameter.pattern}`);
   }
   return schema;
 }

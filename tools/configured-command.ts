@@ -59,6 +59,13 @@ Use this only for what the description above says, with parameter values that fi
 Do not use it to run anything else: ${name} passes values literally without a shell, so shell syntax does nothing, and values starting with "-" are refused unless the parameter allows them.`;
 }
 
+function secretParametersOf(command: CommandSettings): { secretParameters?: string[] } {
+  const secrets = Object.entries(command.parameters)
+    .filter(([, parameter]) => parameter.secret)
+    .map(([name]) => name);
+  return secrets.length > 0 ? { secretParameters: secrets } : {};
+}
+
 /**
  * Builds the tool for one command. Throws CommandSettingsError or ExecutableRefusal at start-up, naming the
  * command, when its template, parameters, working directory or program are not acceptable.
@@ -103,6 +110,7 @@ export async function createConfiguredCommandTool(
     ...(command.impact ? { impact: command.impact } : {}),
     ...(command.grants !== undefined ? { grants: command.grants } : {}),
     ...(command.grant_patterns ? { grantPatterns: command.grant_patterns } : {}),
+    ...secretParametersOf(command),
     // What the approver reads is what execute runs: the same substitution, the program as configured.
     describeCall: (args) => shellQuoted([program, ...substituteArguments(command.argv, args)]),
     execute(ctx, args) {

@@ -41,6 +41,14 @@ export const CommandParameterSchema = z.strictObject({
     .boolean()
     .default(false)
     .describe('Allow values that start with `-`; off, such values are refused, to stop option injection.'),
+  secret: z
+    .boolean()
+    .default(false)
+    .describe(
+      'The value is a credential on purpose (a string parameter): the approval card, the record and the ' +
+        'result show it as "‹secret, 24 chars›", never as itself. Without it, a write or danger call whose ' +
+        'value holds text that redaction would mask is refused, so an approver never approves what they cannot read.',
+    ),
 });
 
 export const CommandSettingsSchema = z.strictObject({

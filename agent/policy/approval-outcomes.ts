@@ -7,6 +7,7 @@ import type { AuditActor } from './audit-log.js';
 import type { PermissionSettings } from './permission-settings.js';
 import { resolveRoles } from './resolve-roles.js';
 import { moreApprovers, namesOf } from './two-person-rule.js';
+import { CONFIRM_REFUSAL } from './unrequested-call.js';
 
 export type DecideResult =
   /** `approvedBy` names everyone who approved, the decider last, when the call needed more than one approver. */
@@ -51,6 +52,12 @@ export function refusalReason(
   decision: ApprovalDecision,
   settings: PermissionSettings,
 ): string | undefined {
+  // A Confirm is the requester's own: no approver, admin or patrol stands in for them, and they need no role.
+  if (approval.confirm) {
+    return samePerson(decider, approval.requester)
+      ? undefined
+      : CONFIRM_REFUSAL(approval.requester.displayName);
+  }
   if (samePerson(decider, approval.requester)) {
     // Withdrawing one's own request is always safe; approving it needs someone else, unless settings allow.
     if (decision === 'deny') return undefined;

@@ -34,6 +34,8 @@ export interface Approval {
   decidedBy?: AuditActor;
   decidedAt?: number;
   decisionReason?: string;
+  /** A Confirm: only the requester may decide it (see unrequested-call.ts). */
+  confirm?: boolean;
 }
 
 /**
@@ -114,6 +116,7 @@ export function approvalOfRun(run: Run, approvalId: string): Approval | undefine
       createdAt: pending.requestedAt,
       expiresAt: pending.expiresAt,
       status: 'pending',
+      ...(pending.confirm ? { confirm: true } : {}),
       ...place,
     };
   }

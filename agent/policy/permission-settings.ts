@@ -156,6 +156,16 @@ export const PermissionSettingsSchema = z
           "`grants: false` (the default for `approvals: 2`) refuses grants, as does a call a role's `two_person` " +
           'names.',
       ),
+    confirm_unrequested_writes: z
+      .boolean()
+      .default(true)
+      .describe(
+        'A `write` or `danger` call that would run without an approver, but that the task (and the answers to ' +
+          "its questions) names neither by the tool's name nor by one of its `aliases`, and that the model proposes after reading outside data " +
+          "in the run (any tool's output: logs, command output, HTTP bodies), waits for the requester's own " +
+          'Confirm: a card only they can click. It stops an instruction planted in that data from becoming an ' +
+          'action nobody chose. A call that needs an approver is shown to one anyway, and is not asked twice.',
+      ),
     on_denial: z
       .enum(['continue', 'stop'])
       .default('continue')

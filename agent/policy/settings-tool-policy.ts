@@ -34,6 +34,7 @@ export function settingsToolPolicy(settings: PermissionSettings, registry: ToolR
       return visibleTools({ settings, principal, conversation, tools: record, ...place(conversation) });
     },
     isAdmin,
+    ...(settings.confirm_unrequested_writes ? { confirmUnrequested: { ttlMs: settings.approval_ttl } } : {}),
     mayActOnRun(principal, run, action) {
       if (action.kind !== 'decide') return requesterOrAdmin(isAdmin(principal), principal, run, action.kind);
       const reason = refusalReason(action.approval, principal, action.decision, settings);

@@ -3,9 +3,10 @@
 import type { ApprovalNeed } from '../approval-need.js';
 import { durationSetting } from '../duration-text.js';
 import { bindingHash, newApprovalId } from '../policy/approval-record.js';
-import { describeApprovers } from '../policy/approver-set.js';
+import { type ApproverSet, describeApprovers } from '../policy/approver-set.js';
 import { type GrantOffer, PATTERNS_ON_A_CARD } from '../policy/grant-offer.js';
 import { describePattern } from '../policy/grant-patterns.js';
+import { freeTextParameters, maskSecretArguments } from '../policy/secret-arguments.js';
 import type { Redactor } from '../redaction.js';
 import type { PlannedCall, Run, RunIn } from '../run.js';
 import type { RunEffect } from '../run-effect.js';
@@ -27,7 +28,8 @@ export function requestApproval(
 ): Extract<RunMachineEvent, { type: 'approval_requested' }> {
   const approvalId = newApprovalId(run.id);
   const expiresAt = at + need.ttlMs;
-  const displayArgs = redactor.redactValue(need.args);
+  const displayArgs = redactor.redactValue(maskSecretArguments(need.tool, need.args));
+  const freeText = freeTextParameters(need.tool);
   const reason = redactor.redact(call.reason ?? '');
   const approvals = need.approvals;
   const preview = callPreview(need.tool, need.args, redactor);
@@ -50,7 +52,9 @@ export function requestApproval(
       displayArgs,
       approvals,
       ...preview,
+      ...(freeText.length > 0 ? { freeText } : {}),
       ...(need.grantOffer ? { grantOffer: need.grantOffer } : {}),
+      ...(need.confirm ? { confirm: true as const } : {}),
     },
     card: {
       kind: 'approval',
@@ -60,10 +64,12 @@ export function requestApproval(
       tool: need.tool.name,
       argumentsJson: JSON.stringify(displayArgs, null, 2),
       reason,
-      approvers: [describeApprovers(need.approvers, run.principal)],
+      approvers: [decidersOf(need.approvers, run.principal, need.confirm)],
       expiresAt,
       ...(approvals > 1 ? { progress: { needed: approvals, approvedBy: [] } } : {}),
       ...preview,
+      ...(freeText.length > 0 ? { freeText } : {}),
+      ...(need.confirm ? { confirm: true } : {}),
       ...grantButtonsOf(need.grantOffer),
     },
   };
@@ -80,7 +86,7 @@ export function approvalCardOf(run: RunIn<'waiting_for_approval'>): ApprovalCard
     tool: pending.call.name,
     argumentsJson: JSON.stringify(pending.displayArgs ?? pending.call.args, null, 2),
     reason: pending.reason ?? '',
-    approvers: pending.approvers ? [describeApprovers(pending.approvers, run.principal)] : [],
+    approvers: pending.approvers ? [decidersOf(pending.approvers, run.principal, pending.confirm)] : [],
     expiresAt: pending.expiresAt,
     ...(pending.approvals > 1
       ? {
@@ -91,8 +97,17 @@ export function approvalCardOf(run: RunIn<'waiting_for_approval'>): ApprovalCard
         }
       : {}),
     ...previewOf(pending),
+    ...(pending.freeText?.length ? { freeText: pending.freeText } : {}),
+    ...(pending.confirm ? { confirm: true } : {}),
     ...grantButtonsOf(pending.grantOffer),
   };
+}
+
+/** Who may decide, as the card says it: a Confirm is the requester's alone. */
+function decidersOf(approvers: ApproverSet, requester: Run['principal'], confirm: true | undefined): string {
+  return confirm
+    ? `${requester.displayName} only (who asked for this run)`
+    : describeApprovers(approvers, requester);
 }
 
 /** The card's "approve for a while" choices: lengths as settings text, and the patterns a button may carry. */

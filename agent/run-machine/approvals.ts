@@ -204,7 +204,10 @@ export function refuseAndGoOn(
   at: number,
   before: RunEffect[],
 ): Next {
-  const refused = recordOutcome(base(run), call, refusedRecord(call.name, message), at);
+  // Shown as the card showed it (redacted, declared secrets masked), never as the call holds it to run.
+  const shown = run.status === 'waiting_for_approval' ? run.approval.displayArgs : undefined;
+  const record = { ...refusedRecord(call.name, message), displayArgs: shown };
+  const refused = recordOutcome(base(run), call, record, at);
   const queue = refused.run.queue.filter((queued) => queued.id !== call.id);
   const next = { ...refused.run, queue, status: 'running' as const };
   if (stop) {

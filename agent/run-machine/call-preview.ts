@@ -1,13 +1,16 @@
 // What an approver is told will happen: the exact command the call runs, and the tool's own impact line.
+import { maskSecretValues, secretValuesOf } from '../policy/secret-arguments.js';
 import type { Redactor } from '../redaction.js';
 import type { PendingApproval } from '../run.js';
 import type { Tool } from '../tool.js';
 
 export type CallPreview = Pick<PendingApproval, 'willRun' | 'impact'>;
 
-/** Redacted as the arguments are: the command line holds the same values. */
+/** Redacted as the arguments are, declared secrets masked: the command line holds the same values. */
 export function callPreview(tool: Tool, args: Record<string, unknown>, redactor: Redactor): CallPreview {
-  const willRun = describedCall(tool, args);
+  const described = describedCall(tool, args);
+  const willRun =
+    described === undefined ? undefined : maskSecretValues(described, secretValuesOf(tool, args));
   return {
     ...(willRun ? { willRun: redactor.redact(willRun) } : {}),
     ...(tool.impact ? { impact: redactor.redact(tool.impact) } : {}),

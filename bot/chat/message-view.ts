@@ -1,5 +1,6 @@
 // An OutboundMessage as a neutral view: what a person should see, already trimmed and split to one platform's limits.
 import type { OutboundMessage } from '../../agent/chat-port.js';
+import { approvalNotes, approveLabel, decidersLabel, pendingState } from './approval-notes.js';
 import { type ButtonIntent, encodeButton } from './button-codec.js';
 import {
   type MessageView,
@@ -112,7 +113,7 @@ function questionView(message: Message<'question'>, { limits }: ViewOptions): Me
  */
 function approvalView(card: Message<'approval'>, { now, limits }: ViewOptions): MessageView {
   const outcome = approvalOutcome(card, now);
-  const state = outcome ? OUTCOME_WORDS[outcome.state] : 'Approval needed';
+  const state = outcome ? OUTCOME_WORDS[outcome.state] : pendingState(card);
   const field = (label: string, value: string, extra: Partial<ViewField> = {}): ViewField => ({
     label,
     value: inert(clip(value, limits.fieldChars)),
@@ -125,7 +126,7 @@ function approvalView(card: Message<'approval'>, { now, limits }: ViewOptions): 
       fields: [
         field('Requested by', card.requester),
         field('Tool', card.tool, { code: true }),
-        field('Approvers', card.approvers.join(', ') || 'nobody is set up to approve this'),
+        field(decidersLabel(card), card.approvers.join(', ') || 'nobody is set up to approve this'),
         field('Expires', expires, { at: card.expiresAt }),
         ...(card.progress && !outcome ? [field('Approvals', approvalProgressText(card.progress))] : []),
       ],
@@ -146,6 +147,7 @@ function approvalView(card: Message<'approval'>, { now, limits }: ViewOptions): 
       ? markdownBlocks(card.reason, limits, 'Reason')
       : [{ type: 'text' as const, format: 'plain' as const, label: 'Reason', text: 'No reason was given.' }]),
     ...codeBlocks(card.argumentsJson, limits, 'Arguments'),
+    ...approvalNotes(card, limits.fieldChars),
   ];
   return {
     kind: 'approval',
@@ -173,7 +175,7 @@ function approvalButtons(card: Message<'approval'>): ViewButton[] {
   return [
     {
       id: encodeButton({ action: 'approve', approvalId }),
-      label: 'Approve',
+      label: approveLabel(card),
       style: 'primary',
     },
     ...(grants?.durations ?? []).map((grant) => ({

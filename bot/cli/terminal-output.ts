@@ -68,10 +68,16 @@ export function formatMessage(message: OutboundMessage): string | undefined {
 
 function formatApproval(message: Extract<OutboundMessage, { kind: 'approval' }>): string {
   const lines = [
-    `${yellow('⚠ Approval needed')}: ${bold(message.tool)} requested by ${message.requester}`,
+    `${yellow(message.confirm ? '⚠ Confirm needed' : '⚠ Approval needed')}: ${bold(message.tool)} requested by ${message.requester}`,
+    ...(message.confirm
+      ? [
+          `  why:       ${message.requester} did not ask for ${message.tool}; the model proposes it after reading outside data. Only they can confirm it (opsbot approve ${message.approvalId}) or deny it.`,
+        ]
+      : []),
     ...(message.willRun ? [`  will run:  ${message.willRun}`] : []),
     ...(message.impact ? [`  impact:    ${message.impact}`] : []),
     `  arguments: ${message.argumentsJson}`,
+    ...(message.freeText?.length ? [`  free text, from the model: ${message.freeText.join(', ')}`] : []),
     `  reason:    ${message.reason || '(none given)'}`,
     `  approvers: ${message.approvers.join(', ')}`,
     ...(message.progress && !message.decision

@@ -103,12 +103,14 @@ describe('what will happen, on the card', () => {
     description: 'Roll a service back to its previous release. Use after a bad deploy.',
     input: z.object({ service: z.string(), token: z.string() }),
     risk: 'danger',
+    // Declared, or the call is refused: the card would hide its value behind redaction.
+    secretParameters: ['token'],
     impact: 'restarts the api; about 20 s of 502s',
     describeCall: (args) => `deploy rollback --service ${args.service} --token ${args.token}`,
     execute: async () => ({ ok: true, summary: 'rolled back' }),
   });
 
-  it('shows the exact command, redacted, and the impact, before and after the decision', async () => {
+  it('shows the exact command, its secret masked, and the impact, before and after the decision', async () => {
     harness = await createApprovalHarness('memory', {}, { tools: [rollback] });
     harness.fake.reply(
       toolCalls([
@@ -121,7 +123,8 @@ describe('what will happen, on the card', () => {
       conversation,
     });
     const card = harness.chat.ofKind('approval')[0]!;
-    expect(card.willRun).toBe('deploy rollback --service api --token [REDACTED]');
+    expect(card.willRun).toBe('deploy rollback --service api --token ‹secret, 26 chars›');
+    expect(card.freeText).toEqual(['service']);
     expect(card.impact).toBe('restarts the api; about 20 s of 502s');
     const waiting = await harness.kernel.get(run.id);
     expect(waiting.status === 'waiting_for_approval' && waiting.approval.willRun).toBe(card.willRun);

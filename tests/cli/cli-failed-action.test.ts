@@ -171,7 +171,15 @@ describe('opsbot run and a failed action', () => {
         toolCalls([{ name: 'http_check', arguments: { url } }]),
         text('Checked before and after.'),
       );
-      const { out } = await cli(['run', 'check, deploy, check', '--as', 'olive']);
+      const asked = await cli(['run', 'check, deploy, check', '--as', 'olive']);
+      // The task does not name mark_deployed, and it follows a read: a Confirm only Olive may give, even on the
+      // CLI, where Bob, who may approve anything, is refused.
+      expect(asked.out).toContain('Confirm needed');
+      const approvalId = /opsbot approve (apv_[\w-]+)/.exec(asked.out)?.[1];
+      const byBob = await cli(['approve', approvalId!, '--as', 'bob']);
+      expect(byBob.out).toContain('Only Olive, who asked for this run, can confirm or deny this');
+      const confirmed = await cli(['approve', approvalId!, '--as', 'olive']);
+      const out = `${asked.out}${confirmed.out}`;
       // The second check repeats the first (nothing changed in between), saying how old its result is; the one
       // after the action runs for real.
       expect(requests).toBe(2);

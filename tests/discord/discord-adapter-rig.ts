@@ -64,6 +64,8 @@ export interface RigOptions {
   messageContent?: boolean;
   /** The fake closes an IDENTIFY asking for MessageContent with 4014. */
   refuseMessageContent?: boolean;
+  /** In place of the rig's own permissions. */
+  permissions?: typeof permissions;
 }
 
 export interface Rig {
@@ -96,6 +98,7 @@ export async function stopRigs(): Promise<void> {
 }
 
 export async function startRig(options: RigOptions = {}): Promise<Rig> {
+  const rules = options.permissions ?? permissions;
   const fake = await startFakeDiscord();
   fake.api
     .addGuild({ id: GUILD, name: 'ops team', channels: [{ id: CHANNEL, name: 'ops' }] })
@@ -120,14 +123,14 @@ export async function startRig(options: RigOptions = {}): Promise<Rig> {
       timeoutMs: 5000,
       maxRetries: 0,
     }),
-    policy: (registry) => settingsToolPolicy(permissions, registry),
-    approvals: { audit, permissions },
+    policy: (registry) => settingsToolPolicy(rules, registry),
+    approvals: { audit, permissions: rules },
     chat,
     clock,
     limits: { toolTimeoutMs: 1000 },
   });
   const settings = SettingsSchema.parse({
-    permissions,
+    permissions: rules,
     discord: { message_content: options.messageContent ?? false },
   });
   const router = new Router({ kernel, settings, logger, clock });

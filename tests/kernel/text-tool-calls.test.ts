@@ -99,11 +99,12 @@ describe('tool calls written as text', () => {
     harness = await createHarness();
     const secret = 'xoxb-123456789012-abcdefghijkl';
     harness.fake.reply(
-      text(`<tool_call>{"name": "write_note", "arguments": {"text": "token ${secret}"}}</tool_call>`),
-      text('noted'),
+      // A read: a write or danger argument that redaction would hide is refused (see secret-arguments.ts).
+      text(`<tool_call>{"name": "read_logs", "arguments": {"service": "token ${secret}"}}</tool_call>`),
+      text('read'),
     );
-    const run = await runTask(harness.kernel, { text: 'note it', principal: alice, conversation });
-    expect(harness.probe.calls).toEqual([{ tool: 'write_note', args: { text: `token ${secret}` } }]);
+    const run = await runTask(harness.kernel, { text: 'read it', principal: alice, conversation });
+    expect(harness.probe.calls).toEqual([{ tool: 'read_logs', args: { service: `token ${secret}` } }]);
     expect(harness.fake.requests[1]!.rawBody).not.toContain(secret);
     expect(JSON.stringify(run.messages)).not.toContain(secret);
     expect(JSON.stringify(run.events.filter((event) => event.type === 'model_turn'))).not.toContain(secret);

@@ -160,6 +160,8 @@ export class SlackHarness {
       },
       chat,
       clock,
+      // As compose.ts passes them: a task naming an alias asks for its tool.
+      aliases: settings.aliases,
       limits: { toolTimeoutMs: 1_000 },
     };
     this.kernel = new Kernel(this.kernelOptions);

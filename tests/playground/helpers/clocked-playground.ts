@@ -47,9 +47,20 @@ export interface ClockedPlayground {
 // biome-ignore lint/suspicious/noExplicitAny: response bodies are JSON whose shape each test checks.
 type PlaygroundJson = any;
 
-export async function startClockedPlayground(model: FakeOpenAIServer): Promise<ClockedPlayground> {
+export interface ClockedPlaygroundOptions {
+  /** More configured commands, as YAML entries indented under `tools.commands` (four spaces), beside restart_service. */
+  moreCommands?: string;
+}
+
+export async function startClockedPlayground(
+  model: FakeOpenAIServer,
+  options: ClockedPlaygroundOptions = {},
+): Promise<ClockedPlayground> {
   const dir = mkdtempSync(join(tmpdir(), 'opsbot-clocked-'));
-  writeFileSync(join(dir, 'opsbot.yaml'), TEST_SETTINGS);
+  const settingsText = options.moreCommands
+    ? TEST_SETTINGS.replace('\n  commands:\n', `\n  commands:\n${options.moreCommands}`)
+    : TEST_SETTINGS;
+  writeFileSync(join(dir, 'opsbot.yaml'), settingsText);
   const clock = new ManualClock(Date.UTC(2026, 0, 1, 12, 0));
   const environment = readEnvironment({
     PORT: '0',
