@@ -39,6 +39,8 @@ export interface HttpRequestOptions {
   verifyTls: boolean;
   maxBodyBytes: number;
   signal: AbortSignal;
+  /** A request body (the caller sets its content-type); none when absent. */
+  body?: string;
 }
 
 /** Always answers with the address the guard checked, so a second DNS answer cannot redirect the connection. */
@@ -140,6 +142,6 @@ export function sendHttpRequest(options: HttpRequestOptions): Promise<HttpRespon
         },
       );
     });
-    request.end();
+    request.end(options.body);
   });
 }
