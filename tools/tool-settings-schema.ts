@@ -194,13 +194,19 @@ export const ToolSettingsSchema = z
       .array(z.string())
       .default([])
       .describe("DNS servers for `dns_lookup`, as `host` or `host:port`; the system's resolvers when empty."),
-    prometheus: endpointSettingsSchema('Prometheus', 'http://prometheus:9090')
+    prometheus: endpointSettingsSchema('Prometheus', {
+      url: 'http://prometheus:9090',
+      variable: 'PROM_TOKEN',
+    })
       .optional()
       .describe(
         'The Prometheus server that `prometheus_query`, `prometheus_range` and `prometheus_alerts` ask; those ' +
           'tools exist only when this is set.',
       ),
-    alertmanager: endpointSettingsSchema('Alertmanager', 'http://alertmanager:9093')
+    alertmanager: endpointSettingsSchema('Alertmanager', {
+      url: 'http://alertmanager:9093',
+      variable: 'ALERTMANAGER_TOKEN',
+    })
       .optional()
       .describe(
         'The Alertmanager that `alertmanager_silences` reads and `alertmanager_silence` (a write) adds to; those ' +

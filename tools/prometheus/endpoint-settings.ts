@@ -18,14 +18,17 @@ const headerValue = z
       `${REFERENCE('PROM_TOKEN')}"): credentials are not written in the settings file`,
   );
 
-export function endpointSettingsSchema(server: 'Prometheus' | 'Alertmanager', example: string) {
+export function endpointSettingsSchema(
+  server: 'Prometheus' | 'Alertmanager',
+  example: { url: string; variable: string },
+) {
   return z.strictObject({
     url: z
       .string()
       .url()
       .regex(/^https?:\/\//i, 'an http:// or https:// URL')
       .describe(
-        `${server}'s base URL, such as ${example}; the network guard (tools.network) applies to its host ` +
+        `${server}'s base URL, such as ${example.url}; the network guard (tools.network) applies to its host ` +
           'exactly as for http_check.',
       ),
     headers: z
@@ -33,7 +36,7 @@ export function endpointSettingsSchema(server: 'Prometheus' | 'Alertmanager', ex
       .default({})
       .describe(
         `Headers sent with every request to ${server}, each value naming environment variables as ` +
-          `${REFERENCE('NAME')} (\`Authorization: "Bearer ${REFERENCE('PROM_TOKEN')}"\`); start-up fails when ` +
+          `${REFERENCE('NAME')} (\`Authorization: "Bearer ${REFERENCE(example.variable)}"\`); start-up fails when ` +
           'one is not set. The values are redacted from every result.',
       ),
   });
