@@ -156,3 +156,38 @@ describe.skipIf(!installed)('the Alertmanager tools against the real Alertmanage
     );
   });
 });
+
+describe('alertmanager_silence matchers', () => {
+  const silence = createBuiltInTools(
+    ToolSettingsSchema.parse({ alertmanager: { url: 'http://127.0.0.1:9093' } }),
+  ).find((item) => item.name === 'alertmanager_silence')!;
+
+  it('take text as Alertmanager writes it, as well as objects, and the card shows them the same', () => {
+    const parsed = silence.input.parse({
+      matchers: [
+        'alertname="DiskFull"',
+        'instance=~"db-.*"',
+        'env!=staging',
+        { name: 'team', value: 'storage' },
+      ],
+      duration: '4h',
+      comment: 'planned work',
+    }) as Record<string, unknown>;
+    expect(parsed.matchers).toEqual([
+      { name: 'alertname', value: 'DiskFull', is_regex: false, is_equal: true },
+      { name: 'instance', value: 'db-.*', is_regex: true, is_equal: true },
+      { name: 'env', value: 'staging', is_regex: false, is_equal: false },
+      { name: 'team', value: 'storage', is_regex: false, is_equal: true },
+    ]);
+    expect(silence.describeCall?.(parsed)).toBe(
+      'silence alertname="DiskFull", instance=~"db-.*", env!="staging", team="storage" for 4h: "planned work"',
+    );
+  });
+
+  it('refuse text that is not a matcher, and a duration over 7 days', () => {
+    const bad = silence.input.safeParse({ matchers: ['DiskFull'], duration: '1h', comment: 'x y z' });
+    expect(bad.error?.issues[0]?.message).toMatch(/a matcher such as alertname="DiskFull"/);
+    const long = silence.input.safeParse({ matchers: ['alertname=X'], duration: '8d', comment: 'x y z' });
+    expect(long.error?.issues[0]?.message).toBe('at most 7d');
+  });
+});

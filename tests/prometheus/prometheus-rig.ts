@@ -74,7 +74,11 @@ async function startServer(
   child.stdout?.on('data', keep);
   child.stderr?.on('data', keep);
   const exited = once(child, 'exit');
+  // A test process that ends without closing (a crash, a killed worker) still takes its servers with it.
+  const killOnExit = () => child.kill('SIGKILL');
+  process.once('exit', killOnExit);
   const close = async () => {
+    process.off('exit', killOnExit);
     if (child.exitCode === null && child.signalCode === null) {
       child.kill('SIGKILL');
       await exited;

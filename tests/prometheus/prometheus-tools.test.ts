@@ -56,8 +56,8 @@ const installed = monitoringServersInstalled();
 describe.skipIf(!installed)('the Prometheus tools against the real Prometheus', () => {
   beforeAll(async () => {
     target = await startGaugeTarget();
-    target.set('queue_depth', { queue: 'mail' }, 7);
-    target.set('queue_depth', { queue: 'jobs' }, 2);
+    await target.set('queue_depth', { queue: 'mail' }, 7);
+    await target.set('queue_depth', { queue: 'jobs' }, 2);
     prometheus = await startPrometheus({ targets: [target.address], rules: RULES });
     tools = toolsFor({ prometheus: { url: prometheus.url } });
     await waitForSeries(prometheus.url, 'queue_depth');

@@ -4,13 +4,17 @@ import { z } from 'zod';
 import { parseDuration } from '../../agent/policy/duration.js';
 import { defineTool, type Tool } from '../../agent/tool.js';
 import { timeoutField } from '../call-limits.js';
-import { alertmanagerSend, matcherText, SilenceCreated } from './alertmanager-api.js';
+import {
+  matcherText as alertmanagerMatcherText,
+  alertmanagerSend,
+  SilenceCreated,
+} from './alertmanager-api.js';
 import { MAX_TIMEOUT_MS, monitoringCall } from './monitoring-call.js';
 import type { MonitoringClient } from './monitoring-client.js';
 
 const MAX_DURATION_MS = 7 * 86_400_000;
 
-const matcher = z
+const matcherObject = z
   .object({
     name: z
       .string()
@@ -21,6 +25,33 @@ const matcher = z
     is_equal: z.boolean().default(true).describe('false negates the match (!= or !~).'),
   })
   .strict();
+
+const MATCHER_HINT = 'a matcher such as alertname="DiskFull" or instance=~"db-.*"';
+
+/** `name="value"`, `name=~"regex"`, `name!="value"` or `name!~"regex"`; the quotes may be left out. */
+const MATCHER_TEXT = /^([a-zA-Z_][a-zA-Z0-9_]{0,127})\s*(=~|!~|!=|=)\s*(?:"((?:[^"\\]|\\.)*)"|([^"]*))$/;
+
+const matcherText = z
+  .string()
+  .max(1200)
+  .transform((text, ctx) => {
+    const match = MATCHER_TEXT.exec(text.trim());
+    const value = match?.[3] !== undefined ? match[3].replace(/\\(.)/g, '$1') : match?.[4]?.trim();
+    if (!match || !value) {
+      ctx.addIssue({
+        code: 'custom',
+        message: 'a matcher such as alertname="DiskFull" or instance=~"db-.*"',
+      });
+      return z.NEVER;
+    }
+    const operator = match[2]!;
+    return { name: match[1]!, value, is_regex: operator.endsWith('~'), is_equal: operator.startsWith('=') };
+  });
+
+// Text that is not a matcher is told what a matcher looks like, not zod's "Invalid input" for the union.
+const matcher = z.union([matcherObject, matcherText], {
+  error: (issue) => (typeof issue.input === 'string' ? MATCHER_HINT : undefined),
+});
 
 const input = z
   .object({
@@ -50,7 +81,7 @@ Result data: silence_id, matchers (as text), starts_at, ends_at, created_by, url
 Use it when a person asks to silence an alert for a while (a known incident, planned work), with the narrowest matchers that cover it, usually alertname plus an instance or service.
 Do not use it on your own initiative, to hide an alert nobody understands, for longer than needed, or when alertmanager_silences already shows one that covers it. A matcher must include at least one exact name="value".`;
 
-type MatcherInput = z.output<typeof matcher>;
+type MatcherInput = z.output<typeof matcherObject>;
 
 const alertmanagerMatcher = (item: MatcherInput) => ({
   name: item.name,
@@ -60,7 +91,7 @@ const alertmanagerMatcher = (item: MatcherInput) => ({
 });
 
 function matchersText(items: MatcherInput[]): string {
-  return items.map((item) => matcherText(alertmanagerMatcher(item))).join(', ');
+  return items.map((item) => alertmanagerMatcherText(alertmanagerMatcher(item))).join(', ');
 }
 
 export function createAlertmanagerSilenceTool(options: {
@@ -107,7 +138,7 @@ export function createAlertmanagerSilenceTool(options: {
           summary: `Silenced ${shown} until ${endsAt.toISOString()} (silence ${created.silenceID}).`,
           data: {
             silence_id: created.silenceID,
-            matchers: args.matchers.map((item) => matcherText(alertmanagerMatcher(item))),
+            matchers: args.matchers.map((item) => alertmanagerMatcherText(alertmanagerMatcher(item))),
             starts_at: startsAt.toISOString(),
             ends_at: endsAt.toISOString(),
             created_by: createdBy,

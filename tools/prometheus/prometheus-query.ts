@@ -122,7 +122,8 @@ export function createPrometheusQueryTool(options: { client: MonitoringClient })
             : `${args.query}: ${rows.length} series${rows.length > SUMMARY_SERIES ? `, the first ${SUMMARY_SERIES}` : ''}: ${listed}.`;
         return {
           ok: verdict?.ok ?? true,
-          summary: verdict ? `${verdict.sentence} ${found}` : found,
+          // A check's verdict already names the series that matters; the listing is for a plain query.
+          summary: verdict ? verdict.sentence : found,
           data: {
             query: args.query,
             result_type: data.resultType,

@@ -13,10 +13,12 @@ const FETCHED_SAMPLES = 600;
 const MAX_RANGE_SECONDS = 31 * 86_400;
 const UNIT_SECONDS = { s: 1, m: 60, h: 3600, d: 86_400, w: 604_800 } as const;
 
-const span = z
-  .string()
-  .regex(/^[1-9]\d*[smhdw]$/, 'a duration such as 30s, 15m, 1h or 7d')
-  .transform((text) => Number(text.slice(0, -1)) * UNIT_SECONDS[text.at(-1) as keyof typeof UNIT_SECONDS]);
+/** Kept as the text the model wrote, so the call's record and any card show `1h`, not 3600. */
+const span = z.string().regex(/^[1-9]\d*[smhdw]$/, 'a duration such as 30s, 15m, 1h or 7d');
+
+function spanSeconds(text: string): number {
+  return Number(text.slice(0, -1)) * UNIT_SECONDS[text.at(-1) as keyof typeof UNIT_SECONDS];
+}
 
 const instant = z
   .string()
@@ -68,7 +70,7 @@ export function createPrometheusRangeTool(options: { client: MonitoringClient; n
     execute: (ctx, args) =>
       monitoringCall('prometheus_range', client, ctx, args.timeout_ms, async (limits) => {
         const end = args.end ? unixSeconds(args.end) : now() / 1000;
-        const start = args.start ? unixSeconds(args.start) : end - (args.since ?? 3600);
+        const start = args.start ? unixSeconds(args.start) : end - spanSeconds(args.since ?? '1h');
         const range = end - start;
         if (!Number.isFinite(range) || range <= 0) {
           throw new ToolArgumentError('The range is empty: start must be before end.');
@@ -76,7 +78,7 @@ export function createPrometheusRangeTool(options: { client: MonitoringClient; n
         if (range > MAX_RANGE_SECONDS) {
           throw new ToolArgumentError('The range is over 31 days: ask for a shorter one.');
         }
-        const step = Math.max(args.step ?? 0, Math.ceil(range / FETCHED_SAMPLES), 1);
+        const step = Math.max(args.step ? spanSeconds(args.step) : 0, Math.ceil(range / FETCHED_SAMPLES), 1);
         const { data, warnings } = await prometheusGet(
           client,
           limits,
