@@ -121,6 +121,16 @@ describe('the Prometheus and Alertmanager endpoints', () => {
     });
   });
 
+  it('attack: a Host or Content-Length header from the settings, which could misroute the request, is refused', () => {
+    for (const name of ['Host', 'content-length', 'Transfer-Encoding']) {
+      const parsed = ToolSettingsSchema.safeParse({
+        prometheus: { url: base, headers: { [name]: '$' + '{TENANT}' } },
+      });
+      expect(parsed.success, name).toBe(false);
+      expect(parsed.error?.issues[0]?.message).toMatch(/the client sets these headers itself/);
+    }
+  });
+
   it('stops start-up naming the key and the variable when a header variable is not set', () => {
     const settings = ToolSettingsSchema.parse({ prometheus: { url: base, headers } });
     expect(() => createBuiltInTools(settings, { environment: { TENANT: 'team-a' } })).toThrow(

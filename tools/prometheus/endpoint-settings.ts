@@ -7,6 +7,17 @@ export const ENVIRONMENT_REFERENCE = /\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g;
 /** `${NAME}` written out, for messages: the settings' own syntax, not a template literal. */
 const REFERENCE = (name: string) => `$\{${name}}`;
 
+/** Headers the client sets itself: one from the settings could misroute or smuggle the request. */
+const RESERVED_HEADERS = [
+  'host',
+  'content-length',
+  'content-type',
+  'transfer-encoding',
+  'connection',
+  'upgrade',
+  'te',
+];
+
 const headerName = z.string().regex(/^[A-Za-z0-9!#$%&'*+.^_`|~-]+$/, 'a header name');
 
 const headerValue = z
@@ -33,6 +44,17 @@ export function endpointSettingsSchema(
       ),
     headers: z
       .record(headerName, headerValue)
+      // Checked on the record, not its keys: zod reports a bad key only as "Invalid key in record".
+      .superRefine((headers, ctx) => {
+        for (const name of Object.keys(headers)) {
+          if (!RESERVED_HEADERS.includes(name.toLowerCase())) continue;
+          ctx.addIssue({
+            code: 'custom',
+            path: [name],
+            message: `the client sets these headers itself: ${RESERVED_HEADERS.join(', ')}`,
+          });
+        }
+      })
       .default({})
       .describe(
         `Headers sent with every request to ${server}, each value naming environment variables as ` +
