@@ -22,7 +22,7 @@ import type { Redactor } from './redaction.js';
 import type { PlannedCall, Run } from './run.js';
 import { type Tool, type ToolContext, ToolResultSchema } from './tool.js';
 import { budgetSpentMessage, callsLeft, type ToolBudget, type ToolBudgets } from './tool-budgets.js';
-import { type ToolError, type ToolErrorClass, toolErrorContent } from './tool-errors.js';
+import { ToolArgumentError, type ToolError, type ToolErrorClass, toolErrorContent } from './tool-errors.js';
 import type { ToolPolicy } from './tool-policy.js';
 import type { ToolRegistry } from './tool-registry.js';
 
@@ -263,6 +263,10 @@ export class StepExecutor {
         case 'cancelled':
           return this.failure(tool.name, 'transient', `${tool.name} was cancelled.`, durationMs, false);
         case 'threw': {
+          if (settlement.error instanceof ToolArgumentError) {
+            // The model's mistake, not the tool's: the breaker is left alone, and the budget does not count it.
+            return this.failure(tool.name, 'invalid_argument', settlement.error.message, durationMs, false);
+          }
           await breaker.recordFailure();
           const message = maskSecretValues(
             this.options.redactor.redact(errorMessage(settlement.error)),

@@ -22,3 +22,12 @@ export function toolErrorContent(tool: string, error: ToolError): string {
     error: { class: error.class, message: error.message, what_to_do: guidance[error.class] },
   });
 }
+
+/**
+ * Thrown by a tool whose arguments were wrong in a way only running it could tell, such as a query the server
+ * cannot parse: the model gets `invalid_argument` with the message, and the tool's circuit breaker does not count
+ * it, as the tool and its service are fine.
+ */
+export class ToolArgumentError extends Error {
+  override name = 'ToolArgumentError';
+}

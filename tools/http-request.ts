@@ -40,6 +40,8 @@ export interface HttpRequestOptions {
   verifyTls: boolean;
   maxBodyBytes: number;
   signal: AbortSignal;
+  /** A request body (the caller sets its content-type); none when absent. */
+  body?: string;
 }
 
 /** Always answers with the address the guard checked, so a second DNS answer cannot redirect the connection. */
@@ -143,6 +145,6 @@ export function sendHttpRequest(options: HttpRequestOptions): Promise<HttpRespon
         },
       );
     });
-    request.end();
+    request.end(options.body);
   });
 }

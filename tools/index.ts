@@ -11,6 +11,8 @@ import { loadCustomTools } from './load-custom-tools.js';
 import { createLogSearchTool } from './log-search.js';
 import { createNetworkGuard, type Resolve } from './network-guard.js';
 import { createProcessCheckTool } from './process-check.js';
+import type { Environment } from './prometheus/endpoint-headers.js';
+import { createMonitoringTools } from './prometheus/monitoring-tools.js';
 import { createSystemStatsTool } from './system-stats.js';
 import { createTcpCheckTool } from './tcp-check.js';
 import { createTlsCertificateTool } from './tls-certificate.js';
@@ -27,6 +29,8 @@ export interface OpsToolsOptions {
   pathVariable?: string;
   /** Time between SIGTERM and SIGKILL when a command is stopped. */
   killGraceMs?: number;
+  /** Where `${NAME}` in the Prometheus and Alertmanager headers is looked up; process.env when absent. */
+  environment?: Environment;
 }
 
 function settingsError(key: string, error: unknown): CallerError {
@@ -47,6 +51,12 @@ export function createBuiltInTools(settings: ToolSettings, options: OpsToolsOpti
   } catch (error) {
     throw settingsError('tools.dns_servers', error);
   }
+  let monitoring: Tool[];
+  try {
+    monitoring = createMonitoringTools(settings, { guard, environment: options.environment ?? process.env });
+  } catch (error) {
+    throw new CallerError(ErrorCode.InvalidSettings, errorMessage(error), { cause: error });
+  }
   return [
     createHttpCheckTool({ guard }),
     createTcpCheckTool({ guard }),
@@ -56,6 +66,7 @@ export function createBuiltInTools(settings: ToolSettings, options: OpsToolsOpti
     createSystemStatsTool(),
     createProcessCheckTool(),
     createLogSearchTool({ roots: settings.log_roots, cwd: options.cwd }),
+    ...monitoring,
   ];
 }
 

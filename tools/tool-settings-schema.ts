@@ -1,4 +1,5 @@
-// The `tools:` section of opsbot.yaml: allow-listed commands, executables, log roots and the network guard.
+// The `tools:` section of opsbot.yaml: allow-listed commands, executables, log roots, the network guard, and
+// the Prometheus and Alertmanager servers.
 // The tool pack owns it, so it reads its own settings without importing bot/; the bot's schema embeds it.
 import { z } from 'zod';
 import { DurationSchema } from '../agent/policy/duration.js';
@@ -6,6 +7,7 @@ import { GrantPatternsSchema } from '../agent/policy/grant-patterns.js';
 import { environmentEntryProblem } from './child-environment.js';
 import { METADATA_RANGES } from './metadata-ranges.js';
 import { networkEntryProblem } from './network-guard.js';
+import { endpointSettingsSchema } from './prometheus/endpoint-settings.js';
 import { DEFAULT_OUTPUT_LIMIT_BYTES } from './run-command.js';
 
 export const CommandParameterSchema = z.strictObject({
@@ -193,12 +195,31 @@ export const ToolSettingsSchema = z
       })
       .prefault({})
       .describe(
-        'Where `http_check`, `tcp_check` and `tls_certificate` may connect, checked after DNS resolution.',
+        'Where `http_check`, `tcp_check`, `tls_certificate` and the Prometheus and Alertmanager tools may connect, ' +
+          'checked after DNS resolution.',
       ),
     dns_servers: z
       .array(z.string())
       .default([])
       .describe("DNS servers for `dns_lookup`, as `host` or `host:port`; the system's resolvers when empty."),
+    prometheus: endpointSettingsSchema('Prometheus', {
+      url: 'http://prometheus:9090',
+      variable: 'PROM_TOKEN',
+    })
+      .optional()
+      .describe(
+        'The Prometheus server that `prometheus_query`, `prometheus_range` and `prometheus_alerts` ask; those ' +
+          'tools exist only when this is set.',
+      ),
+    alertmanager: endpointSettingsSchema('Alertmanager', {
+      url: 'http://alertmanager:9093',
+      variable: 'ALERTMANAGER_TOKEN',
+    })
+      .optional()
+      .describe(
+        'The Alertmanager that `alertmanager_silences` reads and `alertmanager_silence` (a write) adds to; those ' +
+          'tools exist only when this is set.',
+      ),
   })
   .prefault({});
 

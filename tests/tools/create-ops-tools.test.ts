@@ -45,6 +45,12 @@ export const custom = defineTool({
   return dir;
 }
 
+/** The Prometheus and Alertmanager tools exist only with their servers' URLs set. */
+const WITH_MONITORING = ToolSettingsSchema.parse({
+  prometheus: { url: 'http://127.0.0.1:9090' },
+  alertmanager: { url: 'http://127.0.0.1:9093' },
+});
+
 describe('createOpsTools', () => {
   it('returns the eight built-in tools with default settings', async () => {
     const tools = await createOpsTools(ToolSettingsSchema.parse({}));
@@ -53,7 +59,7 @@ describe('createOpsTools', () => {
   });
 
   it('gives every built-in tool a description in three parts: what it does, when to use it, when not to', async () => {
-    for (const tool of await createOpsTools(ToolSettingsSchema.parse({}))) {
+    for (const tool of await createOpsTools(WITH_MONITORING)) {
       const text = tool.description;
       expect(text, tool.name).toMatch(/^[A-Z][a-z]+s /); // opens by saying what it does: "Reports ...", "Finds ..."
       expect(text, tool.name).toMatch(/\bUse (this|it) when\b/);
@@ -64,7 +70,7 @@ describe('createOpsTools', () => {
   });
 
   it('describes every input as a JSON Schema object with a bounded timeout_ms', async () => {
-    for (const tool of await createOpsTools(ToolSettingsSchema.parse({}))) {
+    for (const tool of await createOpsTools(WITH_MONITORING)) {
       const schema = toolParametersSchema(tool.input);
       const timeout = (schema.properties as Record<string, { maximum?: number }>).timeout_ms;
       expect(timeout?.maximum, tool.name).toBeLessThanOrEqual(120_000);

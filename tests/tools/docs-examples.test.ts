@@ -22,7 +22,9 @@ describe('docs/tools.md examples', () => {
     for (const block of blocks) {
       const settings = ToolSettingsSchema.parse(block.tools);
       // Programs the example allows but this machine lacks are kept (with a warning), so this runs anywhere.
-      const tools = await createOpsTools(settings, { logger: silentLogger });
+      // The Prometheus example takes its bearer token from the environment, as opsbot would at start-up.
+      const environment = { PROM_TOKEN: 'example-token' };
+      const tools = await createOpsTools(settings, { logger: silentLogger, environment });
       built.push(...tools.map((tool) => tool.name).filter((name) => Object.hasOwn(settings.commands, name)));
     }
     expect(built).toEqual([
