@@ -105,7 +105,7 @@ describe('the Prometheus and Alertmanager endpoints', () => {
       const result = await callTool(tools.get(name)!, args);
       expect(result.ok).toBe(false);
       expect(dataOf(result).refused).toBe(true);
-      expect(result.summary).toMatch(/cloud metadata address, which is always refused/);
+      expect(result.summary).toMatch(/is a cloud metadata address \(.*\), which is always refused/);
     }
     expect(seen.length).toBe(before);
   });
