@@ -131,9 +131,10 @@ export class StepExecutor {
     // Before anything is asked or run: an approver must be able to read every argument of an action.
     const hidden = hiddenArgumentRefusal(tool, args, this.options.redactor);
     if (hidden) {
+      // Refused like a rule's refusal, not like a model's slip: the thread shows it and the run ends with a problem.
       return {
         kind: 'resolved',
-        outcome: this.failure(tool.name, 'refused_by_policy', hidden, 0, false),
+        outcome: this.failure(tool.name, 'permission_denied', hidden, 0, false),
         args,
       };
     }

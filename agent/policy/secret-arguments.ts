@@ -39,7 +39,7 @@ export function hiddenArgumentRefusal(
     const hidden = stringsIn(value, name).find(({ text }) => redactor.redact(text) !== text);
     if (!hidden) continue;
     return (
-      `${tool.name} was not run: its parameter "${hidden.path}" holds text that looks like a secret, which ` +
+      `its parameter "${hidden.path}" holds text that looks like a secret, which ` +
       'redaction would hide on the approval card and in the record, so nobody could see what would really run. ' +
       'Do not pass credentials in arguments; if this parameter must carry one, an operator declares it a secret ' +
       `parameter in the settings of ${tool.name} (its \`secret\` set to true).`

@@ -34,7 +34,8 @@ export interface ViewButton {
 /** How a card ended: it then has no buttons. */
 export interface ViewOutcome {
   /** withdrawn: the run was cancelled while the card waited; `by` is who cancelled it. */
-  state: 'approved' | 'denied' | 'expired' | 'withdrawn' | 'answered';
+  /** confirmed: a Confirm card (see the approval card's `confirm`) its requester approved. */
+  state: 'approved' | 'confirmed' | 'denied' | 'expired' | 'withdrawn' | 'answered';
   /** Who decided, cancelled or answered; absent when nobody did (expired). */
   by?: string;
   at: number;
@@ -44,6 +45,7 @@ export interface ViewOutcome {
 
 export const OUTCOME_WORDS: Record<ViewOutcome['state'], string> = {
   approved: 'Approved',
+  confirmed: 'Confirmed',
   denied: 'Denied',
   expired: 'Expired',
   withdrawn: 'Cancelled',

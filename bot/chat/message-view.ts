@@ -218,7 +218,7 @@ function approvalOutcome(card: Message<'approval'>, now: number): ViewOutcome | 
     const why = decision.reason ?? OUTCOME_REASONS[decision.outcome];
     const reason = decision.granted ? [why, decision.granted].filter(Boolean).join('; ') : why;
     return {
-      state: decision.outcome,
+      state: decision.outcome === 'approved' && card.confirm ? 'confirmed' : decision.outcome,
       ...(decision.outcome === 'expired' ? {} : { by: inert(decision.by) }),
       at: decision.at,
       ...(reason ? { detail: inert(clip(reason, 1_000)) } : {}),

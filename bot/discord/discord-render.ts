@@ -66,6 +66,7 @@ const TONE_EMOJI: Record<MessageTone, string> = {
 
 const OUTCOME_EMOJI: Record<ViewOutcome['state'], string> = {
   approved: '✅',
+  confirmed: '✅',
   denied: '⛔',
   expired: '⌛',
   withdrawn: '🚫',

@@ -29,6 +29,7 @@ export const TONE_EMOJI: Record<MessageTone, string> = {
 
 const OUTCOME_EMOJI: Record<ViewOutcome['state'], string> = {
   approved: ':white_check_mark:',
+  confirmed: ':white_check_mark:',
   denied: ':no_entry:',
   expired: ':hourglass:',
   withdrawn: ':no_entry_sign:',

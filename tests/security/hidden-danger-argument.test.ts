@@ -56,6 +56,10 @@ describe('attack: a danger argument hidden behind redaction on the approval card
     const toolMessage = JSON.stringify(h.openai.lastRequest?.body);
     expect(toolMessage).toContain('its parameter \\\\\\"target\\\\\\" holds text that looks like a secret');
     expect(toolMessage).toContain('declares it a secret parameter in the settings of purge_cache');
+    // The person sees the refusal in the thread, whatever the model says, and the run does not read "Done".
+    const thread = h.threadText(mention.ts);
+    expect(thread).toContain('purge_cache was refused, and did not run: its parameter "target" holds text');
+    expect(thread).toMatch(/Done, with a problem/);
   });
 
   it('shows a declared secret as ‹secret, 24 chars› by name, runs it with the real value, and masks it everywhere it is shown', async () => {

@@ -64,7 +64,9 @@ describe('attack: a write the person did not ask for, proposed after reading out
     await h.click(USERS.alice, card, 'Confirm');
     await h.settled();
     expect(h.probe.count('write_note')).toBe(1);
-    expect(renderSlackMessage(h.api.message(CHANNEL, card.ts)!).buttons).toEqual([]);
+    const decided = renderSlackMessage(h.api.message(CHANNEL, card.ts)!);
+    expect(decided.buttons).toEqual([]);
+    expect(decided.text).toMatch(/Confirmed\* by Alice/);
     expect(h.threadText(mention.ts)).toContain('Searched the logs.');
   });
 

@@ -191,6 +191,7 @@ function buttons(list) {
 
 const OUTCOME_ICONS = {
   approved: ICONS.check,
+  confirmed: ICONS.check,
   answered: ICONS.check,
   denied: ICONS.cross,
   expired: ICONS.clock,
@@ -198,6 +199,7 @@ const OUTCOME_ICONS = {
 };
 const OUTCOME_WORDS = {
   approved: 'Approved',
+  confirmed: 'Confirmed',
   denied: 'Denied',
   expired: 'Expired',
   withdrawn: 'Cancelled',
@@ -212,7 +214,7 @@ function outcomeLine(outcome) {
       : `${OUTCOME_WORDS[outcome.state] ?? escapeHtml(outcome.state)}${by} at ${escapeHtml(formatClock(outcome.at))}${
           outcome.detail ? ` · ${escapeHtml(outcome.detail)}` : ''
         }`;
-  return `<div class="card__outcome outcome--${escapeHtml(outcome.state === 'answered' ? 'approved' : outcome.state)}">${
+  return `<div class="card__outcome outcome--${escapeHtml(outcome.state === 'answered' || outcome.state === 'confirmed' ? 'approved' : outcome.state)}">${
     OUTCOME_ICONS[outcome.state] ?? ''
   }<span>${text}</span></div>`;
 }
