@@ -109,7 +109,14 @@ export class PlaygroundDispatcher {
   /** A button: Approve or Deny on an approval card, or a choice on a question. */
   async act(input: ActionInput): Promise<void> {
     const message = await this.options.store.message(input.messageId);
-    if (!message) throw new HttpError(404, `There is no message ${input.messageId}.`);
+    if (!message) {
+      // The playground keeps its messages in the bot's store: an emptied store takes them with it.
+      throw new HttpError(
+        404,
+        'This message is gone: the store was reset (emptied) or the message expired, so this button does nothing. ' +
+          'Reload the page to see what is kept, and ask again if it is still needed.',
+      );
+    }
     const intent = decodeButton(input.button);
     const content = message.content;
     const onMessage = intent !== undefined && buttonBelongsTo(intent, content);

@@ -93,6 +93,15 @@ describe('playground API', () => {
       admin: true,
     });
     expect(extra.body.error).toMatch(/admin/);
+    // A button on a message the store no longer has (emptied, or expired): the clicker learns why and what to do.
+    const gone = await post('/api/actions', {
+      user: 'bob',
+      clientId: 'client-aaaa',
+      messageId: 'm_gone',
+      button: 'approve:apv_AAAAAAAAAAAAAAAAAAAAAA',
+    });
+    expect(gone.status).toBe(404);
+    expect(gone.body.error).toMatch(/^This message is gone: the store was reset .* Reload the page/);
     expect((await post('/api/channels', { name: 'Bad Name!' })).status).toBe(400);
     expect((await fetch(`${playground.url}/api/channels`, { method: 'DELETE' })).status).toBe(405);
     expect((await fetch(`${playground.url}/playground-api.ts`)).status).toBe(404);
