@@ -19,6 +19,7 @@ import { loadSettings, settingsLocation } from './config/load-settings.js';
 import { HttpServer } from './http/http-server.js';
 import { createLogger } from './logger.js';
 import { Router } from './router/router.js';
+import { mountAlerts } from './services/alerts-service.js';
 import { expirySweepService } from './services/expiry-sweep-service.js';
 import { httpService } from './services/http-service.js';
 import { kernelService } from './services/kernel-service.js';
@@ -104,6 +105,15 @@ export async function serve(options: ServeOptions): Promise<Serving> {
       logger,
       clock: systemClock,
     });
+  const alerts = mountAlerts({
+    opsbot,
+    chat,
+    http,
+    logger,
+    clock: systemClock,
+    takesEvents,
+    ...(metrics ? { metrics } : {}),
+  });
   const playground = playgroundEnabled(environment);
   const slack =
     takesEvents && slackMode(environment)
@@ -201,6 +211,14 @@ export async function serve(options: ServeOptions): Promise<Serving> {
       ? { patrols: { running: patrols.running(), configured: Object.keys(settings.patrols) } }
       : {}),
     recovered: recovery.recovered,
+    alerts: alerts.on
+      ? {
+          on: true,
+          ...(settings.alerts.channel ? { channel: alertChannelText(settings.alerts.channel) } : {}),
+          routes: settings.alerts.routes.length,
+          investigate: settings.alerts.investigate && opsbot.model !== undefined,
+        }
+      : { on: false },
   };
 
   let stopping: Promise<void> | undefined;
@@ -217,6 +235,10 @@ export async function serve(options: ServeOptions): Promise<Serving> {
       return stopping;
     },
   };
+}
+
+function alertChannelText(channel: { platform: string; channelId: string }): string {
+  return `${channel.platform}:${channel.channelId}`;
 }
 
 function configArgument(argv: string[]): string | undefined {

@@ -1,0 +1,46 @@
+// The Alertmanager receiver, mounted on the one HTTP server where events are taken: on with OPSBOT_ALERTS_TOKEN,
+// and otherwise a 404 that says how to turn it on.
+import type { ChatPort } from '../../agent/chat-port.js';
+import type { Clock } from '../../agent/clock.js';
+import type { Logger } from '../../agent/logger.js';
+import { AlertGroupRepository } from '../alerts/alert-group-repository.js';
+import { AlertNotifications, type AlertNotificationsOptions } from '../alerts/alert-notifications.js';
+import { ALERTS_PATH, alertReceiver, alertsOff } from '../alerts/alert-receiver.js';
+import type { Opsbot } from '../compose.js';
+import type { HttpServer } from '../http/http-server.js';
+import type { OpsbotMetrics } from '../metrics/opsbot-metrics.js';
+
+export interface AlertsMount {
+  /** The receiver is on (its token is set, and this process takes events). */
+  on: boolean;
+  notifications?: AlertNotifications;
+}
+
+export function mountAlerts(options: {
+  opsbot: Pick<Opsbot, 'store' | 'settings' | 'environment'>;
+  chat: ChatPort;
+  http: Pick<HttpServer, 'mount'>;
+  logger: Logger;
+  clock: Clock;
+  takesEvents: boolean;
+  metrics?: OpsbotMetrics;
+  hooks?: Pick<AlertNotificationsOptions, 'onOpened' | 'investigateButton'>;
+}): AlertsMount {
+  const { opsbot, http, logger } = options;
+  const token = opsbot.environment.OPSBOT_ALERTS_TOKEN;
+  if (token === undefined || !options.takesEvents) {
+    http.mount(ALERTS_PATH, alertsOff);
+    return { on: false };
+  }
+  const notifications = new AlertNotifications({
+    settings: opsbot.settings.alerts,
+    repository: new AlertGroupRepository(opsbot.store),
+    chat: options.chat,
+    clock: options.clock,
+    logger,
+    ...(options.metrics ? { metrics: options.metrics } : {}),
+    ...options.hooks,
+  });
+  http.mount(ALERTS_PATH, alertReceiver({ token, notifications, logger }));
+  return { on: true, notifications };
+}
