@@ -5,7 +5,7 @@ export function webhookAlert(
 ) {
   return {
     status: options.status ?? 'firing',
-    labels: { alertname: 'DiskFull', instance, severity: 'critical' },
+    labels: { alertname: 'DiskFull', instance, severity: 'critical' } as Record<string, string>,
     annotations: { summary: `Disk on ${instance} is 95% full` },
     startsAt: options.startsAt ?? '2026-01-01T12:00:00Z',
     endsAt: options.status === 'resolved' ? '2026-01-01T12:14:00Z' : '0001-01-01T00:00:00Z',
