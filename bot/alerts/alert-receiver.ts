@@ -13,6 +13,7 @@ import { payloadProblem, type WebhookPayload, WebhookPayloadSchema } from './ale
 
 export const ALERTS_PATH = '/alerts/alertmanager';
 export const MAX_BODY_BYTES = 1024 * 1024;
+const DRAIN_LIMIT_BYTES = 8 * MAX_BODY_BYTES;
 
 export interface AlertReceiverOptions {
   token: string;
@@ -78,9 +79,12 @@ async function readPayload(request: IncomingMessage): Promise<WebhookPayload> {
   let size = 0;
   for await (const chunk of request) {
     size += (chunk as Buffer).length;
-    if (size > MAX_BODY_BYTES) throw new BadRequest(`the body is larger than 1 MB (${MAX_BODY_BYTES} bytes)`);
-    chunks.push(chunk as Buffer);
+    // The rest is read and dropped, so the sender gets the 400 rather than a reset connection; a body past
+    // DRAIN_LIMIT_BYTES is cut off instead.
+    if (size > DRAIN_LIMIT_BYTES) break;
+    if (size <= MAX_BODY_BYTES) chunks.push(chunk as Buffer);
   }
+  if (size > MAX_BODY_BYTES) throw new BadRequest(`the body is larger than 1 MB (${MAX_BODY_BYTES} bytes)`);
   let value: unknown;
   try {
     value = JSON.parse(Buffer.concat(chunks).toString('utf8'));
