@@ -93,7 +93,9 @@ export async function createOpsbot(options: ComposeOptions): Promise<Opsbot> {
   // or runs.
   // Built once: the kernel gets these two.
   const registry = new ToolRegistry(tools);
-  const policy = settingsToolPolicy(settings.permissions, registry);
+  // An alert investigation (alert:<receiver>) runs as alerts.role, which the policy reads with the permissions.
+  const permissions = { ...settings.permissions, alert_role: settings.alerts.role };
+  const policy = settingsToolPolicy(permissions, registry);
   const registryIssues = [
     ...patrolProblems(settings.patrols, registry, policy, settings.permissions),
     ...toolBudgetProblems(settings.limits, registry),
@@ -132,7 +134,7 @@ export async function createOpsbot(options: ComposeOptions): Promise<Opsbot> {
   const audit = new AuditLog(store, clock);
   const approvals = {
     audit,
-    permissions: settings.permissions,
+    permissions,
   };
   const trace = new FileTraceSink(traceDir);
   const kernel = new Kernel({

@@ -3,7 +3,15 @@ import { z } from 'zod';
 import { RiskSchema } from '../tool.js';
 import { DurationSchema } from './duration.js';
 
-export const IDENTITY_KINDS = ['slack', 'slack_group', 'discord', 'discord_role', 'local', 'patrol'] as const;
+export const IDENTITY_KINDS = [
+  'slack',
+  'slack_group',
+  'discord',
+  'discord_role',
+  'local',
+  'patrol',
+  'alert',
+] as const;
 const IDENTITY_KEY_PATTERN = new RegExp(`^(${IDENTITY_KINDS.join('|')}):.+$`);
 
 export const PATROL_ACTIONS = ['run', 'ack', 'snooze', 'pause'] as const;
@@ -208,5 +216,12 @@ export const PermissionSettingsSchema = z
   })
   .prefault({});
 
-export type PermissionSettings = z.output<typeof PermissionSettingsSchema>;
+export type PermissionSettings = z.output<typeof PermissionSettingsSchema> & {
+  /**
+   * The role of an alert investigation (`alert:<receiver>`) that no `alert:<receiver>` identity gives others. It is
+   * not a key of `permissions:`: the bot sets it from its own `alerts.role`, and without it such a run has the
+   * patrol role.
+   */
+  readonly alert_role?: string;
+};
 export type PermissionSettingsInput = z.input<typeof PermissionSettingsSchema>;

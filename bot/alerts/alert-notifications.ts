@@ -8,7 +8,7 @@ import { changeMessage, rootMessage } from './alert-group-messages.js';
 import type { AlertGroupRepository } from './alert-group-repository.js';
 import { alertGroupId } from './alert-group-repository.js';
 import { type AlertGroupRecord, groupChange, recordAfter } from './alert-group-state.js';
-import { destinationFor } from './alert-routes.js';
+import { type AlertDestination, destinationFor } from './alert-routes.js';
 import type { AlertSettings } from './alert-settings.js';
 import type { WebhookPayload } from './alertmanager-payload.js';
 
@@ -30,7 +30,7 @@ export interface AlertMetrics {
 /** Starts what a new group gets (an investigation, or its route's checks) and says so on the root. */
 export type OpenedGroupHook = (
   record: AlertGroupRecord,
-  context: { payload: WebhookPayload; checks: ReturnType<typeof destinationFor> },
+  context: { payload: WebhookPayload; destination: AlertDestination },
 ) => Promise<AlertGroupRecord>;
 
 export interface AlertNotificationsOptions {
@@ -85,7 +85,7 @@ export class AlertNotifications {
         };
         await repository.save(opened);
         if (this.options.onOpened) {
-          const after = await this.options.onOpened(opened, { payload, checks: destination });
+          const after = await this.options.onOpened(opened, { payload, destination });
           if (after !== opened) {
             await repository.save(after);
             await chat.update(opened.root, rootMessage(after, this.buttons(after)));

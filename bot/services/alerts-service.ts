@@ -4,6 +4,7 @@ import type { ChatPort } from '../../agent/chat-port.js';
 import type { Clock } from '../../agent/clock.js';
 import type { Logger } from '../../agent/logger.js';
 import { AlertGroupRepository } from '../alerts/alert-group-repository.js';
+import { AlertInvestigations } from '../alerts/alert-investigations.js';
 import { AlertNotifications, type AlertNotificationsOptions } from '../alerts/alert-notifications.js';
 import { ALERTS_PATH, alertReceiver, alertsOff } from '../alerts/alert-receiver.js';
 import type { Opsbot } from '../compose.js';
@@ -14,17 +15,17 @@ export interface AlertsMount {
   /** The receiver is on (its token is set, and this process takes events). */
   on: boolean;
   notifications?: AlertNotifications;
+  investigations?: AlertInvestigations;
 }
 
 export function mountAlerts(options: {
-  opsbot: Pick<Opsbot, 'store' | 'settings' | 'environment'>;
+  opsbot: Pick<Opsbot, 'store' | 'settings' | 'environment'> & { kernel?: Opsbot['kernel'] };
   chat: ChatPort;
   http: Pick<HttpServer, 'mount'>;
   logger: Logger;
   clock: Clock;
   takesEvents: boolean;
   metrics?: OpsbotMetrics;
-  hooks?: Pick<AlertNotificationsOptions, 'onOpened' | 'investigateButton'>;
 }): AlertsMount {
   const { opsbot, http, logger } = options;
   const token = opsbot.environment.OPSBOT_ALERTS_TOKEN;
@@ -32,6 +33,22 @@ export function mountAlerts(options: {
     http.mount(ALERTS_PATH, alertsOff);
     return { on: false };
   }
+  const investigations = opsbot.kernel
+    ? new AlertInvestigations({
+        kernel: opsbot.kernel,
+        store: opsbot.store,
+        settings: opsbot.settings.alerts,
+        clock: options.clock,
+        logger,
+        ...(options.metrics ? { metrics: options.metrics } : {}),
+      })
+    : undefined;
+  const hooks: Pick<AlertNotificationsOptions, 'onOpened' | 'investigateButton'> = investigations
+    ? {
+        onOpened: (record, { destination }) => investigations.opened(record, destination),
+        investigateButton: (record) => investigations.offersButton(record),
+      }
+    : {};
   const notifications = new AlertNotifications({
     settings: opsbot.settings.alerts,
     repository: new AlertGroupRepository(opsbot.store),
@@ -39,8 +56,8 @@ export function mountAlerts(options: {
     clock: options.clock,
     logger,
     ...(options.metrics ? { metrics: options.metrics } : {}),
-    ...options.hooks,
+    ...hooks,
   });
   http.mount(ALERTS_PATH, alertReceiver({ token, notifications, logger }));
-  return { on: true, notifications };
+  return { on: true, notifications, ...(investigations ? { investigations } : {}) };
 }
