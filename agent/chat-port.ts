@@ -145,8 +145,11 @@ export type AlertGroupMessage = {
   /** opsbot's own word on the investigation ("not investigated automatically: 30 this hour"). */
   note?: string;
   acked?: { by: string; at: number };
-  /** Buttons while the group fires; `investigate` adds Investigate. */
-  buttons: false | { investigate: boolean };
+  /**
+   * Buttons while the group fires: Ack until acked, and with a model Investigate (Run again once a run started).
+   * Silence comes with the Alertmanager tools.
+   */
+  buttons: false | { investigate: boolean; investigated: boolean };
 };
 
 export interface MessageRef {

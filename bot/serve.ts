@@ -89,22 +89,7 @@ export async function serve(options: ServeOptions): Promise<Serving> {
   // Patrols run on their schedule where runs are stepped; a gateway answers their buttons and commands, and a
   // manual run it starts has its checks made by the workers.
   const patrols = createPatrols(opsbot, chat, logger, systemClock, { schedule: stepsRuns });
-  const router = new Router({
-    kernel: opsbot.kernel,
-    settings,
-    logger,
-    slashCommand: environment.SLACK_SLASH_COMMAND,
-    ...(patrols ? { patrols } : {}),
-  });
   const http = new HttpServer({ host: environment.HOST, port: environment.PORT, logger });
-  if (metrics)
-    (await import('./metrics/serve-metrics.js')).serveMetrics({
-      metrics,
-      opsbot,
-      http,
-      logger,
-      clock: systemClock,
-    });
   const alerts = mountAlerts({
     opsbot,
     chat,
@@ -114,6 +99,22 @@ export async function serve(options: ServeOptions): Promise<Serving> {
     takesEvents,
     ...(metrics ? { metrics } : {}),
   });
+  const router = new Router({
+    kernel: opsbot.kernel,
+    settings,
+    logger,
+    slashCommand: environment.SLACK_SLASH_COMMAND,
+    ...(patrols ? { patrols } : {}),
+    ...(alerts.buttons ? { alerts: alerts.buttons } : {}),
+  });
+  if (metrics)
+    (await import('./metrics/serve-metrics.js')).serveMetrics({
+      metrics,
+      opsbot,
+      http,
+      logger,
+      clock: systemClock,
+    });
   const playground = playgroundEnabled(environment);
   const slack =
     takesEvents && slackMode(environment)

@@ -15,6 +15,8 @@ export const IDENTITY_KINDS = [
 const IDENTITY_KEY_PATTERN = new RegExp(`^(${IDENTITY_KINDS.join('|')}):.+$`);
 
 export const PATROL_ACTIONS = ['run', 'ack', 'snooze', 'pause'] as const;
+/** What a person may do to an alert group's thread from its buttons. */
+export const ALERT_ACTIONS = ['ack', 'investigate'] as const;
 export type PatrolAction = (typeof PATROL_ACTIONS)[number];
 
 export const IdentitySettingsSchema = z.object({
@@ -78,8 +80,16 @@ export const RoleSettingsSchema = z.object({
       'What members may do to patrols from chat and the CLI: `run` one now, `ack` a report (stops its reminders), ' +
         '`snooze` it, `pause` and resume it. Admins may do all four; anyone may list and read patrols.',
     ),
+  alerts: z
+    .array(z.enum(ALERT_ACTIONS))
+    .default([])
+    .describe(
+      "What members may do with an alert group's buttons: `ack` it, `investigate` it (start an investigation, or " +
+        'run it again). Admins may do both.',
+    ),
 });
 export type RoleSettings = z.output<typeof RoleSettingsSchema>;
+export type AlertAction = (typeof ALERT_ACTIONS)[number];
 
 export const ChannelSettingsSchema = z.object({
   tools: z
@@ -105,6 +115,7 @@ const readOnlyRole = (description: string, patrols: PatrolAction[] = []): RoleSe
   danger_without_approval: [],
   admin: false,
   patrols,
+  alerts: [],
 });
 
 /**

@@ -21,7 +21,9 @@ export function rootMessage(
     ...linkOf(record),
     ...(record.investigation.note ? { note: record.investigation.note } : {}),
     ...(record.acked ? { acked: record.acked } : {}),
-    buttons: firing ? { investigate: options.investigateButton } : false,
+    buttons: firing
+      ? { investigate: options.investigateButton, investigated: record.investigation.runId !== undefined }
+      : false,
   };
 }
 

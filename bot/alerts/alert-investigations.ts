@@ -46,10 +46,9 @@ export class AlertInvestigations {
     return this.options.settings.investigate && this.options.kernel.modelConfigured;
   }
 
-  /** Whether a root offers Investigate: with a model, when not automatic or when the cap kept it from starting. */
+  /** Whether a root offers Investigate (or Run again, once a run started): whenever a model can run one. */
   offersButton(record: AlertGroupRecord): boolean {
-    if (!this.options.kernel.modelConfigured || record.status !== 'firing') return false;
-    return !this.automatic || record.investigation.runId === undefined;
+    return this.options.kernel.modelConfigured && record.status === 'firing';
   }
 
   /** For a group just opened: its record with what was started, or why nothing was. */

@@ -2,7 +2,8 @@
 // the link, and opsbot's note. Labels and annotations come from outside: they are shown as plain text, never as
 // markdown, and made inert.
 import type { AlertGroupMessage, AlertLine } from '../../agent/chat-port.js';
-import type { MessageView, ViewBlock } from './message-view-types.js';
+import { encodeButton } from './button-codec.js';
+import type { MessageView, ViewBlock, ViewButton } from './message-view-types.js';
 import { inert } from './neutralize-pings.js';
 import { clip, splitText } from './split-text.js';
 import type { ViewLimits } from './view-limits.js';
@@ -64,9 +65,28 @@ export function alertGroupView(message: AlertGroupMessage, limits: ViewLimits): 
     summary: inert(clip(alertGroupHeading(message), 300)),
     heading,
     blocks,
-    buttons: [],
+    buttons: groupButtons(message),
     ...(message.link ? { footer: inert(clip(message.link, limits.fieldChars)) } : {}),
   };
+}
+
+function groupButtons(message: AlertGroupMessage): ViewButton[] {
+  if (message.buttons === false) return [];
+  const { groupId } = message;
+  return [
+    ...(message.acked
+      ? []
+      : [{ id: encodeButton({ action: 'alert_ack', groupId }), label: 'Ack', style: 'primary' as const }]),
+    ...(message.buttons.investigate
+      ? [
+          {
+            id: encodeButton({ action: 'alert_investigate', groupId }),
+            label: message.buttons.investigated ? 'Run again' : 'Investigate',
+            style: 'default' as const,
+          },
+        ]
+      : []),
+  ];
 }
 
 function bullets(lines: readonly AlertLine[]): string {

@@ -10,6 +10,7 @@ import { TaskRateLimiter } from '../../agent/policy/task-rate-limiter.js';
 import type { Principal } from '../../agent/principal.js';
 import type { Run } from '../../agent/run.js';
 import type { PatrolControl } from '../../scheduled/patrol-control.js';
+import type { AlertButtons } from '../alerts/alert-buttons.js';
 import { resolveAnswerChoice } from '../chat/answer-choice.js';
 import type { ChatEvent, RouterReply } from '../chat/chat-event.js';
 import { SOMETHING_WENT_WRONG, STORE_UNREACHABLE_REPLY } from '../chat/event-intake.js';
@@ -25,6 +26,8 @@ export interface RouterOptions {
   slashCommand?: string;
   /** Report buttons and `/ops patrol …`, when patrols run in this process. */
   patrols?: PatrolControl;
+  /** Alert group buttons, when the Alertmanager receiver is on. */
+  alerts?: Pick<AlertButtons, 'act'>;
 }
 
 export class Router {
@@ -92,6 +95,12 @@ export class Router {
       }
       await this.kernel.answer(event.target, answer, event.principal);
       return {};
+    }
+    if (event.action === 'alert_ack' || event.action === 'alert_investigate') {
+      if (!this.options.alerts)
+        return { ephemeral: 'Alerts are not on in this opsbot (OPSBOT_ALERTS_TOKEN).' };
+      const { action, target, principal } = event;
+      return { ephemeral: await this.options.alerts.act({ action, target, principal }) };
     }
     if (event.action !== 'approve' && event.action !== 'deny') {
       if (!this.options.patrols) return { ephemeral: 'Patrols are not running in this opsbot.' };

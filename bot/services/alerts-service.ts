@@ -3,6 +3,7 @@
 import type { ChatPort } from '../../agent/chat-port.js';
 import type { Clock } from '../../agent/clock.js';
 import type { Logger } from '../../agent/logger.js';
+import { AlertButtons } from '../alerts/alert-buttons.js';
 import { AlertGroupRepository } from '../alerts/alert-group-repository.js';
 import { AlertInvestigations } from '../alerts/alert-investigations.js';
 import { AlertNotifications, type AlertNotificationsOptions } from '../alerts/alert-notifications.js';
@@ -16,10 +17,12 @@ export interface AlertsMount {
   on: boolean;
   notifications?: AlertNotifications;
   investigations?: AlertInvestigations;
+  /** For the router: the root's buttons, when the bot has an audit log (always, but in unit tests). */
+  buttons?: AlertButtons;
 }
 
 export function mountAlerts(options: {
-  opsbot: Pick<Opsbot, 'store' | 'settings' | 'environment'> & { kernel?: Opsbot['kernel'] };
+  opsbot: Pick<Opsbot, 'store' | 'settings' | 'environment'> & Partial<Pick<Opsbot, 'kernel' | 'audit'>>;
   chat: ChatPort;
   http: Pick<HttpServer, 'mount'>;
   logger: Logger;
@@ -49,9 +52,20 @@ export function mountAlerts(options: {
         investigateButton: (record) => investigations.offersButton(record),
       }
     : {};
+  const repository = new AlertGroupRepository(opsbot.store);
+  const buttons = opsbot.audit
+    ? new AlertButtons({
+        repository,
+        chat: options.chat,
+        ...(investigations ? { investigations } : {}),
+        permissions: opsbot.settings.permissions,
+        audit: opsbot.audit,
+        clock: options.clock,
+      })
+    : undefined;
   const notifications = new AlertNotifications({
     settings: opsbot.settings.alerts,
-    repository: new AlertGroupRepository(opsbot.store),
+    repository,
     chat: options.chat,
     clock: options.clock,
     logger,
@@ -59,5 +73,10 @@ export function mountAlerts(options: {
     ...hooks,
   });
   http.mount(ALERTS_PATH, alertReceiver({ token, notifications, logger }));
-  return { on: true, notifications, ...(investigations ? { investigations } : {}) };
+  return {
+    on: true,
+    notifications,
+    ...(investigations ? { investigations } : {}),
+    ...(buttons ? { buttons } : {}),
+  };
 }
