@@ -21,6 +21,7 @@ import { FileTraceSink } from '../agent/trace.js';
 import { patrolProblems } from '../scheduled/patrol-validation.js';
 import { createOpsTools } from '../tools/index.js';
 import { ToolSettingsError } from '../tools/tool-settings-error.js';
+import { alertCheckProblems } from './alerts/alert-check-validation.js';
 import { type Environment, modelConfigured } from './config/environment.js';
 import { settingsProblemsError } from './config/load-settings.js';
 import type { Settings } from './config/settings-schema.js';
@@ -98,6 +99,7 @@ export async function createOpsbot(options: ComposeOptions): Promise<Opsbot> {
   const policy = settingsToolPolicy(permissions, registry);
   const registryIssues = [
     ...patrolProblems(settings.patrols, registry, policy, settings.permissions),
+    ...alertCheckProblems(settings.alerts, registry, policy, permissions),
     ...toolBudgetProblems(settings.limits, registry),
   ];
   if (registryIssues.length > 0) throw settingsProblemsError(settings, registryIssues);
