@@ -76,6 +76,7 @@ export function renderContent(message, context) {
     case 'question':
     case 'approval':
     case 'patrol_report':
+    case 'alert_group':
       return card(view, context);
     case 'result':
       return `<div class="result result--${view.tone === 'error' ? 'failed' : 'ok'}">${
@@ -131,7 +132,12 @@ function renderBlock(block, context) {
   }
 }
 
-const CARD_ICONS = { question: ICONS.question, approval: ICONS.shield, patrol_report: ICONS.eye };
+const CARD_ICONS = {
+  question: ICONS.question,
+  approval: ICONS.shield,
+  patrol_report: ICONS.eye,
+  alert_group: ICONS.eye,
+};
 const CARD_STATES = {
   approved: 'approved',
   denied: 'denied',
@@ -153,7 +159,10 @@ function card(view, context) {
     ? outcomeLine(view.outcome)
     : `${buttons(view.buttons)}${view.kind === 'question' && view.footer ? `<div class="card__hint">${escapeHtml(view.footer)}</div>` : ''}`;
   const small = view.kind === 'question' ? '' : footer(view);
-  const tone = view.kind === 'patrol_report' && view.tone ? ` card--tone-${escapeHtml(view.tone)}` : '';
+  const tone =
+    (view.kind === 'patrol_report' || view.kind === 'alert_group') && view.tone
+      ? ` card--tone-${escapeHtml(view.tone)}`
+      : '';
   const classes = `card card--${view.kind} card--${escapeHtml(CARD_STATES[state] ?? state)}${view.outcome ? ' card--done' : ''}${tone}`;
   return `<div class="${classes}"><div class="card__head">${CARD_ICONS[view.kind] ?? ''}<span class="card__title">${escapeHtml(
     view.heading ?? '',
