@@ -149,7 +149,8 @@ export const PermissionSettingsSchema = z
       .default({})
       .describe(
         'Who has which roles, by identity key: `slack:U…`, `slack_group:S…`, `discord:<user id>`, ' +
-          '`discord_role:<role id>`, `local:<name>` (the playground and the CLI) or `patrol:<name>`.',
+          '`discord_role:<role id>`, `local:<name>` (the playground and the CLI), `patrol:<name>` or ' +
+          '`alert:<receiver>` (an alert investigation; `alerts.role` when absent).',
       ),
     channels: z
       .record(z.string(), ChannelSettingsSchema)
