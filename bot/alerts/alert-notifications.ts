@@ -22,9 +22,9 @@ export type NotificationOutcome =
   | 'no_channel'
   | 'post_failed';
 
-/** What the receiver counts: each notification by outcome. */
+/** What the receiver counts: each notification by outcome, and those it refused before reading (401, 400). */
 export interface AlertMetrics {
-  notificationHandled(outcome: NotificationOutcome): void;
+  notificationHandled(outcome: NotificationOutcome | 'unauthorized' | 'refused'): void;
 }
 
 /** Starts what a new group gets (an investigation, or its route's checks) and says so on the root. */

@@ -8,7 +8,7 @@ import type { Logger } from '../../agent/logger.js';
 import { sendJson } from '../http/http-json.js';
 import { pathOf, type RequestHandler } from '../http/http-server.js';
 import { AlertGroupLockTimeout } from './alert-group-repository.js';
-import type { AlertNotifications } from './alert-notifications.js';
+import type { AlertMetrics, AlertNotifications } from './alert-notifications.js';
 import { payloadProblem, type WebhookPayload, WebhookPayloadSchema } from './alertmanager-payload.js';
 
 export const ALERTS_PATH = '/alerts/alertmanager';
@@ -19,8 +19,8 @@ export interface AlertReceiverOptions {
   token: string;
   notifications: Pick<AlertNotifications, 'handle'>;
   logger: Logger;
-  /** Counted before anything else: every request that reached the endpoint with the right token. */
-  onReceived?: () => void;
+  /** Counts the requests refused here (`unauthorized`, `refused`); handled ones are counted by their outcome. */
+  metrics?: AlertMetrics;
 }
 
 class BadRequest extends Error {}
@@ -36,6 +36,7 @@ export function alertReceiver(options: AlertReceiverOptions): RequestHandler {
     }
     if (!authorized(request, expected)) {
       options.logger.warn({ from: senderOf(request) }, 'an alert notification had a wrong or missing token');
+      options.metrics?.notificationHandled('unauthorized');
       drain(request);
       return sendJson(
         response,
@@ -44,7 +45,6 @@ export function alertReceiver(options: AlertReceiverOptions): RequestHandler {
         { 'www-authenticate': 'Bearer realm="opsbot alerts"' },
       );
     }
-    options.onReceived?.();
     let payload: WebhookPayload;
     try {
       payload = await readPayload(request);
@@ -54,6 +54,7 @@ export function alertReceiver(options: AlertReceiverOptions): RequestHandler {
         { from: senderOf(request), reason: error.message },
         'an alert notification was refused',
       );
+      options.metrics?.notificationHandled('refused');
       return sendJson(
         response,
         400,

@@ -72,7 +72,10 @@ export function mountAlerts(options: {
     ...(options.metrics ? { metrics: options.metrics } : {}),
     ...hooks,
   });
-  http.mount(ALERTS_PATH, alertReceiver({ token, notifications, logger }));
+  http.mount(
+    ALERTS_PATH,
+    alertReceiver({ token, notifications, logger, ...(options.metrics ? { metrics: options.metrics } : {}) }),
+  );
   return {
     on: true,
     notifications,
