@@ -82,6 +82,18 @@ export function groupChange(
     return { kind: 'opened', alerts: firing, openedAt: Math.min(now, ...firing.map((a) => a.startsAt)) };
   }
   const shown = new Set(record.alerts.map((alert) => alert.fingerprint));
+  if (payload.truncatedAlerts > 0) {
+    // Alertmanager cut the list (the receiver's max_alerts): an alert shown but missing from it may still fire, so
+    // only one the notification lists as resolved counts as resolved.
+    const resolvedNow = new Set(
+      payload.alerts.filter((a) => a.status === 'resolved').map((a) => a.fingerprint),
+    );
+    const listed = new Set(firing.map((alert) => alert.fingerprint));
+    for (const alert of record.alerts) {
+      if (!listed.has(alert.fingerprint) && !resolvedNow.has(alert.fingerprint)) firing.push(alert);
+    }
+    firing.sort((a, b) => a.startsAt - b.startsAt || compare(a, b));
+  }
   const current = new Set(firing.map((alert) => alert.fingerprint));
   if (firing.length === 0) return { kind: 'resolved', resolved: record.alerts, resolvedAt: now };
   if (shown.size === current.size && [...shown].every((fingerprint) => current.has(fingerprint))) {

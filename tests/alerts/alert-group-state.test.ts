@@ -52,6 +52,20 @@ describe('an alert group', () => {
     expect(recordAfter(record, change, { groupId: 'g1', payload: notification }).alerts).toHaveLength(2);
   });
 
+  it('keeps an alert missing from a truncated notification as firing, unless it is listed resolved', () => {
+    const record = opened([webhookAlert('db1'), webhookAlert('db2')]);
+    const truncated = WebhookPayloadSchema.parse({
+      ...webhookPayload([webhookAlert('db1')]),
+      truncatedAlerts: 1,
+    });
+    expect(groupChange(record, truncated, NOW)).toEqual({ kind: 'none', reason: 'same_firing_set' });
+    const resolvedOne = WebhookPayloadSchema.parse({
+      ...webhookPayload([webhookAlert('db1'), webhookAlert('db2', { status: 'resolved' })]),
+      truncatedAlerts: 3,
+    });
+    expect(groupChange(record, resolvedOne, NOW)).toMatchObject({ kind: 'changed', added: [] });
+  });
+
   it('resolves when nothing fires, keeping the alerts it showed, and a resolved group opens anew', () => {
     const record = opened([webhookAlert('db1')]);
     const notification = payload([webhookAlert('db1', { status: 'resolved' })]);

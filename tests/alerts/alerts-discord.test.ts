@@ -62,6 +62,7 @@ describe.skipIf(!alertmanagerInstalled)('alert groups on Discord through the rea
     const thread = await waitFor('the thread under the root', () =>
       fake.api.threads(CHANNEL).find((candidate) => candidate.id === root.id),
     );
+    expect(thread.name).toBe('alert DiskFull');
     const reply = await waitFor('the reply', () => fake.messages(thread.id)[0]);
     expect(renderDiscordMessage(reply).text).toContain('instance=db2');
     await waitFor('the root to count 2', () =>
