@@ -103,7 +103,9 @@ function renderBlock(block, context) {
   switch (block.type) {
     case 'text': {
       const body =
-        block.format === 'markdown' ? markdown(block.text, context) : `<p>${escapeHtml(block.text)}</p>`;
+        block.format === 'markdown'
+          ? markdown(block.text, context)
+          : `<p class="plain">${escapeHtml(block.text)}</p>`;
       return block.label
         ? `<div class="args__label">${escapeHtml(block.label)}</div><blockquote class="card__reason">${body}</blockquote>`
         : body;
