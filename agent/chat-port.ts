@@ -73,7 +73,8 @@ export type OutboundMessage =
       /** Structured tool results to render as tables or fields. */
       details?: { tool: string; summary: string; data?: unknown }[];
     }
-  | PatrolReportMessage;
+  | PatrolReportMessage
+  | AlertGroupMessage;
 
 /** One check's line in a patrol report: what changed, its figure, and what it was before since when. */
 export type PatrolReportLine = {
@@ -116,6 +117,46 @@ export type PatrolReportMessage = {
   snoozedUntil?: number;
   /** Buttons are shown only while the report is open (not resolved). */
   buttons: boolean;
+};
+
+/** One alert in an alert group's message: outside data (Alertmanager's labels and annotations), shown escaped. */
+export type AlertLine = {
+  /** The labels that tell this alert from the others of its group. */
+  labels: Record<string, string>;
+  /** Its `summary` (or `description`) annotation. */
+  summary?: string;
+  since: number;
+};
+
+/**
+ * An Alertmanager group's thread: the root shows the group now and is edited in place; a change is a reply in
+ * its thread saying which alerts joined or resolved.
+ */
+export type AlertGroupMessage = {
+  kind: 'alert_group';
+  /** Opaque id of the stored group, carried by its buttons. */
+  groupId: string;
+  part: 'root' | 'change';
+  status: 'firing' | 'resolved';
+  groupLabels: Record<string, string>;
+  /** The root: the alerts firing (or last firing, once resolved). A change: those that joined. */
+  alerts: AlertLine[];
+  /** A change: the alerts that resolved. */
+  resolved?: AlertLine[];
+  /** How many fire now. */
+  firingCount: number;
+  openedAt: number;
+  resolvedAt?: number;
+  /** Where to look: the alert's generatorURL, or Alertmanager's externalURL. */
+  link?: string;
+  /** opsbot's own word on the investigation ("not investigated automatically: 30 this hour"). */
+  note?: string;
+  acked?: { by: string; at: number };
+  /**
+   * Buttons while the group fires: Ack until acked, and with a model Investigate (Run again once a run started).
+   * Silence comes with the Alertmanager tools.
+   */
+  buttons: false | { investigate: boolean; investigated: boolean };
 };
 
 export interface MessageRef {

@@ -1,7 +1,7 @@
 // Who is asking: a platform identity with the roles the settings give it.
 import { z } from 'zod';
 
-export const PlatformSchema = z.enum(['slack', 'discord', 'playground', 'cli', 'patrol']);
+export const PlatformSchema = z.enum(['slack', 'discord', 'playground', 'cli', 'patrol', 'alert']);
 export type Platform = z.infer<typeof PlatformSchema>;
 
 export const PrincipalSchema = z.object({

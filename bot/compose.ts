@@ -22,6 +22,7 @@ import { FileTraceSink } from '../agent/trace.js';
 import { patrolProblems } from '../scheduled/patrol-validation.js';
 import { createOpsTools } from '../tools/index.js';
 import { ToolSettingsError } from '../tools/tool-settings-error.js';
+import { alertCheckProblems } from './alerts/alert-check-validation.js';
 import { type Environment, modelConfigured } from './config/environment.js';
 import { settingsProblemsError } from './config/load-settings.js';
 import type { Settings } from './config/settings-schema.js';
@@ -96,9 +97,12 @@ export async function createOpsbot(options: ComposeOptions): Promise<Opsbot> {
   // or runs.
   // Built once: the kernel gets these two.
   const registry = new ToolRegistry(tools);
-  const policy = settingsToolPolicy(settings.permissions, registry);
+  // An alert investigation (alert:<receiver>) runs as alerts.role, which the policy reads with the permissions.
+  const permissions = { ...settings.permissions, alert_role: settings.alerts.role };
+  const policy = settingsToolPolicy(permissions, registry);
   const registryIssues = [
     ...patrolProblems(settings.patrols, registry, policy, settings.permissions),
+    ...alertCheckProblems(settings.alerts, registry, policy, permissions),
     ...toolBudgetProblems(settings.limits, registry),
   ];
   if (registryIssues.length > 0) throw settingsProblemsError(settings, registryIssues);
@@ -136,7 +140,7 @@ export async function createOpsbot(options: ComposeOptions): Promise<Opsbot> {
   const audit = new AuditLog(store, clock);
   const approvals = {
     audit,
-    permissions: settings.permissions,
+    permissions,
   };
   const trace = new FileTraceSink(traceDir);
   const kernel = new Kernel({

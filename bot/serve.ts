@@ -22,6 +22,7 @@ import { loadSettings, settingsLocation } from './config/load-settings.js';
 import { HttpServer } from './http/http-server.js';
 import { createLogger } from './logger.js';
 import { Router } from './router/router.js';
+import { mountAlerts } from './services/alerts-service.js';
 import { expirySweepService } from './services/expiry-sweep-service.js';
 import { httpService } from './services/http-service.js';
 import { kernelService } from './services/kernel-service.js';
@@ -105,6 +106,16 @@ export async function serve(options: ServeOptions): Promise<Serving> {
     timers: systemTimers,
     intervalMs: STORE_EPOCH_CHECK_MS,
   });
+  const http = new HttpServer({ host: environment.HOST, port: environment.PORT, logger });
+  const alerts = mountAlerts({
+    opsbot,
+    chat,
+    http,
+    logger,
+    clock: systemClock,
+    takesEvents,
+    ...(metrics ? { metrics } : {}),
+  });
   const router = new Router({
     kernel: opsbot.kernel,
     settings,
@@ -112,8 +123,8 @@ export async function serve(options: ServeOptions): Promise<Serving> {
     slashCommand: environment.SLACK_SLASH_COMMAND,
     ...(patrols ? { patrols } : {}),
     storeReset,
+    ...(alerts.buttons ? { alerts: alerts.buttons } : {}),
   });
-  const http = new HttpServer({ host: environment.HOST, port: environment.PORT, logger });
   if (metrics)
     (await import('./metrics/serve-metrics.js')).serveMetrics({
       metrics,
@@ -221,6 +232,14 @@ export async function serve(options: ServeOptions): Promise<Serving> {
       ? { patrols: { running: patrols.running(), configured: Object.keys(settings.patrols) } }
       : {}),
     recovered: recovery.recovered,
+    alerts: alerts.on
+      ? {
+          on: true,
+          ...(settings.alerts.channel ? { channel: alertChannelText(settings.alerts.channel) } : {}),
+          routes: settings.alerts.routes.length,
+          investigate: settings.alerts.investigate && opsbot.model !== undefined,
+        }
+      : { on: false },
   };
 
   let stopping: Promise<void> | undefined;
@@ -237,6 +256,10 @@ export async function serve(options: ServeOptions): Promise<Serving> {
       return stopping;
     },
   };
+}
+
+function alertChannelText(channel: { platform: string; channelId: string }): string {
+  return `${channel.platform}:${channel.channelId}`;
 }
 
 function configArgument(argv: string[]): string | undefined {

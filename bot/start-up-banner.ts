@@ -22,6 +22,8 @@ export interface StartUp {
   described: readonly string[];
   patrols?: { running: readonly string[]; configured: readonly string[] };
   recovered: { continued: number; outcomeUnknown: number };
+  /** The Alertmanager receiver: on with OPSBOT_ALERTS_TOKEN, and where its threads go. */
+  alerts?: { on: false } | { on: true; channel?: string; routes: number; investigate: boolean };
 }
 
 const field = (label: string, value: string) => `  ${`${label}:`.padEnd(11)}${value}`;
@@ -72,6 +74,7 @@ export function startUpBanner(startUp: StartUp): string[] {
       return colon === -1 ? `  ${line}` : field(line.slice(0, colon), line.slice(colon + 2));
     }),
     ...(patrols ? [field('patrols', patrolsLine(patrols))] : []),
+    ...(startUp.alerts ? [field('alerts', alertsLine(url, startUp.alerts))] : []),
     ...(recovered.continued + recovered.outcomeUnknown > 0
       ? [
           field(
@@ -94,6 +97,14 @@ function headline({ role, playground, url, worker }: StartUp): string {
           worker.chat.join(' and ') || 'no chat platform (set SLACK_BOT_TOKEN or DISCORD_TOKEN)'
         }`;
   return `opsbot is running as a ${role} (OPSBOT_ROLE=${role}): ${what}. The playground lives in one process (OPSBOT_ROLE=all).`;
+}
+
+function alertsLine(url: string, alerts: NonNullable<StartUp['alerts']>): string {
+  if (!alerts.on)
+    return 'off (set OPSBOT_ALERTS_TOKEN to take Alertmanager notifications at /alerts/alertmanager)';
+  const where = alerts.channel ?? 'no alerts.channel: only groups a route gives a channel are posted';
+  const routes = alerts.routes > 0 ? `, ${alerts.routes} route${alerts.routes === 1 ? '' : 's'}` : '';
+  return `POST ${url}/alerts/alertmanager → ${where}${routes}; investigations ${alerts.investigate ? 'on' : 'off'}`;
 }
 
 function patrolsLine({ running, configured }: NonNullable<StartUp['patrols']>): string {

@@ -20,6 +20,7 @@ export function patrolRefusal(
   action: PatrolAction,
 ): string | undefined {
   if (principal.platform === 'patrol') return 'A patrol cannot steer patrols.';
+  if (principal.platform === 'alert') return 'An alert investigation cannot steer patrols.';
   const roles = withResolvedRoles(permissions, principal).roles;
   const allowed = roles.some((role) => {
     const settings = permissions.roles[role];

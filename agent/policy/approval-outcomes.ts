@@ -64,6 +64,7 @@ export function refusalReason(
     if (!settings.allow_self_approval) return 'You asked for this, so someone else has to approve it.';
   }
   if (decider.platform === 'patrol') return 'A patrol cannot approve or deny requests.';
+  if (decider.platform === 'alert') return 'An alert investigation cannot approve or deny requests.';
   const place = { conversation: approval.conversation, channelName: approval.channelName };
   const approving = approvingRolesOf(settings, decider, approval.tool, place).filter((role) =>
     approval.approvers.roles.includes(role),

@@ -25,6 +25,8 @@ export const AuditKindSchema = z.enum([
   'thread_busy',
   /** A person ran, acked, snoozed, paused or resumed a patrol, or was refused. */
   'patrol_action',
+  /** A person acked an alert group or asked for its investigation, or was refused. */
+  'alert_action',
   /** A stored line that no longer matches the schema; kept visible rather than dropped from an audit trail. */
   'unreadable',
 ]);

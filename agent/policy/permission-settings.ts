@@ -3,10 +3,20 @@ import { z } from 'zod';
 import { RiskSchema } from '../tool.js';
 import { DurationSchema } from './duration.js';
 
-export const IDENTITY_KINDS = ['slack', 'slack_group', 'discord', 'discord_role', 'local', 'patrol'] as const;
+export const IDENTITY_KINDS = [
+  'slack',
+  'slack_group',
+  'discord',
+  'discord_role',
+  'local',
+  'patrol',
+  'alert',
+] as const;
 const IDENTITY_KEY_PATTERN = new RegExp(`^(${IDENTITY_KINDS.join('|')}):.+$`);
 
 export const PATROL_ACTIONS = ['run', 'ack', 'snooze', 'pause'] as const;
+/** What a person may do to an alert group's thread from its buttons. */
+export const ALERT_ACTIONS = ['ack', 'investigate'] as const;
 export type PatrolAction = (typeof PATROL_ACTIONS)[number];
 
 export const IdentitySettingsSchema = z.object({
@@ -70,8 +80,16 @@ export const RoleSettingsSchema = z.object({
       'What members may do to patrols from chat and the CLI: `run` one now, `ack` a report (stops its reminders), ' +
         '`snooze` it, `pause` and resume it. Admins may do all four; anyone may list and read patrols.',
     ),
+  alerts: z
+    .array(z.enum(ALERT_ACTIONS))
+    .default([])
+    .describe(
+      "What members may do with an alert group's buttons: `ack` it, `investigate` it (start an investigation, or " +
+        'run it again). Admins may do both.',
+    ),
 });
 export type RoleSettings = z.output<typeof RoleSettingsSchema>;
+export type AlertAction = (typeof ALERT_ACTIONS)[number];
 
 export const ChannelSettingsSchema = z.object({
   tools: z
@@ -97,6 +115,7 @@ const readOnlyRole = (description: string, patrols: PatrolAction[] = []): RoleSe
   danger_without_approval: [],
   admin: false,
   patrols,
+  alerts: [],
 });
 
 /**
@@ -130,7 +149,8 @@ export const PermissionSettingsSchema = z
       .default({})
       .describe(
         'Who has which roles, by identity key: `slack:U…`, `slack_group:S…`, `discord:<user id>`, ' +
-          '`discord_role:<role id>`, `local:<name>` (the playground and the CLI) or `patrol:<name>`.',
+          '`discord_role:<role id>`, `local:<name>` (the playground and the CLI), `patrol:<name>` or ' +
+          '`alert:<receiver>` (an alert investigation; `alerts.role` when absent).',
       ),
     channels: z
       .record(z.string(), ChannelSettingsSchema)
@@ -218,5 +238,12 @@ export const PermissionSettingsSchema = z
   })
   .prefault({});
 
-export type PermissionSettings = z.output<typeof PermissionSettingsSchema>;
+export type PermissionSettings = z.output<typeof PermissionSettingsSchema> & {
+  /**
+   * The role of an alert investigation (`alert:<receiver>`) that no `alert:<receiver>` identity gives others. It is
+   * not a key of `permissions:`: the bot sets it from its own `alerts.role`, and without it such a run has the
+   * patrol role.
+   */
+  readonly alert_role?: string;
+};
 export type PermissionSettingsInput = z.input<typeof PermissionSettingsSchema>;

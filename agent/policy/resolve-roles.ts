@@ -17,6 +17,8 @@ export function identityKeys(identity: Identity): string[] {
       return [`local:${identity.userId}`];
     case 'patrol':
       return [`patrol:${identity.userId}`];
+    case 'alert':
+      return [`alert:${identity.userId}`];
   }
 }
 
@@ -31,6 +33,7 @@ export function resolveRoles(settings: PermissionSettings, identity: Identity): 
     for (const role of settings.identities[key]!.roles) roles.add(role);
   }
   if (roles.size > 0) return [...roles];
+  if (identity.platform === 'alert') return [settings.alert_role ?? settings.patrol_role];
   return [identity.platform === 'patrol' ? settings.patrol_role : settings.default_role];
 }
 

@@ -51,6 +51,14 @@ export const storeKeys = {
   breaker: (name: string) => `breaker:${name}`,
   /** Held by the one process sending a half-open breaker's trial call. */
   breakerTrial: (name: string) => `breaker-trial:${name}`,
+  /** An Alertmanager group's state (bot/alerts/), by an opaque id derived from its `groupKey`. */
+  alertGroup: (groupId: string) => `alert-group:${groupId}`,
+  /** Held while one process handles a notification of the group, so two gateways make one root between them. */
+  alertGroupLock: (groupId: string) => `alert-group-lock:${groupId}`,
+  /** Set of the groups that fire now, for the groups-open gauge. */
+  openAlertGroups: 'alert-groups:open',
+  /** One automatic investigation of the hour's budget (`alerts.max_investigations_per_hour`). */
+  alertInvestigationSlot: (hour: number, slot: number) => `alert-investigation:${hour}:${slot}`,
   /** The append-only audit log. */
   auditLog: 'audit',
   /** A small value /readyz writes while writes fail, to learn when they work again (store-write-health.ts). */

@@ -1,5 +1,5 @@
 // Button ids that carry opaque ids only: `approve:<approvalId>`, `deny:<approvalId>`, `answer:<runId>:<index>`,
-// approving for a while `grant:<approvalId>:<1h>` and `grant:<approvalId>:<1h>:<pattern>`, and on patrol reports `pack:<reportId>`, `psnooze:<reportId>:<1h|4h|1d>`, `prun:<reportId>`.
+// approving for a while `grant:<approvalId>:<1h>` and `grant:<approvalId>:<1h>:<pattern>`, on patrol reports `pack:<reportId>`, `psnooze:<reportId>:<1h|4h|1d>`, `prun:<reportId>`, and on alert groups `aack:<groupId>`, `ainv:<groupId>`.
 import { z } from 'zod';
 
 /** Discord's custom_id limit, the tightest of the platforms; Slack's button value allows 2,000. */
@@ -33,6 +33,7 @@ export const ButtonIntentSchema = z.discriminatedUnion('action', [
   }),
   z.object({ action: z.enum(['patrol_ack', 'patrol_run']), reportId: OpaqueId }),
   z.object({ action: z.literal('patrol_snooze'), reportId: OpaqueId, snooze: SnoozeChoice }),
+  z.object({ action: z.enum(['alert_ack', 'alert_investigate']), groupId: OpaqueId }),
 ]);
 /** What a click asks for. The click is checked against the stored approval or run, never against the button. */
 export type ButtonIntent = z.infer<typeof ButtonIntentSchema>;
@@ -65,6 +66,10 @@ function encodedText(intent: ButtonIntent): string {
       return `prun:${intent.reportId}`;
     case 'patrol_snooze':
       return `psnooze:${intent.reportId}:${intent.snooze}`;
+    case 'alert_ack':
+      return `aack:${intent.groupId}`;
+    case 'alert_investigate':
+      return `ainv:${intent.groupId}`;
   }
 }
 
@@ -107,6 +112,14 @@ const EncodedButton = z
         action: 'patrol_snooze' as const,
         reportId,
         snooze,
+      })),
+      z.tuple([z.literal('aack'), OpaqueId]).transform(([, groupId]) => ({
+        action: 'alert_ack' as const,
+        groupId,
+      })),
+      z.tuple([z.literal('ainv'), OpaqueId]).transform(([, groupId]) => ({
+        action: 'alert_investigate' as const,
+        groupId,
       })),
     ]),
   );

@@ -15,8 +15,17 @@ const ActionEventSchema = z
   .object({
     ...base,
     kind: z.literal('action'),
-    action: z.enum(['approve', 'deny', 'answer', 'patrol_ack', 'patrol_snooze', 'patrol_run']),
-    /** An approval id; for `answer` the run id; for the patrol actions the report id. */
+    action: z.enum([
+      'approve',
+      'deny',
+      'answer',
+      'patrol_ack',
+      'patrol_snooze',
+      'patrol_run',
+      'alert_ack',
+      'alert_investigate',
+    ]),
+    /** An approval id; for `answer` the run id; for the patrol actions the report id; for alerts the group id. */
     target: z.string().min(1).max(100),
     /** For `answer` from a button: the index of the chosen choice, which the router turns into its text. */
     choice: z.number().int().min(0).max(MAX_CHOICE_INDEX).optional(),
@@ -100,5 +109,8 @@ export function actionFromButton(
     case 'patrol_ack':
     case 'patrol_run':
       return { action: intent.action, target: intent.reportId };
+    case 'alert_ack':
+    case 'alert_investigate':
+      return { action: intent.action, target: intent.groupId };
   }
 }

@@ -1,5 +1,6 @@
 // An OutboundMessage as a neutral view: what a person should see, already trimmed and split to one platform's limits.
 import type { OutboundMessage } from '../../agent/chat-port.js';
+import { alertGroupView } from './alert-group-view.js';
 import { approvalNotes, approveLabel, decidersLabel, pendingState } from './approval-notes.js';
 import { type ButtonIntent, encodeButton } from './button-codec.js';
 import {
@@ -57,6 +58,8 @@ export function messageView(message: OutboundMessage, options: ViewOptions): Mes
       return approvalView(message, options);
     case 'patrol_report':
       return patrolReportView(message, options.now, options.limits);
+    case 'alert_group':
+      return alertGroupView(message, options.limits);
   }
 }
 

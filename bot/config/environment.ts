@@ -75,6 +75,13 @@ export const EnvironmentSchema = z.object({
         'Optional on the loopback; required when `HOST` is reachable from elsewhere, since the playground lets its ' +
         'user act as any local identity. Also guards `/metrics` off the loopback.',
     ),
+  OPSBOT_ALERTS_TOKEN: randomToken
+    .optional()
+    .describe(
+      `Turns on \`POST /alerts/alertmanager\` (Alertmanager's webhook) and is the bearer token it requires: at least ${TOKEN_MIN_LENGTH} ` +
+        "random characters (`openssl rand -hex 32`), refused when it has a pattern; Alertmanager sends it from its receiver's " +
+        '`http_config.authorization.credentials`. Unset, the path answers 404. See [alerts.md](alerts.md).',
+    ),
   OPSBOT_METRICS: z
     .enum(['on', 'off'], { error: 'on or off' })
     .default('off')
@@ -170,6 +177,7 @@ export type EnvironmentVariable = keyof typeof EnvironmentSchema.shape;
 /** Variables whose values must never be echoed back in an error message. */
 const SECRET_VARIABLES: ReadonlySet<string> = new Set([
   'OPSBOT_PLAYGROUND_TOKEN',
+  'OPSBOT_ALERTS_TOKEN',
   'OPENAI_API_KEY',
   'SLACK_BOT_TOKEN',
   'SLACK_SIGNING_SECRET',
@@ -260,6 +268,11 @@ export function slackMode(
 
 export function discordConfigured(environment: Pick<Environment, 'DISCORD_TOKEN'>): boolean {
   return environment.DISCORD_TOKEN !== undefined;
+}
+
+/** The Alertmanager receiver is on only with its token. */
+export function alertsEnabled(environment: Pick<Environment, 'OPSBOT_ALERTS_TOKEN'>): boolean {
+  return environment.OPSBOT_ALERTS_TOKEN !== undefined;
 }
 
 export function metricsEnabled(environment: Pick<Environment, 'OPSBOT_METRICS'>): boolean {

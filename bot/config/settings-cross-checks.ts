@@ -3,6 +3,7 @@
 import { isAbsolute } from 'node:path';
 import safeRegex from 'safe-regex2';
 import { errorMessage } from '../../agent/errors.js';
+import { alertRoleProblems, alertRouteProblems } from '../alerts/alert-settings-checks.js';
 import { didYouMean } from './did-you-mean.js';
 import type { PathProblem } from './settings-issues.js';
 import type { Settings } from './settings-schema.js';
@@ -21,6 +22,7 @@ export const sectionChecks: { [Key in keyof Settings]?: SectionCheck<Key> } = {
   redaction: checkRedaction,
   tools: checkTools,
   aliases: checkAliases,
+  alerts: alertRouteProblems,
 };
 
 export function crossCheckSettings(settings: Settings): PathProblem[] {
@@ -28,6 +30,8 @@ export function crossCheckSettings(settings: Settings): PathProblem[] {
     ...checkRedaction(settings.redaction),
     ...checkTools(settings.tools),
     ...checkAliases(settings.aliases),
+    ...alertRouteProblems(settings.alerts),
+    ...alertRoleProblems(settings.alerts, settings.permissions.roles),
   ];
 }
 

@@ -10,6 +10,7 @@ import { DurationSchema } from '../../agent/policy/duration.js';
 import { PermissionSettingsSchema } from '../../agent/policy/permission-settings.js';
 import { PatrolsSchema } from '../../scheduled/patrol-settings.js';
 import { ToolSettingsSchema } from '../../tools/tool-settings-schema.js';
+import { AlertSettingsSchema } from '../alerts/alert-settings.js';
 
 // The kernel's limits and context keys are defined (with their defaults) in agent/, which cannot import bot/;
 // the model request keys belong to the bot, which builds the model client.
@@ -179,6 +180,10 @@ export const SettingsSchema = z.strictObject({
   // scheduled/patrol-settings.ts owns the patrol keys.
   patrols: PatrolsSchema.describe(
     'Scheduled patrols by name (lower case, digits, `-`, `_`): read-only checks on a timer that post only what changes.',
+  ),
+  // bot/alerts/alert-settings.ts owns the alert keys.
+  alerts: AlertSettingsSchema.describe(
+    "Alertmanager's notifications (`POST /alerts/alertmanager`, on with `OPSBOT_ALERTS_TOKEN`): one thread per alert group, posted only when its firing set changes.",
   ),
   playground: PlaygroundSettingsSchema.describe(
     "The local playground's limits; the others are fixed (see [security.md](security.md#the-playgrounds-limits)).",

@@ -86,9 +86,12 @@ export class DiscordChatPort implements ChatPort {
   }
 }
 
-/** A thread nobody named (no task started it): a patrol report's is named after its patrol. */
+/** A thread nobody named (no task started it): a patrol report's is named after its patrol, an alert group's after its labels. */
 function threadNameFor(message: OutboundMessage): string {
-  return message.kind === 'patrol_report' ? `patrol ${message.patrol}`.slice(0, 100) : 'opsbot';
+  if (message.kind === 'patrol_report') return `patrol ${message.patrol}`.slice(0, 100);
+  if (message.kind === 'alert_group')
+    return `alert ${Object.values(message.groupLabels).join(' ')}`.trim().slice(0, 100);
+  return 'opsbot';
 }
 
 function body(payload: DiscordMessagePayload) {

@@ -87,6 +87,21 @@ export class OpsbotMetrics {
     'Patrol checks by patrol and state (ok, pending, warn, critical, error, resolving).',
     ['patrol', 'state'],
   );
+  readonly alertNotifications = this.counter(
+    'alert_notifications_total',
+    'Alertmanager notifications handled, by outcome (opened, changed, resolved, duplicate, dropped, …).',
+    ['outcome'],
+  );
+  readonly alertDuplicates = this.counter(
+    'alert_notifications_duplicate_total',
+    'Alertmanager notifications whose firing set was the one already shown (repeat_interval resends, HA twins): nothing posted.',
+  );
+  readonly alertGroupsOpen = this.gauge('alert_groups_open', 'Alert groups firing now, in the Store.');
+  readonly alertInvestigations = this.counter(
+    'alert_investigations_started_total',
+    'Investigations started for alert groups, by how (automatic, button, checks).',
+    ['how'],
+  );
   readonly scrapeErrors = this.counter(
     'metrics_collect_errors_total',
     'Parts of /metrics that could not be read at a scrape (the values shown are the last ones read).',
@@ -121,6 +136,15 @@ export class OpsbotMetrics {
       this.modelTokens.inc({ kind: 'prompt' }, tokens.prompt);
       this.modelTokens.inc({ kind: 'completion' }, tokens.completion);
     }
+  }
+
+  notificationHandled(outcome: string): void {
+    this.alertNotifications.inc({ outcome });
+    if (outcome === 'duplicate') this.alertDuplicates.inc();
+  }
+
+  investigationStarted(how: 'automatic' | 'button' | 'checks'): void {
+    this.alertInvestigations.inc({ how });
   }
 
   storeFailed(operation: string): void {

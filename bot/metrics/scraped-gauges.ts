@@ -50,6 +50,19 @@ export function queueGauges(queue: RunQueue, metrics: OpsbotMetrics): GaugeColle
   };
 }
 
+/** The alert groups firing now, from the Store's set of open groups. */
+export function alertGauges(
+  groups: { openCount(): Promise<number> },
+  metrics: OpsbotMetrics,
+): GaugeCollector {
+  return {
+    part: 'alerts',
+    async collect() {
+      metrics.alertGroupsOpen.set(await groups.openCount());
+    },
+  };
+}
+
 /** The model rate limiter's figures: its rate now, and the requests open and waiting. */
 export function modelRateGauges(
   limiter: Pick<ModelRateLimiter, 'figures'> | undefined,

@@ -2,11 +2,13 @@
 import type { Clock } from '../../agent/clock.js';
 import type { Logger } from '../../agent/logger.js';
 import { PatrolRepository } from '../../scheduled/patrol-repository.js';
+import { AlertGroupRepository } from '../alerts/alert-group-repository.js';
 import type { Opsbot } from '../compose.js';
 import type { HttpServer } from '../http/http-server.js';
 import { METRICS_PATH, metricsEndpoint } from './metrics-endpoint.js';
 import type { OpsbotMetrics } from './opsbot-metrics.js';
 import {
+  alertGauges,
   type GaugeCollector,
   modelRateGauges,
   patrolGauges,
@@ -32,6 +34,7 @@ export function serveMetrics(options: ServeMetricsOptions): void {
     queueGauges(opsbot.kernel.queue, metrics),
     patrolGauges(Object.keys(settings.patrols), patrols, metrics),
     modelRateGauges(opsbot.modelRateLimiter, metrics),
+    alertGauges(new AlertGroupRepository(opsbot.store), metrics),
   ].filter((collector): collector is GaugeCollector => collector !== undefined);
   options.http.mount(
     METRICS_PATH,

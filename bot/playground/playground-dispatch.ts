@@ -203,6 +203,11 @@ function buttonBelongsTo(intent: ButtonIntent, content: PlaygroundMessage['conte
     case 'approve':
     case 'deny':
       return content.kind === 'approval' && content.approvalId === intent.approvalId;
+    case 'alert_ack':
+    case 'alert_investigate':
+      return (
+        content.kind === 'alert_group' && content.groupId === intent.groupId && content.buttons !== false
+      );
     default:
       return content.kind === 'patrol_report' && content.reportId === intent.reportId && content.buttons;
   }

@@ -12,6 +12,7 @@ import type { Principal } from '../../agent/principal.js';
 import type { Run } from '../../agent/run.js';
 import { GONE_CARD_TEXT, type StoreResetWatch } from '../../agent/store-reset-watch.js';
 import type { PatrolControl } from '../../scheduled/patrol-control.js';
+import type { AlertButtons } from '../alerts/alert-buttons.js';
 import { resolveAnswerChoice } from '../chat/answer-choice.js';
 import type { ChatEvent, RouterReply } from '../chat/chat-event.js';
 import { SOMETHING_WENT_WRONG, STORE_UNREACHABLE_REPLY } from '../chat/event-intake.js';
@@ -30,6 +31,8 @@ export interface RouterOptions {
   patrols?: PatrolControl;
   /** Reads the store's epoch again when a click finds no approval: a reset is then said in its threads. */
   storeReset?: Pick<StoreResetWatch, 'check'>;
+  /** Alert group buttons, when the Alertmanager receiver is on. */
+  alerts?: Pick<AlertButtons, 'act'>;
 }
 
 export class Router {
@@ -101,6 +104,12 @@ export class Router {
       }
       await this.kernel.answer(event.target, answer, event.principal);
       return {};
+    }
+    if (event.action === 'alert_ack' || event.action === 'alert_investigate') {
+      if (!this.options.alerts)
+        return { ephemeral: 'Alerts are not on in this opsbot (OPSBOT_ALERTS_TOKEN).' };
+      const { action, target, principal } = event;
+      return { ephemeral: await this.options.alerts.act({ action, target, principal }) };
     }
     if (event.action !== 'approve' && event.action !== 'deny') {
       if (!this.options.patrols) return { ephemeral: 'Patrols are not running in this opsbot.' };

@@ -76,6 +76,7 @@ export function renderContent(message, context) {
     case 'question':
     case 'approval':
     case 'patrol_report':
+    case 'alert_group':
       return card(view, context);
     case 'result':
       return `<div class="result result--${view.tone === 'error' ? 'failed' : 'ok'}">${
@@ -102,7 +103,9 @@ function renderBlock(block, context) {
   switch (block.type) {
     case 'text': {
       const body =
-        block.format === 'markdown' ? markdown(block.text, context) : `<p>${escapeHtml(block.text)}</p>`;
+        block.format === 'markdown'
+          ? markdown(block.text, context)
+          : `<p class="plain">${escapeHtml(block.text)}</p>`;
       return block.label
         ? `<div class="args__label">${escapeHtml(block.label)}</div><blockquote class="card__reason">${body}</blockquote>`
         : body;
@@ -131,7 +134,12 @@ function renderBlock(block, context) {
   }
 }
 
-const CARD_ICONS = { question: ICONS.question, approval: ICONS.shield, patrol_report: ICONS.eye };
+const CARD_ICONS = {
+  question: ICONS.question,
+  approval: ICONS.shield,
+  patrol_report: ICONS.eye,
+  alert_group: ICONS.eye,
+};
 const CARD_STATES = {
   approved: 'approved',
   denied: 'denied',
@@ -153,7 +161,10 @@ function card(view, context) {
     ? outcomeLine(view.outcome)
     : `${buttons(view.buttons)}${view.kind === 'question' && view.footer ? `<div class="card__hint">${escapeHtml(view.footer)}</div>` : ''}`;
   const small = view.kind === 'question' ? '' : footer(view);
-  const tone = view.kind === 'patrol_report' && view.tone ? ` card--tone-${escapeHtml(view.tone)}` : '';
+  const tone =
+    (view.kind === 'patrol_report' || view.kind === 'alert_group') && view.tone
+      ? ` card--tone-${escapeHtml(view.tone)}`
+      : '';
   const classes = `card card--${view.kind} card--${escapeHtml(CARD_STATES[state] ?? state)}${view.outcome ? ' card--done' : ''}${tone}`;
   return `<div class="${classes}"><div class="card__head">${CARD_ICONS[view.kind] ?? ''}<span class="card__title">${escapeHtml(
     view.heading ?? '',

@@ -53,6 +53,8 @@ export interface TestPlaygroundOptions {
   logRoots?: string[];
   /** A fixed port, to restart the bot where an open page expects it; a free one otherwise. */
   port?: number;
+  /** More environment variables (such as OPSBOT_ALERTS_TOKEN). */
+  env?: Record<string, string>;
 }
 
 export async function startTestPlayground(options: TestPlaygroundOptions = {}): Promise<TestPlayground> {
@@ -73,6 +75,7 @@ export async function startTestPlayground(options: TestPlaygroundOptions = {}): 
     LOG_LEVEL: 'silent',
     ...(options.token ? { OPSBOT_PLAYGROUND_TOKEN: options.token } : {}),
     ...(options.model ? { OPENAI_BASE_URL: options.model.baseURL, OPENAI_MODEL: 'fake-model' } : {}),
+    ...options.env,
   };
   const serving = await serve({ env, argv: [] });
   return {

@@ -1,0 +1,80 @@
+// The messages of an alert group's thread, from its stored record: the root as it stands, and the reply that says
+// what changed. Pure.
+import type { AlertGroupMessage, AlertLine } from '../../agent/chat-port.js';
+import type { AlertGroupRecord, GroupChange, ShownAlert } from './alert-group-state.js';
+
+export function rootMessage(
+  record: AlertGroupRecord,
+  options: { investigateButton: boolean },
+): AlertGroupMessage {
+  const firing = record.status === 'firing';
+  return {
+    kind: 'alert_group',
+    groupId: record.groupId,
+    part: 'root',
+    status: record.status,
+    groupLabels: record.groupLabels,
+    alerts: alertLines(record.alerts, record),
+    firingCount: firing ? record.alerts.length : 0,
+    openedAt: record.openedAt,
+    ...(record.resolvedAt !== undefined ? { resolvedAt: record.resolvedAt } : {}),
+    ...linkOf(record),
+    ...(record.investigation.note ? { note: record.investigation.note } : {}),
+    ...(record.acked ? { acked: record.acked } : {}),
+    buttons: firing
+      ? { investigate: options.investigateButton, investigated: record.investigation.runId !== undefined }
+      : false,
+  };
+}
+
+/** The reply for a change of a group already posted: which alerts joined and which resolved. */
+export function changeMessage(
+  record: AlertGroupRecord,
+  change: Extract<GroupChange, { kind: 'changed' | 'resolved' }>,
+): AlertGroupMessage {
+  const joined = change.kind === 'changed' ? change.added : [];
+  return {
+    kind: 'alert_group',
+    groupId: record.groupId,
+    part: 'change',
+    status: change.kind === 'resolved' ? 'resolved' : 'firing',
+    groupLabels: record.groupLabels,
+    alerts: alertLines(joined, record),
+    resolved: alertLines(change.resolved, record),
+    firingCount: change.kind === 'resolved' ? 0 : change.alerts.length,
+    openedAt: record.openedAt,
+    ...(change.kind === 'resolved' ? { resolvedAt: change.resolvedAt } : {}),
+    buttons: false,
+  };
+}
+
+/**
+ * Each alert with the labels that tell it apart: not the group's labels, and, when there are several alerts, none
+ * that every alert of the group shares.
+ */
+export function alertLines(
+  alerts: readonly ShownAlert[],
+  record: Pick<AlertGroupRecord, 'groupLabels' | 'alerts'>,
+): AlertLine[] {
+  const everyone = record.alerts;
+  const shared = (name: string, value: string) =>
+    everyone.length > 1 && everyone.every((alert) => alert.labels[name] === value);
+  return alerts.map((alert) => {
+    const labels: Record<string, string> = {};
+    for (const [name, value] of Object.entries(alert.labels)) {
+      if (Object.hasOwn(record.groupLabels, name) || shared(name, value)) continue;
+      labels[name] = value;
+    }
+    const summary = alert.annotations.summary ?? alert.annotations.description;
+    return { labels, ...(summary ? { summary } : {}), since: alert.startsAt };
+  });
+}
+
+function linkOf(record: AlertGroupRecord): { link?: string } {
+  const link = record.alerts.find((alert) => isHttp(alert.generatorURL))?.generatorURL ?? record.externalURL;
+  return isHttp(link) ? { link } : {};
+}
+
+function isHttp(url: string): boolean {
+  return URL.canParse(url) && ['http:', 'https:'].includes(new URL(url).protocol);
+}

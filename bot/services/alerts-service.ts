@@ -1,0 +1,85 @@
+// The Alertmanager receiver, mounted on the one HTTP server where events are taken: on with OPSBOT_ALERTS_TOKEN,
+// and otherwise a 404 that says how to turn it on.
+import type { ChatPort } from '../../agent/chat-port.js';
+import type { Clock } from '../../agent/clock.js';
+import type { Logger } from '../../agent/logger.js';
+import { AlertButtons } from '../alerts/alert-buttons.js';
+import { AlertGroupRepository } from '../alerts/alert-group-repository.js';
+import { AlertInvestigations } from '../alerts/alert-investigations.js';
+import { AlertNotifications, type AlertNotificationsOptions } from '../alerts/alert-notifications.js';
+import { ALERTS_PATH, alertReceiver, alertsOff } from '../alerts/alert-receiver.js';
+import type { Opsbot } from '../compose.js';
+import type { HttpServer } from '../http/http-server.js';
+import type { OpsbotMetrics } from '../metrics/opsbot-metrics.js';
+
+export interface AlertsMount {
+  /** The receiver is on (its token is set, and this process takes events). */
+  on: boolean;
+  notifications?: AlertNotifications;
+  investigations?: AlertInvestigations;
+  /** For the router: the root's buttons, when the bot has an audit log (always, but in unit tests). */
+  buttons?: AlertButtons;
+}
+
+export function mountAlerts(options: {
+  opsbot: Pick<Opsbot, 'store' | 'settings' | 'environment'> & Partial<Pick<Opsbot, 'kernel' | 'audit'>>;
+  chat: ChatPort;
+  http: Pick<HttpServer, 'mount'>;
+  logger: Logger;
+  clock: Clock;
+  takesEvents: boolean;
+  metrics?: OpsbotMetrics;
+}): AlertsMount {
+  const { opsbot, http, logger } = options;
+  const token = opsbot.environment.OPSBOT_ALERTS_TOKEN;
+  if (token === undefined || !options.takesEvents) {
+    http.mount(ALERTS_PATH, alertsOff);
+    return { on: false };
+  }
+  const investigations = opsbot.kernel
+    ? new AlertInvestigations({
+        kernel: opsbot.kernel,
+        store: opsbot.store,
+        settings: opsbot.settings.alerts,
+        clock: options.clock,
+        logger,
+        ...(options.metrics ? { metrics: options.metrics } : {}),
+      })
+    : undefined;
+  const hooks: Pick<AlertNotificationsOptions, 'onOpened' | 'investigateButton'> = investigations
+    ? {
+        onOpened: (record, { destination }) => investigations.opened(record, destination),
+        investigateButton: (record) => investigations.offersButton(record),
+      }
+    : {};
+  const repository = new AlertGroupRepository(opsbot.store);
+  const buttons = opsbot.audit
+    ? new AlertButtons({
+        repository,
+        chat: options.chat,
+        ...(investigations ? { investigations } : {}),
+        permissions: opsbot.settings.permissions,
+        audit: opsbot.audit,
+        clock: options.clock,
+      })
+    : undefined;
+  const notifications = new AlertNotifications({
+    settings: opsbot.settings.alerts,
+    repository,
+    chat: options.chat,
+    clock: options.clock,
+    logger,
+    ...(options.metrics ? { metrics: options.metrics } : {}),
+    ...hooks,
+  });
+  http.mount(
+    ALERTS_PATH,
+    alertReceiver({ token, notifications, logger, ...(options.metrics ? { metrics: options.metrics } : {}) }),
+  );
+  return {
+    on: true,
+    notifications,
+    ...(investigations ? { investigations } : {}),
+    ...(buttons ? { buttons } : {}),
+  };
+}

@@ -1,0 +1,67 @@
+// An alert group in the playground, in Chromium: the whole bot takes an Alertmanager notification for
+// playground:ops; the root arrives as a card with Ack, a viewer's Ack is refused, an admin's shows on the card.
+import { mkdirSync } from 'node:fs';
+import type { Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { webhookAlert, webhookPayload } from '../alerts/webhook-fixtures.js';
+import { launchBrowser, type TestBrowser } from './helpers/browser.js';
+import { channelMessages, openPlayground, youAre } from './helpers/playground-page.js';
+import { startTestPlayground, type TestPlayground } from './helpers/test-playground.js';
+
+const TOKEN = 'browser-alerts-token-0123456789abcdef012345';
+
+let playground: TestPlayground;
+let browser: TestBrowser;
+let page: Page;
+
+beforeAll(async () => {
+  playground = await startTestPlayground({
+    moreSettings: ['alerts:', "  channel: 'playground:ops'", ''].join('\n'),
+    env: { OPSBOT_ALERTS_TOKEN: TOKEN },
+  });
+  browser = await launchBrowser();
+  page = await browser.newPage();
+  await openPlayground(page, playground.url);
+}, 60_000);
+
+afterEach(() => {
+  expect(browser.pageErrors.splice(0)).toEqual([]);
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await playground?.stop();
+});
+
+describe('an alert group in the playground', () => {
+  it('arrives as a card with Ack, refused for a viewer and shown for an admin', async () => {
+    const alert = webhookAlert('db1');
+    alert.annotations.summary = 'Disk on db1 is 95% full <script>alert(1)</script> @here';
+    const response = await fetch(`${playground.url}/alerts/alertmanager`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${TOKEN}` },
+      body: JSON.stringify(webhookPayload([alert, webhookAlert('db2')])),
+    });
+    expect(response.status).toBe(200);
+    const card = channelMessages(page).locator('.card--alert_group');
+    await card.waitFor();
+    expect(await card.locator('.card__title').textContent()).toBe(
+      '🔴 FIRING · alertname=DiskFull · 2 alerts',
+    );
+    expect(await card.textContent()).toContain('<script>alert(1)</script>');
+    expect(await card.locator('script').count()).toBe(0);
+    expect(await card.locator('.card__actions button').allTextContents()).toEqual(['Ack']);
+    expect(await card.getAttribute('class')).toContain('card--tone-error');
+    mkdirSync('test-artifacts', { recursive: true });
+    await page.screenshot({ path: 'test-artifacts/playground-alert-group.png' });
+
+    await youAre(page, 'carol');
+    await card.getByRole('button', { name: 'Ack', exact: true }).click();
+    await page.locator('#messages .msg--ephemeral', { hasText: 'may not ack alert groups' }).waitFor();
+
+    await youAre(page, 'bob');
+    await card.getByRole('button', { name: 'Ack', exact: true }).click();
+    await card.getByText(/Acked by Bob/).waitFor();
+    expect(await card.locator('.card__actions button').allTextContents()).toEqual([]);
+  });
+});
