@@ -5,6 +5,7 @@ import { worldRequestProblems } from '../../evals/judge-world.js';
 import { loadScenarios } from '../../evals/load-scenarios.js';
 import type { ScenarioOutcome } from '../../evals/outcome.js';
 import { runScenario } from '../../evals/run-scenario.js';
+import { selectScenarios } from '../../evals/runner.js';
 import { ExpectSchema, type Scenario, ScenarioSchema } from '../../evals/schema.js';
 
 const scenarios = loadScenarios();
@@ -49,6 +50,14 @@ describe('alert scenarios', () => {
     expect(withTask.error?.issues.map((issue) => issue.message)).toEqual([
       'give a task or an alert:, not both (the alert makes the task)',
     ]);
+  });
+});
+
+describe('--filter', () => {
+  it('takes a group name alone: --filter alerts runs the alerts group', () => {
+    const chosen = selectScenarios(scenarios, 'alerts');
+    expect(chosen.length).toBeGreaterThanOrEqual(4);
+    expect(chosen.every((scenario) => scenario.group === 'alerts')).toBe(true);
   });
 });
 
