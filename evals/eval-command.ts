@@ -14,7 +14,7 @@ export const USAGE = `usage: npm run eval -- [options]
   --live           against the model in OPENAI_BASE_URL and OPENAI_MODEL (OPENAI_API_KEY if it needs one)
   --record         with --live: save each scenario's passing run as its cassette
   --update-lock    scripted, and rewrite evals/sent.lock.json with what the model is sent now
-  --filter <glob>  only scenarios whose <group>/<name> or <name> matches
+  --filter <glob>  only scenarios whose <group>/<name>, <name> or <group> matches
   --repeat N       run each scenario N times and report its pass rate
   --cassettes <dir> --lock <file> --results <dir>   other places than evals/cassettes, sent.lock.json, results`;
 

@@ -2,6 +2,7 @@
 import { compressionProblems, lastRequestProblems } from './judge-context.js';
 import { outcomeProblems } from './judge-outcome.js';
 import { pingProblems } from './judge-pings.js';
+import { worldRequestProblems } from './judge-world.js';
 import { textProblems, valueMatches } from './matchers.js';
 import { answerOf, ran, type ScenarioOutcome, type ToolCallRecord } from './outcome.js';
 import type { Expect, ToolExpectation } from './schema.js';
@@ -132,5 +133,6 @@ export function judge(expect: Expect, outcome: ScenarioOutcome): string[] {
   problems.push(...outcome.modelProblems);
   problems.push(...compressionProblems(expect, outcome), ...lastRequestProblems(expect, outcome));
   problems.push(...pingProblems(expect, outcome), ...outcomeProblems(expect, outcome));
+  problems.push(...worldRequestProblems(expect, outcome));
   return problems;
 }

@@ -1,5 +1,6 @@
 // What a scenario's run did, read from its events, the model requests and the chat: what the judge looks at.
 import type { Run } from '../agent/run.js';
+import type { WorldRequest } from './world.js';
 
 export interface ToolCallRecord {
   tool: string;
@@ -22,6 +23,8 @@ export interface ScenarioOutcome {
   modelProblems: string[];
   /** Why the person left the run waiting, when they did. */
   personNotes: string[];
+  /** Every request the world's HTTP targets received. */
+  worldRequests: readonly WorldRequest[];
 }
 
 /** Calls refused before they could run; every other recorded call ran (and may have failed). */

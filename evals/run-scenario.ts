@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import type { Run } from '../agent/run.js';
 import type { Opsbot } from '../bot/compose.js';
 import { RecordingChatPort } from '../tests/fakes/recording-chat-port.js';
+import { alertModeSettings, startAlertRun } from './alert-start.js';
 import { scenarioKey } from './cassette.js';
 import { cassetteModel } from './cassette-source.js';
 import { judge } from './judge.js';
@@ -22,6 +23,7 @@ import { type ModelMode, resultOf, type ScenarioResult, skippedResult } from './
 import type { Scenario } from './schema.js';
 import { distinctFingerprints, type SentFingerprint } from './sent-fingerprint.js';
 import { lockProblems, readLock } from './sent-lock.js';
+import { mergeSettings } from './settings.js';
 import { fillText } from './template.js';
 import { type RunningWorld, startWorld } from './world.js';
 
@@ -54,6 +56,16 @@ function lockCheck(mode: ModelMode, scenario: Scenario, sent: SentFingerprint[])
   return lockProblems(scenarioKey(scenario), lock[scenarioKey(scenario)], sent);
 }
 
+/** A person's task, typed in the scenario's channel. */
+function startTask(scenario: Scenario, opsbot: Opsbot, values: Record<string, string>): Promise<string> {
+  const principal = principalFor(scenario.who.identity, scenario.platform, opsbot.settings);
+  return opsbot.kernel.start({
+    text: fillText(scenario.task ?? '', values),
+    principal,
+    conversation: conversationFor(scenario, principal),
+  });
+}
+
 export async function runScenario(
   scenario: Scenario,
   mode: ModelMode = { kind: 'scripted' },
@@ -78,24 +90,25 @@ export async function runScenario(
     world = await startWorld(scenario.world);
     values = world.values;
     model = await modelFor(mode, scenario, values);
+    const modeSettings = mergeSettings(
+      mode.kind === 'live' ? LIVE_SETTINGS : {},
+      scenario.alert ? alertModeSettings(scenario) : {},
+    );
     const composed = await composeScenarioOpsbot(scenario, {
       world,
       model,
       dataDir,
       chat,
       clock,
-      ...(mode.kind === 'live' ? { modeSettings: LIVE_SETTINGS } : {}),
+      modeSettings,
     });
     opsbot = composed.opsbot;
     const { settings } = composed;
     const { kernel } = opsbot;
-    const principal = principalFor(scenario.who.identity, scenario.platform, settings);
     started = performance.now();
-    const runId = await kernel.start({
-      text: fillText(scenario.task ?? '', values),
-      principal,
-      conversation: conversationFor(scenario, principal),
-    });
+    const runId = scenario.alert
+      ? await startAlertRun(scenario, { opsbot, chat, clock, values })
+      : await startTask(scenario, opsbot, values);
     run = await withinTimeout(kernel.settled(runId), 'the run', settleWithin);
     const personNotes: string[] = [];
     for (let moves = 0; moves < MAX_PERSON_MOVES; moves++) {
@@ -119,6 +132,7 @@ export async function runScenario(
       chatMessages: chat.posts.map((post) => JSON.stringify([post.message, ...post.updates])),
       modelProblems: model.problems(),
       personNotes,
+      worldRequests: world.requests,
     };
     const reasons = [...judge(scenario.expect, outcome), ...lockCheck(mode, scenario, sent)];
     if (mode.kind === 'live' && mode.onRecording && 'recording' in model) {

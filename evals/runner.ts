@@ -29,7 +29,8 @@ export function selectScenarios(scenarios: Scenario[], filter: string | undefine
   if (filter === undefined) return scenarios;
   const matches = picomatch(filter);
   return scenarios.filter(
-    (scenario) => matches(`${scenario.group}/${scenario.name}`) || matches(scenario.name),
+    (scenario) =>
+      matches(`${scenario.group}/${scenario.name}`) || matches(scenario.name) || matches(scenario.group),
   );
 }
 

@@ -1,5 +1,6 @@
 // What one eval scenario is: who asks what, in which world, with which scripted model, and what must happen.
 import { z } from 'zod';
+import { AlertBlockSchema, alertIssues } from './alert-schema.js';
 import { PatrolBlockSchema, taskOrPatrolIssues } from './patrol-schema.js';
 
 export const GROUPS = [
@@ -14,6 +15,7 @@ export const GROUPS = [
   'failure',
   'patrols',
   'small_models',
+  'alerts',
 ] as const;
 export const GroupSchema = z.enum(GROUPS);
 
@@ -29,7 +31,7 @@ const IdentitySchema = z
   .strict();
 export type Identity = z.infer<typeof IdentitySchema>;
 
-const HttpTargetSchema = z
+const HttpAnswerSchema = z
   .object({
     status: z.number().int().min(100).max(599).default(200),
     body: z.string().default('ok'),
@@ -37,6 +39,14 @@ const HttpTargetSchema = z
     content_type: z.string().default('text/plain'),
   })
   .strict();
+
+const HttpTargetSchema = HttpAnswerSchema.extend({
+  /**
+   * Answers by request path (`/api/v1/query`, the query string left out), for a fake of an API such as
+   * Prometheus's; a path not listed gets the target's own status and body.
+   */
+  paths: z.record(z.string().regex(/^\//, 'a path starting with /'), HttpAnswerSchema).default({}),
+}).strict();
 
 export const WorldSchema = z
   .object({
@@ -204,6 +214,14 @@ export const ExpectSchema = z
     no_pings: z.literal(true).optional(),
     /** The text of the last model request's messages: what the model had in front of it when it answered. */
     last_model_request: TextMatcherSchema.optional(),
+    /** Requests the world's HTTP targets must never get (method and path optional: any of them). */
+    http_not_requested: z
+      .array(
+        z
+          .object({ target: z.string().min(1), method: z.string().optional(), path: z.string().optional() })
+          .strict(),
+      )
+      .default([]),
     /** The kernel's outcome facts, computed from the run's calls, never from the model's words. */
     outcome: OutcomeExpectSchema.optional(),
   })
@@ -223,6 +241,8 @@ export const ScenarioSchema = z
     task: z.string().min(1).optional(),
     /** A patrol run round by round instead of a task (see patrol-schema.ts). */
     patrol: PatrolBlockSchema.optional(),
+    /** An Alertmanager notification instead of a task: the receiver posts it and starts its investigation. */
+    alert: AlertBlockSchema.optional(),
     /** Settings YAML merged onto evals/base-settings.yaml (objects merge, everything else replaces). */
     settings: z.record(z.string(), z.unknown()).default({}),
     world: WorldSchema,
@@ -238,6 +258,7 @@ export const ScenarioSchema = z
   })
   .strict()
   .superRefine((scenario, ctx) => {
-    for (const issue of taskOrPatrolIssues(scenario)) ctx.addIssue({ code: 'custom', ...issue });
+    const issues = scenario.alert ? alertIssues(scenario) : taskOrPatrolIssues(scenario);
+    for (const issue of issues) ctx.addIssue({ code: 'custom', ...issue });
   });
 export type Scenario = z.infer<typeof ScenarioSchema>;

@@ -1,5 +1,6 @@
 // Starts a scenario's world on 127.0.0.1 (HTTP servers, TCP ports, log files) and names it for templates.
-// HTTP targets can be changed while the world runs (a patrol scenario's rounds).
+// HTTP targets can answer by path (a fake API), keep the requests they got, and be changed while the world runs
+// (a patrol scenario's rounds).
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer as createHttpServer, type Server as HttpServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -9,11 +10,21 @@ import { join } from 'node:path';
 import type { HttpChange } from './patrol-schema.js';
 import type { World } from './schema.js';
 
+/** One request an HTTP target of the world received. */
+export interface WorldRequest {
+  target: string;
+  method: string;
+  /** The path, without the query string. */
+  path: string;
+}
+
 export interface RunningWorld {
   /** Values for {{...}} in task text, model arguments and settings: `http.api.url`, `logs.dir`, ... */
   values: Record<string, string>;
   /** The directory of the scenario's log files, when it has any. */
   logsDir: string | undefined;
+  /** Every request the HTTP targets received, in order. */
+  requests: readonly WorldRequest[];
   /** Changes what an HTTP target answers from its next request on. */
   changeHttp(name: string, change: HttpChange): void;
   close(): Promise<void>;
@@ -44,10 +55,14 @@ export async function startWorld(world: World): Promise<RunningWorld> {
   const values: Record<string, string> = {};
   const servers: Closable[] = [];
   const targets = new Map<string, World['http'][string]>();
+  const requests: WorldRequest[] = [];
   for (const [name, initial] of Object.entries(world.http)) {
     targets.set(name, { ...initial });
-    const server = createHttpServer((_request, response) => {
-      const target = targets.get(name) ?? initial;
+    const server = createHttpServer((request, response) => {
+      const path = new URL(request.url ?? '/', 'http://world').pathname;
+      requests.push({ target: name, method: request.method ?? 'GET', path });
+      const whole = targets.get(name) ?? initial;
+      const target = whole.paths[path] ?? whole;
       setTimeout(() => {
         response.writeHead(target.status, { 'content-type': target.content_type });
         response.end(target.body);
@@ -80,6 +95,7 @@ export async function startWorld(world: World): Promise<RunningWorld> {
   return {
     values,
     logsDir,
+    requests,
     changeHttp(name, change) {
       const target = targets.get(name);
       if (!target) throw new Error(`the world has no HTTP target "${name}"`);
