@@ -17,7 +17,8 @@ import {
   maskSecretValues,
   secretValuesOf,
 } from './policy/secret-arguments.js';
-import { confirmNeedFor } from './policy/unrequested-call.js';
+import { canConfirm, confirmNeedFor, UNCONFIRMABLE_REFUSAL } from './policy/unrequested-call.js';
+import { personKey } from './principal.js';
 import type { Redactor } from './redaction.js';
 import type { PlannedCall, Run } from './run.js';
 import { type Tool, type ToolContext, ToolResultSchema } from './tool.js';
@@ -204,6 +205,14 @@ export class StepExecutor {
       tool,
       this.options.aliases ?? {},
     );
+    if (confirm && !canConfirm(run.principal)) {
+      const refusal = UNCONFIRMABLE_REFUSAL(tool.name, personKey(run.principal));
+      return {
+        kind: 'resolved',
+        outcome: this.failure(tool.name, 'permission_denied', refusal, 0, false),
+        args,
+      };
+    }
     if (confirm) return { kind: 'approval', tool, args, signature, ...confirm };
     return { kind: 'ready', tool, args, signature };
   }

@@ -82,5 +82,16 @@ export function confirmNeedFor(
   };
 }
 
+/** Alert and patrol runs have no person behind them to click a Confirm. */
+export function canConfirm(requester: Pick<Principal, 'platform'>): boolean {
+  return requester.platform !== 'alert' && requester.platform !== 'patrol';
+}
+
+/** Why an unrequested write in a run nobody can confirm is refused instead of waiting for ever. */
+export const UNCONFIRMABLE_REFUSAL = (tool: string, requester: string) =>
+  `nobody asked for ${tool}: it was proposed after reading data from outside this conversation, and ` +
+  `${requester} is not a person who can confirm it (permissions.confirm_unrequested_writes); ask for it in the ` +
+  'thread if it is needed';
+
 export const CONFIRM_REFUSAL = (requester: string) =>
   `Only ${requester}, who asked for this run, can confirm or deny this: it is a Confirm, not an approval.`;

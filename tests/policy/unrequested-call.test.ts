@@ -4,7 +4,12 @@ import { describe, expect, it } from 'vitest';
 import { refusalReason } from '../../agent/policy/approval-outcomes.js';
 import type { Approval } from '../../agent/policy/approval-record.js';
 import { PermissionSettingsSchema } from '../../agent/policy/permission-settings.js';
-import { isUnrequestedCall, requesterOnly } from '../../agent/policy/unrequested-call.js';
+import {
+  canConfirm,
+  isUnrequestedCall,
+  requesterOnly,
+  UNCONFIRMABLE_REFUSAL,
+} from '../../agent/policy/unrequested-call.js';
 import type { Principal } from '../../agent/principal.js';
 import type { RunEvent } from '../../agent/run.js';
 
@@ -109,5 +114,17 @@ describe('who may decide a Confirm', () => {
 
   it('is on by default in the settings', () => {
     expect(settings.confirm_unrequested_writes).toBe(true);
+  });
+});
+
+describe('who can confirm at all', () => {
+  it('is a person: not an alert investigation or a patrol, which have nobody to click', () => {
+    expect(canConfirm({ platform: 'slack' })).toBe(true);
+    expect(canConfirm({ platform: 'cli' })).toBe(true);
+    expect(canConfirm({ platform: 'alert' })).toBe(false);
+    expect(canConfirm({ platform: 'patrol' })).toBe(false);
+    expect(UNCONFIRMABLE_REFUSAL('alertmanager_silence', 'alert:opsbot')).toMatch(
+      /^nobody asked for alertmanager_silence: .* alert:opsbot is not a person who can confirm it/,
+    );
   });
 });
