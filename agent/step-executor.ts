@@ -2,11 +2,11 @@
 
 import { ASK_USER, AskUserInput, FINISH, FinishInput } from './builtin-tools.js';
 import { settleWithinDeadline } from './call-deadline.js';
+import { type CallOutcome, capContent, failureOutcome, timedOutOutcome } from './call-outcome.js';
 import { CallScope } from './call-scope.js';
 import { callSignature } from './call-signature.js';
 import type { BreakerRegistry, CircuitBreaker } from './circuit-breaker.js';
 import type { Clock } from './clock.js';
-import { formatDuration } from './duration-text.js';
 import { errorMessage } from './errors.js';
 import type { Logger } from './logger.js';
 import { findMissingFields, missingFieldChoices, missingFieldsQuestion } from './missing-arguments.js';
@@ -22,10 +22,12 @@ import { personKey } from './principal.js';
 import type { Redactor } from './redaction.js';
 import type { PlannedCall, Run } from './run.js';
 import { type Tool, type ToolContext, ToolResultSchema } from './tool.js';
-import { budgetSpentMessage, callsLeft, type ToolBudget, type ToolBudgets } from './tool-budgets.js';
-import { ToolArgumentError, type ToolError, type ToolErrorClass, toolErrorContent } from './tool-errors.js';
+import { budgetSpentMessage, callsLeft, type ToolBudgets } from './tool-budgets.js';
+import { ToolArgumentError, type ToolErrorClass } from './tool-errors.js';
 import type { ToolPolicy } from './tool-policy.js';
 import type { ToolRegistry } from './tool-registry.js';
+
+export type { CallOutcome } from './call-outcome.js';
 
 export type CallPreparation =
   | { kind: 'finish'; answer: string }
@@ -48,23 +50,6 @@ export type CallPreparation =
   | { kind: 'ready'; tool: Tool; args: Record<string, unknown>; signature: string };
 
 /** What a call produced: the tool message content for the model, and a summary for people and the trace. */
-export interface CallOutcome {
-  content: string;
-  ok: boolean;
-  summary: string;
-  data?: unknown;
-  errorClass?: ToolErrorClass;
-  repeated: boolean;
-  durationMs: number;
-  /**
-   * The call ran and failed in a way that counts against the tool's circuit breaker, or ran and returned: what a
-   * tool's budget counts (recorded as the result's `ran`). Refusals, repeats and cancelled calls have it false.
-   */
-  executed: boolean;
-  /** Set when the call was refused because its tool's budget for the run was spent. */
-  budgetSpent?: ToolBudget;
-}
-
 export interface StepExecutorOptions {
   registry: ToolRegistry;
   policy: ToolPolicy;
@@ -135,7 +120,7 @@ export class StepExecutor {
       // Refused like a rule's refusal, not like a model's slip: the thread shows it and the run ends with a problem.
       return {
         kind: 'resolved',
-        outcome: this.failure(tool.name, 'permission_denied', hidden, 0, false),
+        outcome: this.failureOf(tool.name, 'permission_denied', hidden, 0, false),
         args,
       };
     }
@@ -144,7 +129,7 @@ export class StepExecutor {
     const signature = callSignature(tool.name, args);
     const earlier = run.completedCalls[signature];
     if (earlier?.failed) {
-      const failure = this.failure(
+      const failure = this.failureOf(
         tool.name,
         'transient',
         `${tool.name} with these arguments failed the same way at step ${earlier.step ?? '?'}: ${(earlier.summary ?? 'see its result above').replace(/\.+$/, '')}. It was not run again: try another way, or answer with what you know.`,
@@ -177,7 +162,7 @@ export class StepExecutor {
     // After the repeats, which run nothing and so spend nothing; before an approval, so nobody is asked in vain.
     const budget = callsLeft(run, this.options.toolBudgets, tool.name);
     if (budget && budget.left === 0) {
-      const refusal = this.failure(
+      const refusal = this.failureOf(
         tool.name,
         'refused_by_policy',
         budgetSpentMessage(budget.budget),
@@ -209,7 +194,7 @@ export class StepExecutor {
       const refusal = UNCONFIRMABLE_REFUSAL(tool.name, personKey(run.principal));
       return {
         kind: 'resolved',
-        outcome: this.failure(tool.name, 'permission_denied', refusal, 0, false),
+        outcome: this.failureOf(tool.name, 'permission_denied', refusal, 0, false),
         args,
       };
     }
@@ -235,7 +220,7 @@ export class StepExecutor {
       const wait = retryAt
         ? ` It will be tried again in ${Math.ceil((retryAt - clock.now()) / 1000)} s.`
         : '';
-      return this.failure(
+      return this.failureOf(
         tool.name,
         'transient',
         `${tool.name} is temporarily disabled after repeated failures.${wait}`,
@@ -269,13 +254,13 @@ export class StepExecutor {
       switch (settlement.kind) {
         case 'timed_out':
           await breaker.recordFailure();
-          return this.timedOut(tool.name, settlement.timeoutMs, durationMs);
+          return timedOutOutcome(tool.name, settlement.timeoutMs, durationMs);
         case 'cancelled':
-          return this.failure(tool.name, 'transient', `${tool.name} was cancelled.`, durationMs, false);
+          return this.failureOf(tool.name, 'transient', `${tool.name} was cancelled.`, durationMs, false);
         case 'threw': {
           if (settlement.error instanceof ToolArgumentError) {
             // The model's mistake, not the tool's: the breaker is left alone, and the budget does not count it.
-            return this.failure(tool.name, 'invalid_argument', settlement.error.message, durationMs, false);
+            return this.failureOf(tool.name, 'invalid_argument', settlement.error.message, durationMs, false);
           }
           await breaker.recordFailure();
           const message = maskSecretValues(
@@ -283,7 +268,7 @@ export class StepExecutor {
             secretValuesOf(tool, args),
           );
           scope.logger.warn({ err: message }, 'tool threw');
-          return this.failure(tool.name, 'transient', `${tool.name} failed: ${message}`, durationMs);
+          return this.failureOf(tool.name, 'transient', `${tool.name} failed: ${message}`, durationMs);
         }
         case 'returned':
           return this.returned(tool.name, settlement.value, durationMs, breaker, secretValuesOf(tool, args));
@@ -303,12 +288,12 @@ export class StepExecutor {
     const checked = ToolResultSchema.safeParse(result);
     if (!checked.success) {
       await breaker.recordFailure();
-      return this.failure(name, 'transient', `${name} returned a malformed result.`, durationMs);
+      return this.failureOf(name, 'transient', `${name} returned a malformed result.`, durationMs);
     }
     await breaker.recordSuccess();
     // A declared secret is masked by its exact value too: it need not look like one to redaction.
     const redacted = maskSecretValues(this.options.redactor.redactValue(checked.data), secrets);
-    const content = this.cap(JSON.stringify({ tool: name, ...redacted }));
+    const content = capContent(this.options.toolOutputChars, JSON.stringify({ tool: name, ...redacted }));
     return {
       content,
       ok: redacted.ok,
@@ -320,11 +305,6 @@ export class StepExecutor {
     };
   }
 
-  /**
-   * A tool that did not stop by its deadline (and the grace after it) fails like a tool that reported its own
-   * timeout: a result that did not pass, worded with the limit, so a hung target reads as a failure at its
-   * timeout everywhere (a patrol check at its severity, the CLI's exit 1), never as a call that did not run.
-   */
   /** A call's arguments as the record, the trace and chat show them: declared secrets masked, then redacted. */
   shownArguments(toolName: string, args: unknown): unknown {
     const tool = this.options.registry.get(toolName);
@@ -335,49 +315,18 @@ export class StepExecutor {
     return this.options.redactor.redactValue(masked);
   }
 
-  private timedOut(name: string, timeoutMs: number, durationMs: number): CallOutcome {
-    const summary = `${name} timed out after ${formatDuration(timeoutMs)}.`;
-    const data = { timed_out: true, timeout_ms: timeoutMs };
-    return {
-      content: JSON.stringify({ tool: name, ok: false, summary, data }),
-      ok: false,
-      summary,
-      data,
-      repeated: false,
-      durationMs,
-      executed: true,
-    };
-  }
-
   private failed(call: PlannedCall, errorClass: ToolErrorClass, message: string): CallPreparation {
-    return { kind: 'resolved', outcome: this.failure(call.name, errorClass, message, 0, false) };
+    return { kind: 'resolved', outcome: this.failureOf(call.name, errorClass, message, 0, false) };
   }
 
-  private failure(
+  private failureOf(
     tool: string,
     errorClass: ToolErrorClass,
     message: string,
     durationMs: number,
     executed = true,
   ) {
-    const error: ToolError = { class: errorClass, message: this.options.redactor.redact(message) };
-    return {
-      content: toolErrorContent(tool, error),
-      ok: false,
-      summary: `${errorClass}: ${error.message}`,
-      errorClass,
-      repeated: false,
-      durationMs,
-      executed,
-    } satisfies CallOutcome;
-  }
-
-  private cap(content: string): string {
-    const limit = this.options.toolOutputChars;
-    if (content.length <= limit) return content;
-    const head = content.slice(0, Math.floor(limit * 0.6));
-    const tail = content.slice(content.length - Math.floor(limit * 0.3));
-    return `${head}\n[${content.length - head.length - tail.length} characters truncated]\n${tail}`;
+    return failureOutcome(this.options.redactor, tool, errorClass, message, durationMs, executed);
   }
 
   private visibleNames(run: Run): string[] {
