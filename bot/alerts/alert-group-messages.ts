@@ -2,11 +2,15 @@
 // what changed. Pure.
 import type { AlertGroupMessage, AlertLine } from '../../agent/chat-port.js';
 import type { AlertGroupRecord, GroupChange, ShownAlert } from './alert-group-state.js';
+import { silenceable } from './alert-silences.js';
 
-export function rootMessage(
-  record: AlertGroupRecord,
-  options: { investigateButton: boolean },
-): AlertGroupMessage {
+/** What a firing root may offer besides Ack: Investigate with a model, Silence with an Alertmanager (and group labels to match). */
+export interface RootButtonOffers {
+  investigateButton: boolean;
+  silenceButtons: boolean;
+}
+
+export function rootMessage(record: AlertGroupRecord, options: RootButtonOffers): AlertGroupMessage {
   const firing = record.status === 'firing';
   return {
     kind: 'alert_group',
@@ -22,7 +26,11 @@ export function rootMessage(
     ...(record.investigation.note ? { note: record.investigation.note } : {}),
     ...(record.acked ? { acked: record.acked } : {}),
     buttons: firing
-      ? { investigate: options.investigateButton, investigated: record.investigation.runId !== undefined }
+      ? {
+          investigate: options.investigateButton,
+          investigated: record.investigation.runId !== undefined,
+          silence: options.silenceButtons && silenceable(record),
+        }
       : false,
   };
 }
