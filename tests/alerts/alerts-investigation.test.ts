@@ -11,6 +11,7 @@ import { clickButton } from '../patrols/patrol-serve-rig.js';
 import {
   ALERTS_TOKEN,
   AlertsBotDirectory,
+  clickReply,
   receiverUrl,
   SLACK_SIGNING_SECRET,
   waitFor,
@@ -118,10 +119,7 @@ describe.skipIf(!alertmanagerInstalled)('alert investigations through the real A
     const eventsUrl = `${bot!.url}/slack/events`;
     const capped = api.message(CHANNEL, second.ts)!;
     await clickButton(api, eventsUrl, ALICE, capped, 'Investigate', 'alice-past-cap', SLACK_SIGNING_SECRET);
-    const reply = await waitFor('the reply to the click', () =>
-      api.responses.find((response) => response.id === 'alice-past-cap'),
-    );
-    expect(String(reply.body.text)).toContain('Investigating in the thread');
+    expect(await clickReply(api, 'alice-past-cap')).toContain('Investigating in the thread');
     await waitFor("the answer in the capped group's thread", () =>
       api.thread(CHANNEL, second.ts).find((message) => shown(message).includes(ANSWER)),
     );

@@ -3,8 +3,6 @@
 // click waits on an approval card showing the matchers, an admin approves, and the silence exists in Alertmanager;
 // a viewer's click is refused and told why.
 import { afterEach, describe, expect, it } from 'vitest';
-import { AuditLog } from '../../agent/policy/audit-log.js';
-import { openStore } from '../../agent/store/open-store.js';
 import type { Serving } from '../../bot/serve.js';
 import { type FakeSlackApi, startFakeSlackApi } from '../fakes/slack/fake-slack-api.js';
 import type { FakeMessage } from '../fakes/slack/fake-slack-state.js';
@@ -13,6 +11,8 @@ import { clickButton } from '../patrols/patrol-serve-rig.js';
 import {
   ALERTS_TOKEN,
   AlertsBotDirectory,
+  auditedAlertActions,
+  clickReply,
   receiverUrl,
   SLACK_SIGNING_SECRET,
   waitFor,
@@ -96,11 +96,7 @@ describe.skipIf(!alertmanagerInstalled)("an alert group's Silence buttons on Sla
     const root = await waitFor('the root', () => api.topLevel(CHANNEL)[0]);
     const current = () => api.message(CHANNEL, root.ts)!;
     const thread = () => api.thread(CHANNEL, root.ts);
-    const reply = (id: string) =>
-      waitFor(`the reply to ${id}`, () => {
-        const found = api.responses.find((response) => response.id === id);
-        return found ? String(found.body.text ?? '') : undefined;
-      });
+    const reply = (id: string) => clickReply(api, id);
     expect(renderSlackMessage(current()).buttons).toEqual(['Ack', 'Silence 1h', 'Silence 4h']);
 
     await clickButton(api, eventsUrl, VIEWER, current(), 'Silence 4h', 'vic-silence', SLACK_SIGNING_SECRET);
@@ -144,18 +140,10 @@ describe.skipIf(!alertmanagerInstalled)("an alert group's Silence buttons on Sla
 
     await bot.stop();
     bot = undefined;
-    const store = await openStore(directory.storeUrl);
-    try {
-      const entries = (await new AuditLog(store).list({ limit: 100 })).filter(
-        (entry) => entry.kind === 'alert_action',
-      );
-      expect(entries.map((entry) => [entry.actor.key, entry.outcome])).toEqual([
-        [`slack:${VIEWER}`, 'silence refused'],
-        [`slack:${OPERATOR}`, 'silence done'],
-      ]);
-    } finally {
-      await store.close();
-    }
+    expect(await auditedAlertActions(directory.storeUrl)).toEqual([
+      [`slack:${VIEWER}`, 'silence refused'],
+      [`slack:${OPERATOR}`, 'silence done'],
+    ]);
   }, 60_000);
 });
 
