@@ -2,7 +2,6 @@
 // what changed. Pure.
 import type { AlertGroupMessage, AlertLine } from '../../agent/chat-port.js';
 import type { AlertGroupRecord, GroupChange, ShownAlert } from './alert-group-state.js';
-import { silenceable } from './alert-silences.js';
 
 /** What a firing root may offer besides Ack: Investigate with a model, Silence with an Alertmanager (and group labels to match). */
 export interface RootButtonOffers {
@@ -33,6 +32,11 @@ export function rootMessage(record: AlertGroupRecord, options: RootButtonOffers)
         }
       : false,
   };
+}
+
+/** Whether the group has a label to match exactly: alertmanager_silence refuses a silence with no exact matcher. */
+export function silenceable(record: Pick<AlertGroupRecord, 'groupLabels'>): boolean {
+  return Object.values(record.groupLabels).some((value) => value !== '');
 }
 
 /** The reply for a change of a group already posted: which alerts joined and which resolved. */

@@ -4,6 +4,7 @@
 import type { Kernel } from '../../agent/kernel.js';
 import type { Principal } from '../../agent/principal.js';
 import type { PlannedCall } from '../../agent/run.js';
+import { silenceable } from './alert-group-messages.js';
 import type { AlertGroupRecord } from './alert-group-state.js';
 import { threadOf } from './alert-investigations.js';
 
@@ -21,11 +22,6 @@ export function silenceCall(record: AlertGroupRecord, principal: Principal, dura
   const comment = `Silenced for ${duration} by ${principal.displayName || principal.userId} from opsbot's alert group ${group}`;
   const args = { matchers, duration, comment: comment.slice(0, MAX_COMMENT_CHARS) };
   return { id: 'silence_1', name: SILENCE_TOOL, args, rawArguments: JSON.stringify(args) };
-}
-
-/** Whether the group has a label to match exactly: the tool refuses a silence with no exact matcher. */
-export function silenceable(record: Pick<AlertGroupRecord, 'groupLabels'>): boolean {
-  return Object.values(record.groupLabels).some((value) => value !== '');
 }
 
 export class AlertSilences {
