@@ -98,8 +98,9 @@ export class AlertButtons {
   private async silence(record: AlertGroupRecord, button: AlertButton): Promise<string> {
     const { silences } = this.options;
     const duration = button.value;
-    if (!silences || !duration || !(SILENCE_CHOICES as readonly string[]).includes(duration)) {
-      return 'Silencing needs tools.alertmanager.url in the settings; this opsbot has none.';
+    if (!silences) return 'Silencing needs tools.alertmanager.url in the settings; this opsbot has none.';
+    if (!duration || !(SILENCE_CHOICES as readonly string[]).includes(duration)) {
+      return `A Silence button lasts ${SILENCE_CHOICES.join(' or ')}; this one carried no such length.`;
     }
     const started = await silences.silence(record, button.principal, duration);
     if (started.kind === 'refused') {
