@@ -153,10 +153,10 @@ export type AlertGroupMessage = {
   note?: string;
   acked?: { by: string; at: number };
   /**
-   * Buttons while the group fires: Ack until acked, and with a model Investigate (Run again once a run started).
-   * Silence comes with the Alertmanager tools.
+   * Buttons while the group fires: Ack until acked, with a model Investigate (Run again once a run started), and
+   * with an Alertmanager configured Silence 1 h / 4 h.
    */
-  buttons: false | { investigate: boolean; investigated: boolean };
+  buttons: false | { investigate: boolean; investigated: boolean; silence: boolean };
 };
 
 export interface MessageRef {

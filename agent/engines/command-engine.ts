@@ -1,4 +1,5 @@
-// The command engine: runs one `tool key=value` command through the shared executor, with no model.
+// The command engine: runs one `tool key=value` command, or the run's planned call (a button's), through the shared
+// executor, with no model.
 import { coerce } from '../missing-arguments.js';
 import type { PlannedCall, Run } from '../run.js';
 import type { ToolRegistry } from '../tool-registry.js';
@@ -38,6 +39,16 @@ export class CommandEngine implements Engine {
   async plan(run: Run): Promise<PlanOutcome> {
     const lastTool = [...run.messages].reverse().find((message) => message.role === 'tool');
     if (lastTool) return answerFromToolMessage(lastTool.name, lastTool.content);
+    // A button's run (an alert group's Silence) carries its call ready made: no typed text to parse.
+    const planned = run.plan?.calls;
+    if (planned) {
+      run.messages.push({
+        role: 'assistant',
+        content: null,
+        toolCalls: planned.map((call) => ({ id: call.id, name: call.name, arguments: call.rawArguments })),
+      });
+      return { kind: 'calls', calls: planned };
+    }
 
     const parsed = this.parse(run.task);
     if (parsed.kind === 'call') {

@@ -85,7 +85,8 @@ export const RoleSettingsSchema = z.object({
     .default([])
     .describe(
       "What members may do with an alert group's buttons: `ack` it, `investigate` it (start an investigation, or " +
-        'run it again). Admins may do both.',
+        'run it again). Admins may do both. Silence is not here: it is an `alertmanager_silence` call, which the ' +
+        "role's tools, risks and approvals decide.",
     ),
 });
 export type RoleSettings = z.output<typeof RoleSettingsSchema>;

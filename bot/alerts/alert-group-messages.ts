@@ -3,10 +3,13 @@
 import type { AlertGroupMessage, AlertLine } from '../../agent/chat-port.js';
 import type { AlertGroupRecord, GroupChange, ShownAlert } from './alert-group-state.js';
 
-export function rootMessage(
-  record: AlertGroupRecord,
-  options: { investigateButton: boolean },
-): AlertGroupMessage {
+/** What a firing root may offer besides Ack: Investigate with a model, Silence with an Alertmanager (and group labels to match). */
+export interface RootButtonOffers {
+  investigateButton: boolean;
+  silenceButtons: boolean;
+}
+
+export function rootMessage(record: AlertGroupRecord, options: RootButtonOffers): AlertGroupMessage {
   const firing = record.status === 'firing';
   return {
     kind: 'alert_group',
@@ -22,9 +25,18 @@ export function rootMessage(
     ...(record.investigation.note ? { note: record.investigation.note } : {}),
     ...(record.acked ? { acked: record.acked } : {}),
     buttons: firing
-      ? { investigate: options.investigateButton, investigated: record.investigation.runId !== undefined }
+      ? {
+          investigate: options.investigateButton,
+          investigated: record.investigation.runId !== undefined,
+          silence: options.silenceButtons && silenceable(record),
+        }
       : false,
   };
+}
+
+/** Whether the group has a label to match exactly: alertmanager_silence refuses a silence with no exact matcher. */
+export function silenceable(record: Pick<AlertGroupRecord, 'groupLabels'>): boolean {
+  return Object.values(record.groupLabels).some((value) => value !== '');
 }
 
 /** The reply for a change of a group already posted: which alerts joined and which resolved. */

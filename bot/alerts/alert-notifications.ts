@@ -4,7 +4,7 @@ import type { ChatPort } from '../../agent/chat-port.js';
 import type { Clock } from '../../agent/clock.js';
 import { errorMessage, isStoreUnavailable } from '../../agent/errors.js';
 import type { Logger } from '../../agent/logger.js';
-import { changeMessage, rootMessage } from './alert-group-messages.js';
+import { changeMessage, type RootButtonOffers, rootMessage } from './alert-group-messages.js';
 import type { AlertGroupRepository } from './alert-group-repository.js';
 import { alertGroupId } from './alert-group-repository.js';
 import { type AlertGroupRecord, groupChange, recordAfter } from './alert-group-state.js';
@@ -43,6 +43,8 @@ export interface AlertNotificationsOptions {
   onOpened?: OpenedGroupHook;
   /** Whether a root offers Investigate (a model is configured and investigations are not automatic). */
   investigateButton?: (record: AlertGroupRecord) => boolean;
+  /** Whether roots offer Silence 1 h / 4 h: `tools.alertmanager.url` is set. */
+  silenceButtons?: boolean;
 }
 
 export class AlertNotifications {
@@ -111,7 +113,10 @@ export class AlertNotifications {
     }
   }
 
-  private buttons(record: AlertGroupRecord): { investigateButton: boolean } {
-    return { investigateButton: this.options.investigateButton?.(record) ?? false };
+  private buttons(record: AlertGroupRecord): RootButtonOffers {
+    return {
+      investigateButton: this.options.investigateButton?.(record) ?? false,
+      silenceButtons: this.options.silenceButtons ?? false,
+    };
   }
 }

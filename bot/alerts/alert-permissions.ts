@@ -15,9 +15,8 @@ export function alertRefusal(
   principal: Principal,
   action: AlertAction,
 ): string | undefined {
-  if (principal.platform === 'patrol' || principal.platform === 'alert') {
-    return 'Only a person can use the buttons of an alert group.';
-  }
+  const notAPerson = personRefusal(principal);
+  if (notAPerson) return notAPerson;
   const roles = withResolvedRoles(permissions, principal).roles;
   const allowed = roles.some((role) => {
     const settings = permissions.roles[role];
@@ -25,4 +24,12 @@ export function alertRefusal(
   });
   if (allowed) return undefined;
   return `Your role (${roles.join(', ') || 'none'}) may not ${ACTION_WORDS[action]}. An admin can add \`${action}\` to the role's \`alerts:\` list in the settings.`;
+}
+
+/** Undefined for a person; a patrol or an alert principal never clicks. */
+export function personRefusal(principal: Principal): string | undefined {
+  if (principal.platform === 'patrol' || principal.platform === 'alert') {
+    return 'Only a person can use the buttons of an alert group.';
+  }
+  return undefined;
 }

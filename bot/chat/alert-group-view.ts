@@ -2,7 +2,7 @@
 // the link, and opsbot's note. Labels and annotations come from outside: they are shown as plain text, never as
 // markdown, and made inert.
 import type { AlertGroupMessage, AlertLine } from '../../agent/chat-port.js';
-import { encodeButton } from './button-codec.js';
+import { encodeButton, SILENCE_CHOICES } from './button-codec.js';
 import type { MessageView, ViewBlock, ViewButton } from './message-view-types.js';
 import { inert } from './neutralize-pings.js';
 import { clip, splitText } from './split-text.js';
@@ -85,6 +85,13 @@ function groupButtons(message: AlertGroupMessage): ViewButton[] {
             style: 'default' as const,
           },
         ]
+      : []),
+    ...(message.buttons.silence
+      ? SILENCE_CHOICES.map((silence) => ({
+          id: encodeButton({ action: 'alert_silence', groupId, silence }),
+          label: `Silence ${silence}`,
+          style: 'default' as const,
+        }))
       : []),
   ];
 }

@@ -1,5 +1,5 @@
 // Button ids that carry opaque ids only: `approve:<approvalId>`, `deny:<approvalId>`, `answer:<runId>:<index>`,
-// approving for a while `grant:<approvalId>:<1h>` and `grant:<approvalId>:<1h>:<pattern>`, on patrol reports `pack:<reportId>`, `psnooze:<reportId>:<1h|4h|1d>`, `prun:<reportId>`, and on alert groups `aack:<groupId>`, `ainv:<groupId>`.
+// approving for a while `grant:<approvalId>:<1h>` and `grant:<approvalId>:<1h>:<pattern>`, on patrol reports `pack:<reportId>`, `psnooze:<reportId>:<1h|4h|1d>`, `prun:<reportId>`, and on alert groups `aack:<groupId>`, `ainv:<groupId>`, `asil:<groupId>:<1h|4h>`.
 import { z } from 'zod';
 
 /** Discord's custom_id limit, the tightest of the platforms; Slack's button value allows 2,000. */
@@ -18,6 +18,9 @@ const ChoiceIndex = z
 /** How long a report's Snooze buttons silence its checks. */
 export const SNOOZE_CHOICES = ['1h', '4h', '1d'] as const;
 const SnoozeChoice = z.enum(SNOOZE_CHOICES);
+/** How long an alert group's Silence buttons silence it in Alertmanager. */
+export const SILENCE_CHOICES = ['1h', '4h'] as const;
+const SilenceChoice = z.enum(SILENCE_CHOICES);
 /** A grant length as settings write it (15m, 1h, 4h); the kernel checks it against `permissions.grant_durations`. */
 const GrantLength = z.string().regex(/^[1-9]\d{0,3}(s|m|h|d)$/, 'a grant length such as 15m or 1h');
 const PatternName = z.string().regex(/^[a-z0-9][a-z0-9_-]{0,23}$/, 'a grant pattern name');
@@ -34,6 +37,7 @@ export const ButtonIntentSchema = z.discriminatedUnion('action', [
   z.object({ action: z.enum(['patrol_ack', 'patrol_run']), reportId: OpaqueId }),
   z.object({ action: z.literal('patrol_snooze'), reportId: OpaqueId, snooze: SnoozeChoice }),
   z.object({ action: z.enum(['alert_ack', 'alert_investigate']), groupId: OpaqueId }),
+  z.object({ action: z.literal('alert_silence'), groupId: OpaqueId, silence: SilenceChoice }),
 ]);
 /** What a click asks for. The click is checked against the stored approval or run, never against the button. */
 export type ButtonIntent = z.infer<typeof ButtonIntentSchema>;
@@ -70,6 +74,8 @@ function encodedText(intent: ButtonIntent): string {
       return `aack:${intent.groupId}`;
     case 'alert_investigate':
       return `ainv:${intent.groupId}`;
+    case 'alert_silence':
+      return `asil:${intent.groupId}:${intent.silence}`;
   }
 }
 
@@ -120,6 +126,11 @@ const EncodedButton = z
       z.tuple([z.literal('ainv'), OpaqueId]).transform(([, groupId]) => ({
         action: 'alert_investigate' as const,
         groupId,
+      })),
+      z.tuple([z.literal('asil'), OpaqueId, SilenceChoice]).transform(([, groupId, silence]) => ({
+        action: 'alert_silence' as const,
+        groupId,
+        silence,
       })),
     ]),
   );

@@ -24,12 +24,13 @@ const ActionEventSchema = z
       'patrol_run',
       'alert_ack',
       'alert_investigate',
+      'alert_silence',
     ]),
     /** An approval id; for `answer` the run id; for the patrol actions the report id; for alerts the group id. */
     target: z.string().min(1).max(100),
     /** For `answer` from a button: the index of the chosen choice, which the router turns into its text. */
     choice: z.number().int().min(0).max(MAX_CHOICE_INDEX).optional(),
-    /** For `answer` typed by a person: the answer as given; for `patrol_snooze` how long (1h, 4h, 1d). */
+    /** For `answer` typed by a person: the answer as given; for `patrol_snooze` and `alert_silence` how long (1h, 4h, 1d). */
     value: z.string().max(2000).optional(),
     /** For `approve` for a while: the grant length as settings write it (1h), and a pattern the card offered. */
     grant: z
@@ -48,12 +49,12 @@ const ActionEventSchema = z
   })
   .refine(
     (event) =>
-      event.action === 'patrol_snooze'
+      event.action === 'patrol_snooze' || event.action === 'alert_silence'
         ? event.value !== undefined && event.choice === undefined
         : (event.action === 'answer') === (event.choice !== undefined || event.value !== undefined),
     {
       message:
-        'an answer carries a choice number or a value; a snooze carries its length; the other actions carry neither',
+        'an answer carries a choice number or a value; a snooze or a silence carries its length; the other actions carry neither',
     },
   )
   .refine((event) => event.choice === undefined || event.value === undefined, {
@@ -112,5 +113,7 @@ export function actionFromButton(
     case 'alert_ack':
     case 'alert_investigate':
       return { action: intent.action, target: intent.groupId };
+    case 'alert_silence':
+      return { action: intent.action, target: intent.groupId, value: intent.silence };
   }
 }

@@ -205,6 +205,7 @@ function buttonBelongsTo(intent: ButtonIntent, content: PlaygroundMessage['conte
       return content.kind === 'approval' && content.approvalId === intent.approvalId;
     case 'alert_ack':
     case 'alert_investigate':
+    case 'alert_silence':
       return (
         content.kind === 'alert_group' && content.groupId === intent.groupId && content.buttons !== false
       );

@@ -105,11 +105,22 @@ export class Router {
       await this.kernel.answer(event.target, answer, event.principal);
       return {};
     }
-    if (event.action === 'alert_ack' || event.action === 'alert_investigate') {
+    if (
+      event.action === 'alert_ack' ||
+      event.action === 'alert_investigate' ||
+      event.action === 'alert_silence'
+    ) {
       if (!this.options.alerts)
         return { ephemeral: 'Alerts are not on in this opsbot (OPSBOT_ALERTS_TOKEN).' };
-      const { action, target, principal } = event;
-      return { ephemeral: await this.options.alerts.act({ action, target, principal }) };
+      const { action, target, value, principal } = event;
+      return {
+        ephemeral: await this.options.alerts.act({
+          action,
+          target,
+          principal,
+          ...(value !== undefined ? { value } : {}),
+        }),
+      };
     }
     if (event.action !== 'approve' && event.action !== 'deny') {
       if (!this.options.patrols) return { ephemeral: 'Patrols are not running in this opsbot.' };

@@ -8,6 +8,7 @@ import { AlertGroupRepository } from '../alerts/alert-group-repository.js';
 import { AlertInvestigations } from '../alerts/alert-investigations.js';
 import { AlertNotifications, type AlertNotificationsOptions } from '../alerts/alert-notifications.js';
 import { ALERTS_PATH, alertReceiver, alertsOff } from '../alerts/alert-receiver.js';
+import { AlertSilences } from '../alerts/alert-silences.js';
 import type { Opsbot } from '../compose.js';
 import type { HttpServer } from '../http/http-server.js';
 import type { OpsbotMetrics } from '../metrics/opsbot-metrics.js';
@@ -53,11 +54,15 @@ export function mountAlerts(options: {
       }
     : {};
   const repository = new AlertGroupRepository(opsbot.store);
+  // Silence is offered only where the tool is: `tools.alertmanager.url` registers alertmanager_silence.
+  const silences =
+    opsbot.kernel && opsbot.settings.tools.alertmanager ? new AlertSilences(opsbot.kernel) : undefined;
   const buttons = opsbot.audit
     ? new AlertButtons({
         repository,
         chat: options.chat,
         ...(investigations ? { investigations } : {}),
+        ...(silences ? { silences } : {}),
         permissions: opsbot.settings.permissions,
         audit: opsbot.audit,
         clock: options.clock,
@@ -71,6 +76,7 @@ export function mountAlerts(options: {
     logger,
     ...(options.metrics ? { metrics: options.metrics } : {}),
     ...hooks,
+    silenceButtons: silences !== undefined && buttons !== undefined,
   });
   http.mount(
     ALERTS_PATH,

@@ -47,12 +47,15 @@ describe("an alert group's messages", () => {
   });
 
   it('head the root with the state, the group labels and the count, and resolved with how long', () => {
-    const root = rootMessage(record([alert('db1'), alert('db2')]), { investigateButton: true });
+    const root = rootMessage(record([alert('db1'), alert('db2')]), {
+      investigateButton: true,
+      silenceButtons: false,
+    });
     expect(alertGroupHeading(root)).toBe('🔴 FIRING · alertname=DiskFull · 2 alerts');
     expect(root.link).toBe('http://prometheus:9090/graph?g0.expr=up');
     const resolved = rootMessage(
       record([alert('db1')], { status: 'resolved', resolvedAt: OPENED + 14 * 60_000 }),
-      { investigateButton: true },
+      { investigateButton: true, silenceButtons: true },
     );
     expect(alertGroupHeading(resolved)).toBe('🟢 RESOLVED · alertname=DiskFull · after 14 min');
     expect(resolved.buttons).toBe(false);
@@ -60,12 +63,20 @@ describe("an alert group's messages", () => {
 
   it('render outside text as plain, inert text, with Ack and Investigate while firing', () => {
     const view = alertGroupView(
-      rootMessage(record([alert('db1')]), { investigateButton: true }),
+      rootMessage(record([alert('db1')]), { investigateButton: true, silenceButtons: false }),
       VIEW_LIMITS.slack,
     );
     expect(view.blocks.every((block) => block.type !== 'text' || block.format === 'plain')).toBe(true);
     expect(JSON.stringify(view.blocks)).not.toMatch(/@here/);
     expect(view.buttons.map((button) => button.label)).toEqual(['Ack', 'Investigate']);
+  });
+
+  it('offer Silence 1h and 4h with an Alertmanager, and not for a group with no labels to match', () => {
+    const labels = (message: ReturnType<typeof rootMessage>) =>
+      alertGroupView(message, VIEW_LIMITS.slack).buttons.map((button) => button.label);
+    const offers = { investigateButton: false, silenceButtons: true };
+    expect(labels(rootMessage(record([alert('db1')]), offers))).toEqual(['Ack', 'Silence 1h', 'Silence 4h']);
+    expect(labels(rootMessage({ ...record([alert('db1')]), groupLabels: {} }, offers))).toEqual(['Ack']);
   });
 
   it('reply with what joined and what resolved', () => {

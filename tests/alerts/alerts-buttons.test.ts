@@ -1,8 +1,6 @@
 // An alert group's buttons on Slack, as `npm start` runs it: Ack and Investigate, each checked against the
 // clicker's role, audited, and shown on the root; the investigation's answer lands in the thread.
 import { afterEach, describe, expect, it } from 'vitest';
-import { AuditLog } from '../../agent/policy/audit-log.js';
-import { openStore } from '../../agent/store/open-store.js';
 import type { Serving } from '../../bot/serve.js';
 import { type FakeOpenAIServer, text as modelText, startFakeOpenAIServer } from '../fakes/openai-server.js';
 import { type FakeSlackApi, startFakeSlackApi } from '../fakes/slack/fake-slack-api.js';
@@ -12,6 +10,8 @@ import { clickButton } from '../patrols/patrol-serve-rig.js';
 import {
   ALERTS_TOKEN,
   AlertsBotDirectory,
+  auditedAlertActions,
+  clickReply,
   receiverUrl,
   SLACK_SIGNING_SECRET,
   waitFor,
@@ -79,11 +79,7 @@ describe.skipIf(!alertmanagerInstalled)("an alert group's buttons on Slack", () 
     const eventsUrl = `${bot.url}/slack/events`;
     const root = await waitFor('the root', () => api.topLevel(CHANNEL)[0]);
     const current = () => api.message(CHANNEL, root.ts)!;
-    const reply = (id: string) =>
-      waitFor(`the reply to ${id}`, () => {
-        const found = api.responses.find((response) => response.id === id);
-        return found ? String(found.body.text ?? '') : undefined;
-      });
+    const reply = (id: string) => clickReply(api, id);
 
     await clickButton(api, eventsUrl, CAROL, current(), 'Ack', 'carol-ack', SLACK_SIGNING_SECRET);
     expect(await reply('carol-ack')).toContain('may not ack alert groups');
@@ -112,18 +108,10 @@ describe.skipIf(!alertmanagerInstalled)("an alert group's buttons on Slack", () 
 
     await bot.stop();
     bot = undefined;
-    const store = await openStore(directory.storeUrl);
-    try {
-      const entries = (await new AuditLog(store).list({ limit: 100 })).filter(
-        (entry) => entry.kind === 'alert_action',
-      );
-      expect(entries.map((entry) => [entry.actor.key, entry.outcome])).toEqual([
-        [`slack:${CAROL}`, 'ack refused'],
-        [`slack:${ALICE}`, 'ack done'],
-        [`slack:${ALICE}`, 'investigate done'],
-      ]);
-    } finally {
-      await store.close();
-    }
+    expect(await auditedAlertActions(directory.storeUrl)).toEqual([
+      [`slack:${CAROL}`, 'ack refused'],
+      [`slack:${ALICE}`, 'ack done'],
+      [`slack:${ALICE}`, 'investigate done'],
+    ]);
   }, 60_000);
 });

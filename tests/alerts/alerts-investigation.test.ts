@@ -1,15 +1,17 @@
 // An alert group investigated: the real Alertmanager notifies, a run of alert:<receiver> starts in the root's
 // thread with the labels, annotations, age and PromQL in its task, and the fake model's answer lands there. Past
-// the hourly cap a new group is posted with the note instead.
+// the hourly cap a new group is posted with the note instead, and a person's Investigate click still starts one.
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Serving } from '../../bot/serve.js';
 import { type FakeOpenAIServer, text as modelText, startFakeOpenAIServer } from '../fakes/openai-server.js';
 import { type FakeSlackApi, startFakeSlackApi } from '../fakes/slack/fake-slack-api.js';
 import type { FakeMessage } from '../fakes/slack/fake-slack-state.js';
 import { renderSlackMessage } from '../fakes/slack/render-slack-message.js';
+import { clickButton } from '../patrols/patrol-serve-rig.js';
 import {
   ALERTS_TOKEN,
   AlertsBotDirectory,
+  clickReply,
   receiverUrl,
   SLACK_SIGNING_SECRET,
   waitFor,
@@ -17,6 +19,7 @@ import {
 import { alertmanagerInstalled, RealAlertmanager } from './real-alertmanager.js';
 
 const CHANNEL = 'C0ALERTS';
+const ALICE = 'UALICE';
 const ANSWER = 'db1 is out of disk: /var/lib/postgres holds 95% (evidence: disk_used_ratio).';
 
 let slack: FakeSlackApi | undefined;
@@ -40,6 +43,11 @@ async function start(perHour: number) {
   model.respond(() => modelText(ANSWER));
   directory = new AlertsBotDirectory(
     [
+      'permissions:',
+      '  roles:',
+      '    oncall: { tools: ["*"], risks: [read], alerts: [investigate] }',
+      '  identities:',
+      `    'slack:${ALICE}': { roles: [oncall] }`,
       'alerts:',
       `  channel: 'slack:${CHANNEL}'`,
       '  investigate: true',
@@ -92,7 +100,7 @@ describe.skipIf(!alertmanagerInstalled)('alert investigations through the real A
     expect(shown(api.message(CHANNEL, root.ts)!)).toContain('Investigating: run');
   }, 60_000);
 
-  it('posts a group past the hourly cap with the note, and starts no run for it', async () => {
+  it("posts a group past the hourly cap with the note and no run, and a person's click past it still investigates", async () => {
     const { api, manager } = await start(1);
     await manager.post([alert('DiskFull')]);
     const first = await waitFor('the first root', () => api.topLevel(CHANNEL)[0]);
@@ -105,5 +113,15 @@ describe.skipIf(!alertmanagerInstalled)('alert investigations through the real A
     );
     expect(shown(api.message(CHANNEL, first.ts)!)).toContain('Investigating: run');
     expect(api.thread(CHANNEL, second.ts)).toHaveLength(1);
+
+    // The cap bounds what alerts start on their own; a person asking is not the storm it guards against.
+    api.addUser({ id: ALICE, name: 'alice', displayName: 'Alice' });
+    const eventsUrl = `${bot!.url}/slack/events`;
+    const capped = api.message(CHANNEL, second.ts)!;
+    await clickButton(api, eventsUrl, ALICE, capped, 'Investigate', 'alice-past-cap', SLACK_SIGNING_SECRET);
+    expect(await clickReply(api, 'alice-past-cap')).toContain('Investigating in the thread');
+    await waitFor("the answer in the capped group's thread", () =>
+      api.thread(CHANNEL, second.ts).find((message) => shown(message).includes(ANSWER)),
+    );
   }, 60_000);
 });

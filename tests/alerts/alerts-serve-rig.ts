@@ -3,7 +3,10 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { AuditLog } from '../../agent/policy/audit-log.js';
+import { openStore } from '../../agent/store/open-store.js';
 import { type Serving, serve } from '../../bot/serve.js';
+import type { FakeSlackApi } from '../fakes/slack/fake-slack-api.js';
 
 export const ALERTS_TOKEN = 'alerts-test-token-0123456789abcdef0123456789';
 export const SLACK_SIGNING_SECRET = 'alerts-signing-secret';
@@ -58,5 +61,25 @@ export async function waitFor<T>(
     if (value !== undefined) return value;
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
     await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+/** What the bot told the clicker of the button click `triggerId` (Slack's ephemeral reply through response_url). */
+export function clickReply(api: FakeSlackApi, triggerId: string): Promise<string> {
+  return waitFor(`the reply to ${triggerId}`, () => {
+    const found = api.responses.find((response) => response.id === triggerId);
+    return found ? String(found.body.text ?? '') : undefined;
+  });
+}
+
+/** The alert buttons' audit entries in a stopped bot's store, as [who, outcome] in order. */
+export async function auditedAlertActions(storeUrl: string): Promise<[string, string | undefined][]> {
+  const store = await openStore(storeUrl);
+  try {
+    return (await new AuditLog(store).list({ limit: 100 }))
+      .filter((entry) => entry.kind === 'alert_action')
+      .map((entry) => [entry.actor.key, entry.outcome]);
+  } finally {
+    await store.close();
   }
 }

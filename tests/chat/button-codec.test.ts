@@ -135,4 +135,23 @@ describe('button codec', () => {
     expect(ChatEventSchema.safeParse({ ...approve, choice: 1 }).success).toBe(false);
     expect(ChatEventSchema.safeParse({ ...answer, value: 'prod' }).success).toBe(false);
   });
+
+  it("round-trips an alert group's Silence with its length, which its ChatEvent must carry", () => {
+    const id = encodeButton({ action: 'alert_silence', groupId: 'grp_1', silence: '4h' });
+    expect(id).toBe('asil:grp_1:4h');
+    expect(decodeButton(id)).toEqual({ action: 'alert_silence', groupId: 'grp_1', silence: '4h' });
+    for (const bad of ['asil:grp_1:1d', 'asil:grp_1:30m', 'asil:grp_1', 'asil::1h']) {
+      expect(decodeButton(bad), bad).toBeUndefined();
+    }
+    const base = {
+      kind: 'action' as const,
+      eventId: 'e1',
+      principal: { platform: 'slack' as const, userId: 'U1', displayName: 'Alice', roles: [] },
+      conversation: { platform: 'slack' as const, channelId: 'C1' },
+    };
+    const silence = { ...base, ...actionFromButton(decodeButton(id)!) };
+    expect(silence).toMatchObject({ action: 'alert_silence', target: 'grp_1', value: '4h' });
+    expect(ChatEventSchema.safeParse(silence).success).toBe(true);
+    expect(ChatEventSchema.safeParse({ ...silence, value: undefined }).success).toBe(false);
+  });
 });

@@ -1,4 +1,4 @@
-// The command engine: `tool key=value` and aliases through the same executor, with no model.
+// The command engine: `tool key=value`, aliases and a button's planned call through the same executor, with no model.
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { parseCommand, splitWords } from '../../agent/engines/command-parser.js';
@@ -36,6 +36,21 @@ describe('command engine', () => {
     expect(harness.chat.ofKind('result')[0]!.details).toEqual([
       { tool: 'check_http', summary: 'https://a.example answered 200', data: { status: 200 } },
     ]);
+  });
+
+  it("runs a button's planned call as it is, not what its task text says", async () => {
+    harness = await createHarness({ model: true });
+    const args = { url: 'https://planned.example' };
+    const run = await runTask(harness.kernel, {
+      text: 'read_logs service=api (from a button)',
+      principal: alice,
+      conversation,
+      engine: 'command',
+      plan: { calls: [{ id: 'btn_1', name: 'check_http', args, rawArguments: JSON.stringify(args) }] },
+    });
+    expect(run.status).toBe('finished');
+    expect(harness.probe.calls).toEqual([{ tool: 'check_http', args }]);
+    expect(harness.fake.requests).toHaveLength(0);
   });
 
   it('expands a configured alias', async () => {

@@ -1,22 +1,36 @@
 // An alert group in the playground, in Chromium: the whole bot takes an Alertmanager notification for
-// playground:ops; the root arrives as a card with Ack, a viewer's Ack is refused, an admin's shows on the card.
+// playground:ops; the root arrives as a card with Ack and Silence, a viewer's Ack and Silence are refused, an
+// admin's Ack shows on the card, and an operator who may write without approval silences it in the real
+// Alertmanager at once.
 import { mkdirSync } from 'node:fs';
 import type { Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { webhookAlert, webhookPayload } from '../alerts/webhook-fixtures.js';
+import {
+  ALERTMANAGER,
+  monitoringServersInstalled,
+  pollFor,
+  type RunningServer,
+  startAlertmanager,
+} from '../monitoring-servers.js';
 import { launchBrowser, type TestBrowser } from './helpers/browser.js';
 import { channelMessages, openPlayground, youAre } from './helpers/playground-page.js';
 import { startTestPlayground, type TestPlayground } from './helpers/test-playground.js';
 
 const TOKEN = 'browser-alerts-token-0123456789abcdef012345';
 
+const installed = monitoringServersInstalled([ALERTMANAGER]);
+
+let alertmanager: RunningServer | undefined;
 let playground: TestPlayground;
 let browser: TestBrowser;
 let page: Page;
 
 beforeAll(async () => {
+  if (installed) alertmanager = await startAlertmanager();
   playground = await startTestPlayground({
     moreSettings: ['alerts:', "  channel: 'playground:ops'", ''].join('\n'),
+    ...(alertmanager ? { moreTools: `  alertmanager: { url: '${alertmanager.url}' }` } : {}),
     env: { OPSBOT_ALERTS_TOKEN: TOKEN },
   });
   browser = await launchBrowser();
@@ -31,6 +45,7 @@ afterEach(() => {
 afterAll(async () => {
   await browser?.close();
   await playground?.stop();
+  await alertmanager?.close();
 });
 
 describe('an alert group in the playground', () => {
@@ -50,7 +65,9 @@ describe('an alert group in the playground', () => {
     );
     expect(await card.textContent()).toContain('<script>alert(1)</script>');
     expect(await card.locator('script').count()).toBe(0);
-    expect(await card.locator('.card__actions button').allTextContents()).toEqual(['Ack']);
+    expect(await card.locator('.card__actions button').allTextContents()).toEqual(
+      alertmanager ? ['Ack', 'Silence 1h', 'Silence 4h'] : ['Ack'],
+    );
     expect(await card.getAttribute('class')).toContain('card--tone-error');
     mkdirSync('test-artifacts', { recursive: true });
     await page.screenshot({ path: 'test-artifacts/playground-alert-group.png' });
@@ -62,6 +79,38 @@ describe('an alert group in the playground', () => {
     await youAre(page, 'bob');
     await card.getByRole('button', { name: 'Ack', exact: true }).click();
     await card.getByText(/Acked by Bob/).waitFor();
-    expect(await card.locator('.card__actions button').allTextContents()).toEqual([]);
+    expect(await card.locator('.card__actions button').allTextContents()).toEqual(
+      alertmanager ? ['Silence 1h', 'Silence 4h'] : [],
+    );
   });
+
+  it.skipIf(!installed)(
+    'silences from the card: refused for a viewer, at once for a role that writes without approval',
+    async () => {
+      const card = channelMessages(page).locator('.card--alert_group');
+      await youAre(page, 'carol');
+      await card.getByRole('button', { name: 'Silence 4h', exact: true }).click();
+      await page
+        .locator('#messages .msg--ephemeral', { hasText: 'Not silenced: Your role (viewer)' })
+        .waitFor();
+
+      await youAre(page, 'alice');
+      await card.getByRole('button', { name: 'Silence 1h', exact: true }).click();
+      await page
+        .locator('#messages .msg--ephemeral', { hasText: 'Silencing for 1h in the thread' })
+        .waitFor();
+      const made = await pollFor('the silence in Alertmanager', async () => {
+        const silences = (await (await fetch(`${alertmanager!.url}/api/v2/silences`)).json()) as {
+          createdBy: string;
+          matchers: { name: string; value: string }[];
+        }[];
+        return silences[0];
+      });
+      expect(made.createdBy).toBe('opsbot for Alice');
+      expect(made.matchers.map((matcher) => `${matcher.name}=${matcher.value}`)).toEqual([
+        'alertname=DiskFull',
+      ]);
+      await page.screenshot({ path: 'test-artifacts/playground-alert-silence.png' });
+    },
+  );
 });

@@ -8,13 +8,13 @@ import { ToolSettingsSchema } from '../../tools/tool-settings-schema.js';
 import { type ApprovalHarness, createApprovalHarness } from '../approvals/approval-harness.js';
 import { text, toolCalls } from '../fakes/openai-server.js';
 import { runTask } from '../kernel/harness.js';
-import { callTool, dataOf } from '../tools/helpers/tool-context.js';
 import {
   monitoringServersInstalled,
   postAlerts,
   type RunningServer,
   startAlertmanager,
-} from './prometheus-rig.js';
+} from '../monitoring-servers.js';
+import { callTool, dataOf } from '../tools/helpers/tool-context.js';
 
 let alertmanager: RunningServer;
 let tools: Tool[];

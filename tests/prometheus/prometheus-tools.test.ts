@@ -17,15 +17,15 @@ import { type ApprovalHarness, createApprovalHarness } from '../approvals/approv
 import { text, toolCalls } from '../fakes/openai-server.js';
 import { RecordingChatPort } from '../fakes/recording-chat-port.js';
 import { runTask } from '../kernel/harness.js';
-import { callTool, dataOf } from '../tools/helpers/tool-context.js';
-import { type GaugeTarget, startGaugeTarget } from './gauge-target.js';
 import {
   monitoringServersInstalled,
   pollFor,
   type RunningServer,
   startPrometheus,
   waitForSeries,
-} from './prometheus-rig.js';
+} from '../monitoring-servers.js';
+import { callTool, dataOf } from '../tools/helpers/tool-context.js';
+import { type GaugeTarget, startGaugeTarget } from './gauge-target.js';
 
 const RULES = `groups:
   - name: test

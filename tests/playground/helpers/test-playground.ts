@@ -51,6 +51,8 @@ export interface TestPlaygroundOptions {
   moreCommands?: string;
   /** log_search's roots (`tools.log_roots`); the default, /var/log, otherwise. */
   logRoots?: string[];
+  /** More `tools:` settings, as YAML indented two spaces (such as `  alertmanager: { url: … }`). */
+  moreTools?: string;
   /** A fixed port, to restart the bot where an open page expects it; a free one otherwise. */
   port?: number;
   /** More environment variables (such as OPSBOT_ALERTS_TOKEN). */
@@ -59,9 +61,14 @@ export interface TestPlaygroundOptions {
 
 export async function startTestPlayground(options: TestPlaygroundOptions = {}): Promise<TestPlayground> {
   const dir = options.dir ?? mkdtempSync(join(tmpdir(), 'opsbot-playground-'));
-  const withRoots = options.logRoots
-    ? TEST_SETTINGS.replace('\ntools:\n', `\ntools:\n  log_roots: ${JSON.stringify(options.logRoots)}\n`)
-    : TEST_SETTINGS;
+  const moreTools = [
+    ...(options.logRoots ? [`  log_roots: ${JSON.stringify(options.logRoots)}`] : []),
+    ...(options.moreTools ? [options.moreTools.replace(/\n$/, '')] : []),
+  ];
+  const withRoots =
+    moreTools.length > 0
+      ? TEST_SETTINGS.replace('\ntools:\n', `\ntools:\n${moreTools.join('\n')}\n`)
+      : TEST_SETTINGS;
   const settings = options.moreCommands
     ? withRoots.replace('\n  commands:\n', `\n  commands:\n${options.moreCommands}`)
     : withRoots;

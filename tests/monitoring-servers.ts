@@ -1,25 +1,34 @@
-// The real Debian Prometheus (2.42) and Alertmanager (0.25) for tests: started on free ports of 127.0.0.1 with
-// temporary data folders, ready once `GET /-/ready` answers, and stopped (process killed, folders removed).
+// The real Debian Prometheus (2.42) and Alertmanager (0.25) for every suite that needs them (the tools', the
+// alerts'): started on free ports of 127.0.0.1 with temporary data folders, ready once `GET /-/ready` answers,
+// reconfigured in place, and stopped (process killed, folders removed).
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { freePort } from '../redis-server.js';
+import { freePort } from './redis-server.js';
 
 export const PROMETHEUS = '/usr/bin/prometheus';
 export const ALERTMANAGER = '/usr/bin/prometheus-alertmanager';
 
+const PACKAGES: Record<string, string> = {
+  [PROMETHEUS]: 'prometheus',
+  [ALERTMANAGER]: 'prometheus-alertmanager',
+};
+
 /**
- * Whether both servers are installed. Under CI=true a missing one fails the file with how to install it (CI
- * installs them, so a silent skip would hide that it did not); elsewhere the tests skip, and say why.
+ * Whether the servers a suite needs (both, by default) are installed. Under CI=true a missing one fails the file
+ * with how to install it (CI installs them, so a silent skip would hide that it did not); elsewhere the tests
+ * skip, and say why.
  */
-export function monitoringServersInstalled(): boolean {
-  const missing = [PROMETHEUS, ALERTMANAGER].filter((program) => !existsSync(program));
+export function monitoringServersInstalled(
+  programs: readonly string[] = [PROMETHEUS, ALERTMANAGER],
+): boolean {
+  const missing = programs.filter((program) => !existsSync(program));
   if (missing.length === 0) return true;
   const message =
-    `The Prometheus and Alertmanager tests need ${missing.join(' and ')}, which ${missing.length === 1 ? 'is' : 'are'} ` +
-    'not installed. Install them with: apt-get install -y prometheus prometheus-alertmanager';
+    `These tests need ${missing.join(' and ')}, which ${missing.length === 1 ? 'is' : 'are'} not installed. ` +
+    `Install ${missing.length === 1 ? 'it' : 'them'} with: apt-get install -y ${missing.map((program) => PACKAGES[program]).join(' ')}`;
   if (process.env.CI === 'true') throw new Error(message);
   console.warn(`Skipping: ${message}`);
   return false;
@@ -53,12 +62,17 @@ export async function pollFor<T>(
   }
 }
 
+/** A server with its temporary folder, where a test may rewrite its configuration. */
+interface StartedServer extends RunningServer {
+  dir: string;
+}
+
 async function startServer(
   name: string,
   program: string,
   args: (port: number, dir: string) => string[],
   files: (dir: string) => void,
-): Promise<RunningServer> {
+): Promise<StartedServer> {
   const dir = mkdtempSync(join(tmpdir(), `opsbot-${name}-`));
   files(dir);
   const port = await freePort();
@@ -95,7 +109,7 @@ async function startServer(
     await close();
     throw new Error(`${error instanceof Error ? error.message : error}\n${output}`);
   }
-  return { url, output: () => output, close };
+  return { url, dir, output: () => output, close };
 }
 
 export interface PrometheusOptions {
@@ -144,9 +158,17 @@ function prometheusConfig(self: string, options: PrometheusOptions): string {
   return `${lines.join('\n')}\n`;
 }
 
-/** An Alertmanager with one receiver that sends nothing (the tool tests only read and silence). */
-export function startAlertmanager(config = DEFAULT_ALERTMANAGER_CONFIG): Promise<RunningServer> {
-  return startServer(
+export interface AlertmanagerServer extends RunningServer {
+  /** Writes a new `alertmanager.yml` and has Alertmanager reload it (`POST /-/reload`), as an operator would. */
+  reconfigure(config: string): Promise<void>;
+}
+
+/**
+ * An Alertmanager with `config` as its `alertmanager.yml`: by default one receiver that sends nothing (the tool
+ * tests only read and silence); `webhookConfig` makes it notify opsbot.
+ */
+export async function startAlertmanager(config = DEFAULT_ALERTMANAGER_CONFIG): Promise<AlertmanagerServer> {
+  const server = await startServer(
     'alertmanager',
     ALERTMANAGER,
     (port, dir) => [
@@ -158,6 +180,58 @@ export function startAlertmanager(config = DEFAULT_ALERTMANAGER_CONFIG): Promise
     ],
     (dir) => writeFileSync(join(dir, 'alertmanager.yml'), config),
   );
+  const { dir, ...running } = server;
+  return {
+    ...running,
+    async reconfigure(next) {
+      writeFileSync(join(dir, 'alertmanager.yml'), next);
+      const response = await fetch(`${server.url}/-/reload`, { method: 'POST' });
+      if (!response.ok) throw new Error(`reload answered ${response.status}: ${await response.text()}`);
+    },
+  };
+}
+
+/** Where Alertmanager's webhook notifies: opsbot's receiver URL and its bearer token. */
+export interface WebhookTarget {
+  url: string;
+  token: string;
+}
+
+/**
+ * One webhook receiver for every alert, grouped by alertname, with `send_resolved` and the bearer token, and
+ * intervals short enough that a test sees resends within seconds.
+ */
+export function webhookConfig(target: WebhookTarget): string {
+  return [
+    'route:',
+    '  receiver: opsbot',
+    "  group_by: ['alertname']",
+    '  group_wait: 1s',
+    '  group_interval: 1s',
+    '  repeat_interval: 2s',
+    'receivers:',
+    '  - name: opsbot',
+    '    webhook_configs:',
+    `      - url: '${target.url}'`,
+    '        send_resolved: true',
+    '        max_alerts: 0',
+    '        http_config:',
+    '          authorization:',
+    '            type: Bearer',
+    `            credentials: '${target.token}'`,
+    '',
+  ].join('\n');
+}
+
+/** Webhook notifications Alertmanager has sent, by outcome, from its own metrics. */
+export async function webhookNotifications(alertmanager: string): Promise<{ sent: number; failed: number }> {
+  const text = await (await fetch(`${alertmanager}/metrics`)).text();
+  const value = (name: string) =>
+    Number(new RegExp(`^${name}\\{integration="webhook"\\} (\\S+)$`, 'm').exec(text)?.[1] ?? 0);
+  return {
+    sent: value('alertmanager_notifications_total'),
+    failed: value('alertmanager_notifications_failed_total'),
+  };
 }
 
 const DEFAULT_ALERTMANAGER_CONFIG = `route:
@@ -170,7 +244,7 @@ receivers:
 `;
 
 /** Posts alerts to Alertmanager's own API, as Prometheus would (an `endsAt` in the past resolves one). */
-export async function postAlerts(alertmanager: string, alerts: Record<string, unknown>[]): Promise<void> {
+export async function postAlerts(alertmanager: string, alerts: readonly object[]): Promise<void> {
   const response = await fetch(`${alertmanager}/api/v2/alerts`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
