@@ -136,6 +136,26 @@ describe.skipIf(!installed)('the Alertmanager tools against the real Alertmanage
     expect(await silencesInAlertmanager()).toHaveLength(before);
   });
 
+  it('makes a silence asked twice once: the second call names the one that already covers it', async () => {
+    const twice = {
+      ...silenceArgs,
+      comment: 'asked twice',
+      matchers: [{ name: 'alertname', value: 'TwiceAsked' }],
+    };
+    const first = await callTool(named('alertmanager_silence'), twice);
+    expect(dataOf(first).already).toBe(false);
+    const second = await callTool(named('alertmanager_silence'), { ...twice, duration: '30m' });
+    expect(second.ok).toBe(true);
+    expect(dataOf(second)).toMatchObject({ already: true, silence_id: dataOf(first).silence_id });
+    expect(second.summary).toMatch(
+      /^Already silenced: alertname="TwiceAsked" until .*; no second silence was made\.$/,
+    );
+    const longer = await callTool(named('alertmanager_silence'), { ...twice, duration: '4h' });
+    expect(dataOf(longer).already).toBe(false);
+    const made = (await silencesInAlertmanager()).filter((silence) => silence.comment === 'asked twice');
+    expect(made).toHaveLength(2);
+  });
+
   it('refuses matchers without one exact name="value", before anything is sent', () => {
     const everything = { ...silenceArgs, matchers: [{ name: 'alertname', value: '.+', is_regex: true }] };
     const parsed = named('alertmanager_silence').input.safeParse(everything);

@@ -8,6 +8,7 @@ import {
   matcherText as alertmanagerMatcherText,
   alertmanagerSend,
   SilenceCreated,
+  SilenceList,
 } from './alertmanager-api.js';
 import { MAX_TIMEOUT_MS, monitoringCall } from './monitoring-call.js';
 import type { MonitoringClient } from './monitoring-client.js';
@@ -77,7 +78,7 @@ const input = z
   .strict();
 
 const description = `Creates one silence in the configured Alertmanager: alerts matching every matcher stop notifying until the silence ends. A write: it runs only once approved, and the approver sees the exact matchers.
-Result data: silence_id, matchers (as text), starts_at, ends_at, created_by, url.
+Result data: silence_id, matchers (as text), starts_at, ends_at, created_by, url, and already (true when an active silence with the same matchers already lasted as long: then no second one is made).
 Use it when a person asks to silence an alert for a while (a known incident, planned work), with the narrowest matchers that cover it, usually alertname plus an instance or service.
 Do not use it on your own initiative, to hide an alert nobody understands, for longer than needed, or when alertmanager_silences already shows one that covers it. A matcher must include at least one exact name="value".`;
 
@@ -89,6 +90,11 @@ const alertmanagerMatcher = (item: MatcherInput) => ({
   isRegex: item.is_regex,
   isEqual: item.is_equal,
 });
+
+/** The same matchers in any order are the same silence. */
+function matcherSet(texts: string[]): string {
+  return [...texts].sort().join('\n');
+}
 
 function matchersText(items: MatcherInput[]): string {
   return items.map((item) => alertmanagerMatcherText(alertmanagerMatcher(item))).join(', ');
@@ -116,6 +122,38 @@ export function createAlertmanagerSilenceTool(options: {
         const startsAt = new Date(now());
         const endsAt = new Date(startsAt.getTime() + parseDuration(args.duration));
         const createdBy = `opsbot for ${ctx.principal.displayName}`;
+        const shown = matchersText(args.matchers);
+        // The same silence asked twice (a second click, a model that asks again) is made once.
+        const existing = await alertmanagerSend(
+          client,
+          limits,
+          { method: 'GET', path: 'api/v2/silences' },
+          SilenceList,
+        );
+        const wanted = matcherSet(
+          args.matchers.map((item) => alertmanagerMatcherText(alertmanagerMatcher(item))),
+        );
+        const covering = existing.find(
+          (silence) =>
+            silence.status.state === 'active' &&
+            Date.parse(silence.endsAt) >= endsAt.getTime() &&
+            matcherSet(silence.matchers.map(alertmanagerMatcherText)) === wanted,
+        );
+        if (covering) {
+          return {
+            ok: true,
+            summary: `Already silenced: ${shown} until ${covering.endsAt}, by ${covering.createdBy} (silence ${covering.id}); no second silence was made.`,
+            data: {
+              silence_id: covering.id,
+              matchers: covering.matchers.map(alertmanagerMatcherText),
+              starts_at: covering.startsAt,
+              ends_at: covering.endsAt,
+              created_by: covering.createdBy,
+              url: client.urlOf(`#/silences/${encodeURIComponent(covering.id)}`),
+              already: true,
+            },
+          };
+        }
         const created = await alertmanagerSend(
           client,
           limits,
@@ -132,7 +170,6 @@ export function createAlertmanagerSilenceTool(options: {
           },
           SilenceCreated,
         );
-        const shown = matchersText(args.matchers);
         return {
           ok: true,
           summary: `Silenced ${shown} until ${endsAt.toISOString()} (silence ${created.silenceID}).`,
@@ -143,6 +180,7 @@ export function createAlertmanagerSilenceTool(options: {
             ends_at: endsAt.toISOString(),
             created_by: createdBy,
             url: client.urlOf(`#/silences/${encodeURIComponent(created.silenceID)}`),
+            already: false,
           },
         };
       }),
