@@ -165,8 +165,7 @@ async function checkPosts(
   if (investigations !== wanted) {
     problems.push(`${label}: ${investigations} investigations started, ${wanted} expected (the cap)`);
   }
-  const keys = context.expected.keys();
-  let counted = await postsByGroup(base, keys);
+  let counted = await postsByGroup(base, context.expected.keys());
   const answered = () => [...counted.values()].filter((group) => group.others > 0).length;
   for (const deadline = Date.now() + 30_000; answered() < investigations && Date.now() < deadline; ) {
     await new Promise((resolve) => setTimeout(resolve, 200));
@@ -180,7 +179,8 @@ async function checkPosts(
   for (const problem of postProblems(context.expected, counted)) problems.push(`${label}: ${problem}`);
   const shapes = new Map<string, number>();
   for (const group of counted.values()) {
-    const shape = `${group.roots} root + ${group.changes} changes${group.others ? ` + ${group.others} investigation` : ''}`;
+    const extra = group.others ? ` + ${group.others} investigation posts` : '';
+    const shape = `${group.roots} root + ${group.changes} changes${extra}`;
     shapes.set(shape, (shapes.get(shape) ?? 0) + 1);
   }
   const perGroup = [...shapes].map(([shape, groups]) => `${shape} (${groups} groups)`).join(', ');
