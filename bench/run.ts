@@ -27,6 +27,8 @@ const MODES: Record<string, () => Promise<(argv: string[]) => Promise<number>>> 
   all: async () => (await import('./all.js')).runAllBenches,
   // One expiry-sweep pass with 10,000 waiting runs: the wait-expiry index against the old method.
   sweep: async () => (await import('./sweep/run-sweep.js')).runSweepBench,
+  // An Alertmanager storm (1,000 alerts in 100 groups) against the receiver, and a plain node:http server.
+  alerts: async () => (await import('./alerts/run-alerts.js')).runAlertsBench,
 };
 
 const mode = process.argv[2] ? MODES[process.argv[2]] : undefined;
