@@ -8,7 +8,7 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { transformSync } from 'esbuild';
 import { alertGroupId } from '../../bot/alerts/alert-group-repository.js';
-import { freePort } from '../../tests/alerts/real-alertmanager.js';
+import { freePort } from '../../tests/redis-server.js';
 import type { GroupPosts } from './storm-expectations.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
