@@ -1,12 +1,16 @@
 // The process logger: JSON lines in production, readable lines on a terminal, and never a secret in either.
 import { createRequire } from 'node:module';
 import pino from 'pino';
+import { escapeControls } from './control-characters.js';
 
 export interface CreateLoggerOptions {
   level: pino.LevelWithSilent;
   /** Human-readable output; defaults to true when writing to stdout and stdout is a terminal. */
   pretty?: boolean;
-  /** Applied to the message and to every string in every record and binding, errors included. */
+  /**
+   * Applied to the message and to every string in every record and binding, errors included. Control characters
+   * are made visible after it, always, so a log line read on a terminal cannot act on it.
+   */
   redact?: (text: string) => string;
   /** Where lines go; stdout when absent. */
   destination?: pino.DestinationStream;
@@ -16,32 +20,29 @@ export interface CreateLoggerOptions {
 const MAX_DEPTH = 8;
 
 export function createLogger(options: CreateLoggerOptions): pino.Logger {
-  const { redact } = options;
+  const redact = options.redact ? (text: string) => escapeControls(options.redact!(text)) : escapeControls;
   const toTerminal = options.destination === undefined && process.stdout.isTTY === true;
   const pretty = options.pretty ?? toTerminal;
   const loggerOptions: pino.LoggerOptions = { level: options.level };
-
-  if (redact !== undefined) {
-    loggerOptions.hooks = {
-      // Every argument: the merging object, the message and any printf-style values.
-      logMethod(args, method) {
-        // pino files a lone Error under `err`; do it here, before the Error becomes a plain object.
-        const [first, ...rest] = args;
-        const wrapped = first instanceof Error ? [{ err: first }, ...rest] : args;
-        const cleaned = wrapped.map((argument) => redactValue(argument, redact));
-        method.apply(this, cleaned as Parameters<pino.LogFn>);
-      },
-    };
-    // The base bindings (pid, hostname) go through here; child bindings do not, see redactBindings.
-    loggerOptions.formatters = { bindings: (bindings) => redactValue(bindings, redact) as pino.Bindings };
-    // Errors are already serialized, and redacted, by redactValue; serializing again would lose their type.
-    loggerOptions.serializers = { err: (value: unknown) => value };
-  }
+  loggerOptions.hooks = {
+    // Every argument: the merging object, the message and any printf-style values.
+    logMethod(args, method) {
+      // pino files a lone Error under `err`; do it here, before the Error becomes a plain object.
+      const [first, ...rest] = args;
+      const wrapped = first instanceof Error ? [{ err: first }, ...rest] : args;
+      const cleaned = wrapped.map((argument) => redactValue(argument, redact));
+      method.apply(this, cleaned as Parameters<pino.LogFn>);
+    },
+  };
+  // The base bindings (pid, hostname) go through here; child bindings do not, see redactBindings.
+  loggerOptions.formatters = { bindings: (bindings) => redactValue(bindings, redact) as pino.Bindings };
+  // Errors are already serialized, and redacted, by redactValue; serializing again would lose their type.
+  loggerOptions.serializers = { err: (value: unknown) => value };
 
   // Synchronous output: the last lines before a crash or a process.exit must not sit in a buffer.
   const target = options.destination ?? pino.destination({ dest: 1, sync: true });
   const logger = pino(loggerOptions, pretty ? prettyDestination(target, toTerminal) : target);
-  if (redact !== undefined) redactBindings(logger, redact);
+  redactBindings(logger, redact);
   return logger;
 }
 
