@@ -24,6 +24,8 @@ const DenyMetadataSchema = z.object({
   channelName: z.string().optional(),
   /** The team the Deny click came from, so the submission is checked against the card's place like a click. */
   workspaceId: z.string().min(1).optional(),
+  /** The card's own message, so a card whose approval is gone is closed there, as a click would. */
+  messageTs: z.string().min(1).optional(),
 });
 type DenyMetadata = z.infer<typeof DenyMetadataSchema>;
 
@@ -126,6 +128,7 @@ export function registerDenyReason(app: App, deps: DenyReasonDeps): void {
         conversation,
         action: 'deny',
         target: where.approvalId,
+        ...(where.messageTs ? { messageId: where.messageTs } : {}),
         ...(reason ? { reason } : {}),
       }),
     });

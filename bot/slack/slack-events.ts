@@ -113,6 +113,7 @@ export function registerSlackListeners(app: App, deps: SlackListenerDeps): void 
           threadTs: click.conversation.threadId ?? click.messageTs,
           ...(click.conversation.channelName ? { channelName: click.conversation.channelName } : {}),
           ...(click.conversation.workspaceId ? { workspaceId: click.conversation.workspaceId } : {}),
+          messageTs: click.messageTs,
         },
         logger,
       );

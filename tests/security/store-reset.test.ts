@@ -137,6 +137,26 @@ describe('a store that was reset', () => {
     expect(closed.buttons).toEqual([]);
   });
 
+  it('attack: on Slack, a Deny with its reason dialog, on an approval that no longer exists, leaves its card waiting', async () => {
+    slack = await SlackHarness.start({ mode: 'http' });
+    slack.openai.reply(toolCalls([{ name: 'restart_service', arguments: { service: 'api' } }]));
+    const mention = await slack.mention(USERS.alice, 'restart api');
+    await slack.settled();
+    const [card] = slack.withButton(mention.ts, 'Deny');
+    if (!card) throw new Error('no approval card');
+    for (const runId of await slack.kernel.runs.waitingRunIds())
+      await slack.kernel.store.delete(`run:${runId}`);
+    await slack.click(USERS.bob, card, 'Deny');
+    await slack.settled();
+    const view = slack.api.views.at(-1);
+    if (!view) throw new Error('Deny opened no dialog');
+    await slack.submitView(USERS.bob, view, { reason: { reason: 'not now' } });
+    await slack.settled();
+    const closed = renderSlackMessage(slack.api.message(CHANNEL, card.ts)!);
+    expect(closed.text).toContain(GONE_CARD_TEXT);
+    expect(closed.buttons).toEqual([]);
+  });
+
   it('attack: on Discord, a click on an approval that no longer exists leaves its card waiting', async () => {
     const rig = await startRig();
     rig.model.reply(toolCalls([{ name: 'restart_service', arguments: { service: 'api' } }]));
