@@ -69,6 +69,12 @@ describe('an alert group in the playground', () => {
       alertmanager ? ['Ack', 'Silence 1h', 'Silence 4h'] : ['Ack'],
     );
     expect(await card.getAttribute('class')).toContain('card--tone-error');
+    // The generatorURL is a link to Prometheus, opened apart from the page.
+    const link = card.locator('.msg__footer a');
+    expect(await link.getAttribute('href')).toBe(
+      'http://prometheus:9090/graph?g0.expr=disk_used_ratio+%3E+0.9&g0.tab=1',
+    );
+    expect(await link.getAttribute('rel')).toBe('noopener noreferrer nofollow');
     mkdirSync('test-artifacts', { recursive: true });
     await page.screenshot({ path: 'test-artifacts/playground-alert-group.png' });
 

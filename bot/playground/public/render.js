@@ -232,7 +232,15 @@ function outcomeLine(outcome) {
 
 /** The run id, so people can name the run in `/ops status` and `/ops cancel`. */
 function footer(view) {
-  return view.footer ? `<div class="msg__footer">${escapeHtml(view.footer)}</div>` : '';
+  return view.footer ? `<div class="msg__footer">${footerText(view.footer)}</div>` : '';
+}
+
+/** A footer that is one http(s) address (an alert's generatorURL) is a link to it; anything else, plain text. */
+function footerText(text) {
+  const escaped = escapeHtml(text);
+  return /^https?:\/\/\S+$/.test(text)
+    ? `<a href="${escaped}" target="_blank" rel="noopener noreferrer nofollow">${escaped}</a>`
+    : escaped;
 }
 
 /** An answer from the bot that only the person who acted sees; it is not stored, so a reload drops it. */
