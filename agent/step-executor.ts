@@ -17,9 +17,9 @@ import {
   maskSecretValues,
   secretValuesOf,
 } from './policy/secret-arguments.js';
-import { canConfirm, confirmNeedFor, UNCONFIRMABLE_REFUSAL } from './policy/unrequested-call.js';
-import { personKey } from './principal.js';
+import { confirmNeedFor } from './policy/unrequested-call.js';
 import type { Redactor } from './redaction.js';
+import { repeatedFailureMessage, repeatedResult } from './repeated-call.js';
 import type { PlannedCall, Run } from './run.js';
 import { type Tool, type ToolContext, ToolResultSchema } from './tool.js';
 import { budgetSpentMessage, callsLeft, type ToolBudgets } from './tool-budgets.js';
@@ -132,33 +132,14 @@ export class StepExecutor {
       const failure = this.failureOf(
         tool.name,
         'transient',
-        `${tool.name} with these arguments failed the same way at step ${earlier.step ?? '?'}: ${(earlier.summary ?? 'see its result above').replace(/\.+$/, '')}. It was not run again: try another way, or answer with what you know.`,
+        repeatedFailureMessage(tool.name, earlier),
         0,
         false,
       );
       return { kind: 'resolved', outcome: { ...failure, repeated: true }, args };
     }
-    if (earlier) {
-      return {
-        kind: 'resolved',
-        args,
-        outcome: {
-          content: JSON.stringify({
-            repeat_of: earlier.callId,
-            note: 'Same tool and arguments as an earlier call in this run; here is its result again, without running the tool a second time.',
-            ...(earlier.at === undefined
-              ? {}
-              : { age_seconds: Math.max(0, Math.round((this.options.clock.now() - earlier.at) / 1000)) }),
-            result: safeParseJson(earlier.content),
-          }),
-          ok: true,
-          summary: `repeat of ${earlier.callId}: not run again`,
-          repeated: true,
-          durationMs: 0,
-          executed: false,
-        },
-      };
-    }
+    if (earlier)
+      return { kind: 'resolved', args, outcome: repeatedResult(earlier, this.options.clock.now()) };
     // After the repeats, which run nothing and so spend nothing; before an approval, so nobody is asked in vain.
     const budget = callsLeft(run, this.options.toolBudgets, tool.name);
     if (budget && budget.left === 0) {
@@ -190,15 +171,17 @@ export class StepExecutor {
       tool,
       this.options.aliases ?? {},
     );
-    if (confirm && !canConfirm(run.principal)) {
-      const refusal = UNCONFIRMABLE_REFUSAL(tool.name, personKey(run.principal));
+    if (confirm?.kind === 'refused') {
       return {
         kind: 'resolved',
-        outcome: this.failureOf(tool.name, 'permission_denied', refusal, 0, false),
+        outcome: this.failureOf(tool.name, 'permission_denied', confirm.reason, 0, false),
         args,
       };
     }
-    if (confirm) return { kind: 'approval', tool, args, signature, ...confirm };
+    if (confirm) {
+      const { kind: _confirm, ...need } = confirm;
+      return { kind: 'approval', tool, args, signature, ...need };
+    }
     return { kind: 'ready', tool, args, signature };
   }
 
@@ -345,12 +328,4 @@ function issuesText(issues: readonly { path: PropertyKey[]; message: string }[])
   return issues
     .map((issue) => `${issue.path.map(String).join('.') || 'arguments'}: ${issue.message}`)
     .join('; ');
-}
-
-function safeParseJson(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return text;
-  }
 }

@@ -63,7 +63,8 @@ export function requesterOnly(
 
 /**
  * What a call that would run without an approver needs instead, when it is unrequested and Confirms are on: the
- * requester as its only decider, once, for the Confirm's time. Undefined when it may run as it is.
+ * requester as its only decider, once, for the Confirm's time; or, in a run with no person to confirm (an alert
+ * investigation, a patrol), a refusal. Undefined when it may run as it is.
  */
 export function confirmNeedFor(
   confirmUnrequested: { ttlMs: number } | undefined,
@@ -73,7 +74,11 @@ export function confirmNeedFor(
 ) {
   if (!confirmUnrequested) return undefined;
   if (!isUnrequestedCall({ tool, task: run.task, events: run.events, aliases })) return undefined;
+  if (!canConfirm(run.principal)) {
+    return { kind: 'refused' as const, reason: UNCONFIRMABLE_REFUSAL(tool.name, personKey(run.principal)) };
+  }
   return {
+    kind: 'confirm' as const,
     approvers: requesterOnly(run.principal),
     ttlMs: tool.approvalTtlMs ?? confirmUnrequested.ttlMs,
     approvals: 1 as const,
