@@ -55,6 +55,10 @@ export const storeKeys = {
   alertGroup: (groupId: string) => `alert-group:${groupId}`,
   /** Held while one process handles a notification of the group, so two gateways make one root between them. */
   alertGroupLock: (groupId: string) => `alert-group-lock:${groupId}`,
+  /** Held while one process posts what a group's thread does not show yet; changes to the group do not wait for it. */
+  alertGroupDelivery: (groupId: string) => `alert-group-delivery:${groupId}`,
+  /** Time index of the groups with posts still to make, by when the next try is due. */
+  pendingAlertGroups: 'alert-groups:pending',
   /** Set of the groups that fire now, for the groups-open gauge. */
   openAlertGroups: 'alert-groups:open',
   /** One automatic investigation of the hour's budget (`alerts.max_investigations_per_hour`). */

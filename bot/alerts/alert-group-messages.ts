@@ -1,7 +1,7 @@
 // The messages of an alert group's thread, from its stored record: the root as it stands, and the reply that says
 // what changed. Pure.
 import type { AlertGroupMessage, AlertLine } from '../../agent/chat-port.js';
-import type { AlertGroupRecord, GroupChange, ShownAlert } from './alert-group-state.js';
+import type { AlertGroupRecord, PendingReply, ShownAlert } from './alert-group-state.js';
 
 /** What a firing root may offer besides Ack: Investigate with a model, Silence with an Alertmanager (and group labels to match). */
 export interface RootButtonOffers {
@@ -40,22 +40,18 @@ export function silenceable(record: Pick<AlertGroupRecord, 'groupLabels'>): bool
 }
 
 /** The reply for a change of a group already posted: which alerts joined and which resolved. */
-export function changeMessage(
-  record: AlertGroupRecord,
-  change: Extract<GroupChange, { kind: 'changed' | 'resolved' }>,
-): AlertGroupMessage {
-  const joined = change.kind === 'changed' ? change.added : [];
+export function changeMessage(record: AlertGroupRecord, reply: PendingReply): AlertGroupMessage {
   return {
     kind: 'alert_group',
     groupId: record.groupId,
     part: 'change',
-    status: change.kind === 'resolved' ? 'resolved' : 'firing',
+    status: reply.kind === 'resolved' ? 'resolved' : 'firing',
     groupLabels: record.groupLabels,
-    alerts: alertLines(joined, record),
-    resolved: alertLines(change.resolved, record),
-    firingCount: change.kind === 'resolved' ? 0 : change.alerts.length,
+    alerts: alertLines(reply.added, record),
+    resolved: alertLines(reply.resolved, record),
+    firingCount: reply.firingCount,
     openedAt: record.openedAt,
-    ...(change.kind === 'resolved' ? { resolvedAt: change.resolvedAt } : {}),
+    ...(reply.resolvedAt !== undefined ? { resolvedAt: reply.resolvedAt } : {}),
     buttons: false,
   };
 }

@@ -3,13 +3,18 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { Store } from '../../agent/store/store.js';
 import { storeKeys } from '../../agent/store/store-keys.js';
-import { type AlertGroupRecord, AlertGroupRecordSchema } from './alert-group-state.js';
+import { type AlertGroupRecord, AlertGroupRecordSchema, hasPending } from './alert-group-state.js';
 
 /** A resolved group's record is kept this long, so a late resend of its last notification still posts nothing. */
 const KEEP_RESOLVED_MS = 7 * 86_400_000;
 /** Longer than one notification takes to handle (a post and an edit); a crashed holder's claim lapses after it. */
 const LOCK_MS = 30_000;
 const LOCK_WAIT_MS = 20_000;
+/**
+ * Longer than one pass of posts takes, Slack's pacing of one post a second per channel included; a crashed
+ * holder's posts are taken up by another process after it.
+ */
+const DELIVERY_LOCK_MS = 120_000;
 
 /** The group's id in keys and buttons: Alertmanager's `groupKey` is long and full of quotes and braces. */
 export function alertGroupId(groupKey: string): string {
@@ -39,18 +44,57 @@ export class AlertGroupRepository {
     return parsed.success ? parsed.data : undefined;
   }
 
-  async save(record: AlertGroupRecord): Promise<void> {
+  /** Saves a change of the group: its revision moves on, so posts made from the record before it are redone. */
+  save(record: AlertGroupRecord): Promise<void> {
+    return this.write({ ...record, revision: record.revision + 1 });
+  }
+
+  /** Saves what a delivery posted (a message id, a reply done): the group's content did not change. */
+  saveDelivered(record: AlertGroupRecord): Promise<void> {
+    return this.write(record);
+  }
+
+  /** Groups with posts still to make whose next try is due by `upTo`. */
+  async pendingDue(upTo: number, limit: number): Promise<string[]> {
+    return (await this.store.due(storeKeys.pendingAlertGroups, upTo, limit)).map((entry) => entry.member);
+  }
+
+  /**
+   * Runs `work` if no other process is posting for the group now, and returns undefined otherwise: that process
+   * reads the group again before it lets go, so it posts what this one would have.
+   */
+  async delivering<T>(groupId: string, work: () => Promise<T>): Promise<T | undefined> {
+    const key = storeKeys.alertGroupDelivery(groupId);
+    const owner = `delivery_${randomBytes(8).toString('hex')}`;
+    if (!(await this.store.claim(key, owner, DELIVERY_LOCK_MS))) return undefined;
+    try {
+      return await work();
+    } finally {
+      await this.store.release(key, owner);
+    }
+  }
+
+  private async write(record: AlertGroupRecord): Promise<void> {
     const open = record.status === 'firing';
+    const pending = record.pending;
     await this.store.writeAll([
       {
         kind: 'set',
         key: storeKeys.alertGroup(record.groupId),
         value: record,
-        ...(open ? {} : { ttlMs: KEEP_RESOLVED_MS }),
+        ...(open || hasPending(pending) ? {} : { ttlMs: KEEP_RESOLVED_MS }),
       },
       open
         ? { kind: 'addToSet', set: storeKeys.openAlertGroups, member: record.groupId }
         : { kind: 'removeFromSet', set: storeKeys.openAlertGroups, member: record.groupId },
+      hasPending(pending)
+        ? {
+            kind: 'addToIndex',
+            index: storeKeys.pendingAlertGroups,
+            member: record.groupId,
+            at: pending.retryAt ?? 0,
+          }
+        : { kind: 'removeFromIndex', index: storeKeys.pendingAlertGroups, member: record.groupId },
     ]);
   }
 

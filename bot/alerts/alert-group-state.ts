@@ -23,6 +23,34 @@ const RefSchema = z.object({
   messageId: z.string(),
 });
 
+/** A change still to be told in the thread: which alerts joined and which resolved, and how many fire after it. */
+export const PendingReplySchema = z.object({
+  kind: z.enum(['changed', 'resolved']),
+  added: z.array(ShownAlertSchema),
+  resolved: z.array(ShownAlertSchema),
+  firingCount: z.number().int().nonnegative(),
+  resolvedAt: z.number().optional(),
+});
+export type PendingReply = z.infer<typeof PendingReplySchema>;
+
+/**
+ * What the thread does not show yet. It is saved with the change, before anything is posted, so a post that
+ * failed (the chat platform down, a rate limit) or a process that died first is made later, never lost.
+ */
+export const PendingDeliverySchema = z.object({
+  /** `post`: the root is not posted yet (its ref has no message id). `edit`: it does not show the record yet. */
+  root: z.enum(['post', 'edit']).optional(),
+  /** The replies to post in the thread, oldest first. */
+  replies: z.array(PendingReplySchema).default([]),
+  /** The new group's investigation (or route checks) is still to start; it needs the root's thread. */
+  start: z.boolean().optional(),
+  /** Failed tries so far, when the next is due, and why the last one failed. */
+  attempts: z.number().int().nonnegative().default(0),
+  retryAt: z.number().optional(),
+  lastError: z.string().optional(),
+});
+export type PendingDelivery = z.infer<typeof PendingDeliverySchema>;
+
 /** Stored per group; version 1. A group that fires again after it resolved starts a new thread (a new episode). */
 export const AlertGroupRecordSchema = z.object({
   version: z.literal(1),
@@ -41,6 +69,10 @@ export const AlertGroupRecordSchema = z.object({
   /** How the group was investigated, or why not, for the root's note and its Investigate button. */
   investigation: z.object({ runId: z.string().optional(), note: z.string().optional() }).default({}),
   acked: z.object({ by: z.string(), at: z.number() }).optional(),
+  /** Counts the record's changes, so a post made from an older one is known to be out of date. */
+  revision: z.number().int().nonnegative().default(0),
+  /** Absent when the thread shows the record as it stands. */
+  pending: PendingDeliverySchema.optional(),
 });
 export type AlertGroupRecord = z.infer<typeof AlertGroupRecordSchema>;
 export type AlertGroupRoot = AlertGroupRecord['root'];
@@ -107,15 +139,18 @@ export function groupChange(
   };
 }
 
-/** The record after a change whose posts were made; `root` is the new root's ref for an opened group. */
+/**
+ * The record after a change, with what the thread must still show: a new root to post, or the root to edit and a
+ * reply. `channel` is where a new group's root goes.
+ */
 export function recordAfter(
   record: AlertGroupRecord | undefined,
   change: Exclude<GroupChange, { kind: 'none' }>,
-  context: { groupId: string; payload: WebhookPayload; root?: AlertGroupRoot },
+  context: { groupId: string; payload: WebhookPayload; channel?: AlertGroupRoot['conversation'] },
 ): AlertGroupRecord {
   const { payload } = context;
   if (change.kind === 'opened') {
-    if (!context.root) throw new Error('An opened alert group needs its root message');
+    if (!context.channel) throw new Error('An opened alert group needs the channel of its root');
     return {
       version: 1,
       groupId: context.groupId,
@@ -126,13 +161,94 @@ export function recordAfter(
       alerts: change.alerts,
       openedAt: change.openedAt,
       externalURL: payload.externalURL,
-      root: context.root,
+      root: { conversation: { ...context.channel }, messageId: '' },
       investigation: {},
+      revision: 0,
+      pending: { root: 'post', replies: [], start: true, attempts: 0 },
     };
   }
   if (!record) throw new Error(`A ${change.kind} alert group needs its stored record`);
-  if (change.kind === 'changed') return { ...record, alerts: change.alerts };
-  return { ...record, status: 'resolved', resolvedAt: change.resolvedAt };
+  const reply: PendingReply =
+    change.kind === 'changed'
+      ? { kind: 'changed', added: change.added, resolved: change.resolved, firingCount: change.alerts.length }
+      : {
+          kind: 'resolved',
+          added: [],
+          resolved: change.resolved,
+          firingCount: 0,
+          resolvedAt: change.resolvedAt,
+        };
+  const pending = withChange(record.pending, reply, record.root.messageId !== '');
+  if (change.kind === 'changed') return { ...record, alerts: change.alerts, pending };
+  return { ...record, status: 'resolved', resolvedAt: change.resolvedAt, pending };
+}
+
+/**
+ * A root not posted yet is posted as the record stands, so a reply about a change it never showed is not queued.
+ * A group that resolves before its investigation started gets none.
+ */
+function withChange(
+  pending: PendingDelivery | undefined,
+  reply: PendingReply,
+  rootPosted: boolean,
+): PendingDelivery {
+  // A root given up on after a day of failures is posted again with the next change.
+  const base: PendingDelivery = pending ?? {
+    replies: [],
+    attempts: 0,
+    ...(rootPosted ? {} : { root: 'post' }),
+  };
+  if (base.root === 'post') {
+    return reply.kind === 'resolved' ? { ...base, start: false } : base;
+  }
+  return {
+    ...base,
+    root: 'edit',
+    replies: [...base.replies, reply],
+    ...(reply.kind === 'resolved' ? { start: false } : {}),
+  };
+}
+
+/** Whether anything is left for the thread to show. */
+export function hasPending(pending: PendingDelivery | undefined): pending is PendingDelivery {
+  return (
+    pending !== undefined &&
+    (pending.root !== undefined || pending.replies.length > 0 || pending.start === true)
+  );
+}
+
+/** After a post that worked: nothing left means no pending at all, and the failures so far are forgotten. */
+export function settled(record: AlertGroupRecord): AlertGroupRecord {
+  const { pending, ...rest } = record;
+  if (!hasPending(pending)) return rest;
+  const { retryAt: _retryAt, lastError: _lastError, ...left } = pending;
+  return { ...rest, pending: { ...left, attempts: 0 } };
+}
+
+/** A failed post's retry: 5 s, doubling to 5 min, given up after about a day of failing. */
+export const RETRY_FIRST_MS = 5_000;
+export const RETRY_MAX_MS = 5 * 60_000;
+export const MAX_POST_ATTEMPTS = 300;
+
+export function retryAfterFailure(
+  record: AlertGroupRecord,
+  error: string,
+  now: number,
+): { record: AlertGroupRecord; gaveUp: boolean } {
+  const pending = record.pending ?? { replies: [], attempts: 0 };
+  const attempts = pending.attempts + 1;
+  if (attempts >= MAX_POST_ATTEMPTS) {
+    const { pending: _dropped, ...rest } = record;
+    return { record: rest, gaveUp: true };
+  }
+  const wait = Math.min(RETRY_FIRST_MS * 2 ** Math.min(attempts - 1, 16), RETRY_MAX_MS);
+  return {
+    record: {
+      ...record,
+      pending: { ...pending, attempts, retryAt: now + wait, lastError: error.slice(0, 300) },
+    },
+    gaveUp: false,
+  };
 }
 
 function compare(a: ShownAlert, b: ShownAlert): number {

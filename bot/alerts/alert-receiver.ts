@@ -17,7 +17,7 @@ const DRAIN_LIMIT_BYTES = 8 * MAX_BODY_BYTES;
 
 export interface AlertReceiverOptions {
   token: string;
-  notifications: Pick<AlertNotifications, 'handle'>;
+  notifications: Pick<AlertNotifications, 'receive'>;
   logger: Logger;
   /** Counts the requests refused here (`unauthorized`, `refused`); handled ones are counted by their outcome. */
   metrics?: AlertMetrics;
@@ -63,7 +63,7 @@ export function alertReceiver(options: AlertReceiverOptions): RequestHandler {
       );
     }
     try {
-      const outcome = await options.notifications.handle(payload);
+      const outcome = await options.notifications.receive(payload);
       return sendJson(response, 200, { ok: true, outcome });
     } catch (error) {
       if (isStoreUnavailable(error) || error instanceof AlertGroupLockTimeout) {

@@ -96,6 +96,10 @@ export class OpsbotMetrics {
     'alert_notifications_duplicate_total',
     'Alertmanager notifications whose firing set was the one already shown (repeat_interval resends, HA twins): nothing posted.',
   );
+  readonly alertPostsFailed = this.counter(
+    'alert_posts_failed_total',
+    'Posts of alert threads (a root, its edit, a reply) that the chat platform refused or did not answer: each is saved and tried again.',
+  );
   readonly alertGroupsOpen = this.gauge('alert_groups_open', 'Alert groups firing now, in the Store.');
   readonly alertInvestigations = this.counter(
     'alert_investigations_started_total',
@@ -141,6 +145,10 @@ export class OpsbotMetrics {
   notificationHandled(outcome: string): void {
     this.alertNotifications.inc({ outcome });
     if (outcome === 'duplicate') this.alertDuplicates.inc();
+  }
+
+  alertPostFailed(): void {
+    this.alertPostsFailed.inc();
   }
 
   investigationStarted(how: 'automatic' | 'button' | 'checks'): void {

@@ -4,19 +4,25 @@ import type { ChatPort } from '../../agent/chat-port.js';
 import type { Clock } from '../../agent/clock.js';
 import type { Logger } from '../../agent/logger.js';
 import { AlertButtons } from '../alerts/alert-buttons.js';
+import { AlertGroupDelivery } from '../alerts/alert-group-delivery.js';
+import type { RootButtonOffers } from '../alerts/alert-group-messages.js';
 import { AlertGroupRepository } from '../alerts/alert-group-repository.js';
+import type { AlertGroupRecord } from '../alerts/alert-group-state.js';
 import { AlertInvestigations } from '../alerts/alert-investigations.js';
-import { AlertNotifications, type AlertNotificationsOptions } from '../alerts/alert-notifications.js';
+import { AlertNotifications } from '../alerts/alert-notifications.js';
 import { ALERTS_PATH, alertReceiver, alertsOff } from '../alerts/alert-receiver.js';
 import { AlertSilences } from '../alerts/alert-silences.js';
 import type { Opsbot } from '../compose.js';
 import type { HttpServer } from '../http/http-server.js';
 import type { OpsbotMetrics } from '../metrics/opsbot-metrics.js';
+import type { Service } from './service.js';
 
 export interface AlertsMount {
   /** The receiver is on (its token is set, and this process takes events). */
   on: boolean;
   notifications?: AlertNotifications;
+  /** Posts what alert threads do not show yet; its sweep runs from start() until stop(). */
+  delivery?: AlertGroupDelivery;
   investigations?: AlertInvestigations;
   /** For the router: the root's buttons, when the bot has an audit log (always, but in unit tests). */
   buttons?: AlertButtons;
@@ -47,12 +53,6 @@ export function mountAlerts(options: {
         ...(options.metrics ? { metrics: options.metrics } : {}),
       })
     : undefined;
-  const hooks: Pick<AlertNotificationsOptions, 'onOpened' | 'investigateButton'> = investigations
-    ? {
-        onOpened: (record, { destination }) => investigations.opened(record, destination),
-        investigateButton: (record) => investigations.offersButton(record),
-      }
-    : {};
   const repository = new AlertGroupRepository(opsbot.store);
   // Silence is offered only where the tool is: `tools.alertmanager.url` registers alertmanager_silence.
   const silences =
@@ -68,15 +68,30 @@ export function mountAlerts(options: {
         clock: options.clock,
       })
     : undefined;
-  const notifications = new AlertNotifications({
+  const silenceButtons = silences !== undefined && buttons !== undefined;
+  const offers = (record: AlertGroupRecord): RootButtonOffers => ({
+    investigateButton: investigations?.offersButton(record) ?? false,
+    silenceButtons,
+  });
+  const delivery = new AlertGroupDelivery({
     settings: opsbot.settings.alerts,
     repository,
     chat: options.chat,
     clock: options.clock,
     logger,
+    buttons: offers,
     ...(options.metrics ? { metrics: options.metrics } : {}),
-    ...hooks,
-    silenceButtons: silences !== undefined && buttons !== undefined,
+    ...(investigations
+      ? { onOpened: (record, { destination }) => investigations.opened(record, destination) }
+      : {}),
+  });
+  const notifications = new AlertNotifications({
+    settings: opsbot.settings.alerts,
+    repository,
+    delivery,
+    clock: options.clock,
+    logger,
+    ...(options.metrics ? { metrics: options.metrics } : {}),
   });
   http.mount(
     ALERTS_PATH,
@@ -85,7 +100,26 @@ export function mountAlerts(options: {
   return {
     on: true,
     notifications,
+    delivery,
     ...(investigations ? { investigations } : {}),
     ...(buttons ? { buttons } : {}),
+  };
+}
+
+/** The delivery's sweep, for the service set: started once the chat adapters are, and stopped before them. */
+export function alertDeliveryService(delivery: AlertGroupDelivery): Service {
+  return {
+    name: 'alert posts',
+    async start() {
+      delivery.start();
+    },
+    stop: () => delivery.stop(),
+    async readiness() {
+      const waiting = await delivery.backlog();
+      return {
+        ok: true,
+        detail: waiting === 0 ? 'all shown' : `${waiting} alert group(s) with posts still to make`,
+      };
+    },
   };
 }

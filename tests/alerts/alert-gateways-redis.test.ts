@@ -6,11 +6,12 @@ import { systemClock } from '../../agent/clock.js';
 import { silentLogger } from '../../agent/logger.js';
 import { RedisStore } from '../../agent/store/redis-store.js';
 import { AlertGroupRepository } from '../../bot/alerts/alert-group-repository.js';
-import { AlertNotifications } from '../../bot/alerts/alert-notifications.js';
+import type { AlertNotifications } from '../../bot/alerts/alert-notifications.js';
 import { AlertSettingsSchema } from '../../bot/alerts/alert-settings.js';
 import { WebhookPayloadSchema } from '../../bot/alerts/alertmanager-payload.js';
 import { RecordingChatPort } from '../fakes/recording-chat-port.js';
 import { deleteRedisKeys, TEST_REDIS_URL } from '../store/redis-test-keys.js';
+import { alertNotifications } from './alert-notifications-rig.js';
 import { webhookAlert, webhookPayload } from './webhook-fixtures.js';
 
 const prefix = `opsbot-test:alerts-${randomBytes(4).toString('hex')}:`;
@@ -23,13 +24,13 @@ afterEach(async () => {
 async function gateway(chat: RecordingChatPort): Promise<AlertNotifications> {
   const store = await RedisStore.connect(TEST_REDIS_URL, { prefix });
   stores.push(store);
-  return new AlertNotifications({
+  return alertNotifications({
     settings: AlertSettingsSchema.parse({ channel: 'playground:alerts' }),
     repository: new AlertGroupRepository(store),
     chat,
     clock: systemClock,
     logger: silentLogger,
-  });
+  }).notifications;
 }
 
 describe('alert groups across two gateways on Redis', () => {

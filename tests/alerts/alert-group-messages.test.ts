@@ -30,6 +30,7 @@ function record(alerts: ShownAlert[], extra: Partial<AlertGroupRecord> = {}): Al
     externalURL: 'http://alertmanager:9093',
     root: { conversation: { platform: 'slack', channelId: 'C1' }, messageId: '1.1' },
     investigation: {},
+    revision: 0,
     ...extra,
   };
 }
@@ -83,9 +84,9 @@ describe("an alert group's messages", () => {
     const group = record([alert('db1'), alert('db3')]);
     const reply = changeMessage(group, {
       kind: 'changed',
-      alerts: group.alerts,
       added: [alert('db3')],
       resolved: [alert('db2')],
+      firingCount: group.alerts.length,
     });
     const text = JSON.stringify(alertGroupView(reply, VIEW_LIMITS.slack).blocks);
     expect(text).toContain('Joined (1)');

@@ -5,7 +5,7 @@ import { type WebhookPayload, WebhookPayloadSchema } from '../../bot/alerts/aler
 import { webhookAlert, webhookPayload } from './webhook-fixtures.js';
 
 const NOW = Date.parse('2026-01-01T12:14:00Z');
-const root = { conversation: { platform: 'slack' as const, channelId: 'C1' }, messageId: '1.1' };
+const channel = { platform: 'slack' as const, channelId: 'C1' };
 const payload = (alerts: ReturnType<typeof webhookAlert>[]): WebhookPayload =>
   WebhookPayloadSchema.parse(webhookPayload(alerts));
 
@@ -13,7 +13,7 @@ function opened(alerts: ReturnType<typeof webhookAlert>[]): AlertGroupRecord {
   const notification = payload(alerts);
   const change = groupChange(undefined, notification, NOW);
   if (change.kind !== 'opened') throw new Error(`expected opened, got ${change.kind}`);
-  return recordAfter(undefined, change, { groupId: 'g1', payload: notification, root });
+  return recordAfter(undefined, change, { groupId: 'g1', payload: notification, channel });
 }
 
 describe('an alert group', () => {

@@ -113,6 +113,19 @@ describe.skipIf(!alertmanagerInstalled)('alert groups on Slack through the real 
     expect((await manager.notifications()).failed).toBeGreaterThanOrEqual(0);
   }, 60_000);
 
+  it('posts a root Slack refused once the retry is due, with Alertmanager told it was taken', async () => {
+    const { api, manager } = await start();
+    api.failOnce('chat.postMessage', 'internal_error');
+    await manager.post([diskFull('db1')]);
+    await sentBeyond(manager, 0, 1);
+    // Alertmanager got its 200 at once: the change is stored, and the post is the bot's to retry.
+    expect((await manager.notifications()).failed).toBe(0);
+    const root = await waitFor('the root, posted by the retry', () => api.topLevel(CHANNEL)[0], 20_000);
+    expect(text(root)).toContain('FIRING · alertname=DiskFull · 1 alert');
+    await sentBeyond(manager, (await manager.notifications()).sent, 1);
+    expect(api.topLevel(CHANNEL)).toHaveLength(1);
+  }, 60_000);
+
   it('makes one root of the same notification from an HA pair of Alertmanagers', async () => {
     const { api, manager } = await start();
     const twin = await RealAlertmanager.start({ url: receiverUrl(bot!), token: ALERTS_TOKEN });

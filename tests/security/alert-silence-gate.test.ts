@@ -10,13 +10,13 @@ import { PermissionSettingsSchema } from '../../agent/policy/permission-settings
 import type { Principal } from '../../agent/principal.js';
 import { AlertButtons } from '../../bot/alerts/alert-buttons.js';
 import { AlertGroupRepository, alertGroupId } from '../../bot/alerts/alert-group-repository.js';
-import { AlertNotifications } from '../../bot/alerts/alert-notifications.js';
 import { AlertSettingsSchema } from '../../bot/alerts/alert-settings.js';
 import { AlertSilences } from '../../bot/alerts/alert-silences.js';
 import { WebhookPayloadSchema } from '../../bot/alerts/alertmanager-payload.js';
 import { decodeButton } from '../../bot/chat/button-codec.js';
 import { createBuiltInTools } from '../../tools/index.js';
 import { ToolSettingsSchema } from '../../tools/tool-settings-schema.js';
+import { alertNotifications } from '../alerts/alert-notifications-rig.js';
 import { webhookAlert, webhookPayload } from '../alerts/webhook-fixtures.js';
 import { type ApprovalHarness, createApprovalHarness, permissions } from '../approvals/approval-harness.js';
 import { text } from '../fakes/openai-server.js';
@@ -68,7 +68,7 @@ async function rig() {
   const store = harness.stores[0]!;
   const repository = new AlertGroupRepository(store);
   const logger = new RecordingLogger();
-  const notifications = new AlertNotifications({
+  const { notifications } = alertNotifications({
     settings: AlertSettingsSchema.parse({ channel: 'playground:alerts' }),
     repository,
     chat: harness.chat,
