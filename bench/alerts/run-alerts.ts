@@ -160,6 +160,14 @@ async function checkPosts(
   label: string,
   problems: string[],
 ): Promise<NonNullable<AlertsRound['posts']>> {
+  // The receiver answers once each change is saved: its posts, and the investigations they start, may still be
+  // under way when the last answer comes.
+  for (const deadline = Date.now() + 30_000; Date.now() < deadline; ) {
+    if ((await metricTotal(base, 'opsbot_alert_groups_pending_posts')) === 0) break;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  const pending = await metricTotal(base, 'opsbot_alert_groups_pending_posts');
+  if (pending > 0) problems.push(`${label}: ${pending} groups still had posts to make 30 s after the storm`);
   const investigations = await metricTotal(base, 'opsbot_alert_investigations_started_total');
   const wanted = context.model ? Math.min(context.cap, context.storm.groups) : 0;
   if (investigations !== wanted) {

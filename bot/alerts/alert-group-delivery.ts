@@ -80,9 +80,9 @@ export class AlertGroupDelivery {
     while (this.inFlight.size > 0) await Promise.all([...this.inFlight.values()]);
   }
 
-  /** How many groups have posts still to make, due or waiting for their retry (up to 1,000). */
-  async backlog(): Promise<number> {
-    return (await this.options.repository.pendingDue(Number.MAX_SAFE_INTEGER, 1_000)).length;
+  /** How many groups have posts still to make, due or waiting for their retry. */
+  backlog(): Promise<number> {
+    return this.options.repository.pendingCount();
   }
 
   /** Posts for the group in the background; a failure is saved for the sweep, and logged. */

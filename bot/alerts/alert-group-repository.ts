@@ -98,6 +98,11 @@ export class AlertGroupRepository {
     ]);
   }
 
+  /** How many groups have posts still to make, due or waiting for a retry (counted up to 10,000). */
+  async pendingCount(): Promise<number> {
+    return (await this.pendingDue(Number.MAX_SAFE_INTEGER, 10_000)).length;
+  }
+
   async openCount(): Promise<number> {
     return (await this.store.members(storeKeys.openAlertGroups)).length;
   }

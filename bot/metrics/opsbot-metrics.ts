@@ -101,6 +101,10 @@ export class OpsbotMetrics {
     'Posts of alert threads (a root, its edit, a reply) that the chat platform refused or did not answer: each is saved and tried again.',
   );
   readonly alertGroupsOpen = this.gauge('alert_groups_open', 'Alert groups firing now, in the Store.');
+  readonly alertGroupsPending = this.gauge(
+    'alert_groups_pending_posts',
+    'Alert groups whose thread does not show their state yet: posts due, or waiting for a retry after a failure.',
+  );
   readonly alertInvestigations = this.counter(
     'alert_investigations_started_total',
     'Investigations started for alert groups, by how (automatic, button, checks).',

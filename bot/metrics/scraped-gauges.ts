@@ -50,15 +50,16 @@ export function queueGauges(queue: RunQueue, metrics: OpsbotMetrics): GaugeColle
   };
 }
 
-/** The alert groups firing now, from the Store's set of open groups. */
+/** The alert groups firing now, and those with posts still to make, from the Store. */
 export function alertGauges(
-  groups: { openCount(): Promise<number> },
+  groups: { openCount(): Promise<number>; pendingCount(): Promise<number> },
   metrics: OpsbotMetrics,
 ): GaugeCollector {
   return {
     part: 'alerts',
     async collect() {
       metrics.alertGroupsOpen.set(await groups.openCount());
+      metrics.alertGroupsPending.set(await groups.pendingCount());
     },
   };
 }

@@ -43,4 +43,25 @@ describe('the alert metrics', () => {
     expect(sample(metrics, 'opsbot_alert_groups_open')).toBe(1);
     expect(sample(metrics, 'opsbot_alert_investigations_started_total{how="automatic"}')).toBeNaN();
   }, 30_000);
+
+  it('count the posts that failed and the groups still to show, and /readyz says how many wait', async () => {
+    // The channel is on Slack, which this bot does not run: every post fails, and is kept for a retry.
+    directory = new AlertsBotDirectory(['alerts:', "  channel: 'slack:C0NOWHERE'", ''].join('\n'));
+    bot = await directory.serve({ OPSBOT_METRICS: 'on', OPSBOT_PLAYGROUND: 'on' });
+    const response = await fetch(receiverUrl(bot), {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${ALERTS_TOKEN}` },
+      body: JSON.stringify(webhookPayload([webhookAlert('db1')])),
+    });
+    expect(response.status).toBe(200);
+    await expect
+      .poll(async () =>
+        sample(await (await fetch(`${bot!.url}/metrics`)).text(), 'opsbot_alert_posts_failed_total'),
+      )
+      .toBe(1);
+    const metrics = await (await fetch(`${bot.url}/metrics`)).text();
+    expect(sample(metrics, 'opsbot_alert_groups_pending_posts')).toBe(1);
+    const ready = await (await fetch(`${bot.url}/readyz`)).text();
+    expect(ready).toContain('1 alert group(s) with posts still to make');
+  }, 30_000);
 });
