@@ -55,6 +55,8 @@ export const storeKeys = {
   alertGroup: (groupId: string) => `alert-group:${groupId}`,
   /** Held while one process handles a notification of the group, so two gateways make one root between them. */
   alertGroupLock: (groupId: string) => `alert-group-lock:${groupId}`,
+  /** Which alert group a Silence button's run silences, while the run may still end (alert-silence-links.ts). */
+  alertSilenceRun: (runId: string) => `alert-silence-run:${runId}`,
   /** Set of the groups that fire now, for the groups-open gauge. */
   openAlertGroups: 'alert-groups:open',
   /** One automatic investigation of the hour's budget (`alerts.max_investigations_per_hour`). */

@@ -41,9 +41,21 @@ export const AlertGroupRecordSchema = z.object({
   /** How the group was investigated, or why not, for the root's note and its Investigate button. */
   investigation: z.object({ runId: z.string().optional(), note: z.string().optional() }).default({}),
   acked: z.object({ by: z.string(), at: z.number() }).optional(),
+  /** The latest silence a Silence button made (its run finished ok): shown on the root, without Silence buttons, until it ends. */
+  silenced: z
+    .object({
+      by: z.string(),
+      until: z.number(),
+      /** The button's length, such as 1h. */
+      duration: z.string(),
+      /** Alertmanager's id of the silence, when the tool's result gave it. */
+      silenceId: z.string().optional(),
+    })
+    .optional(),
 });
 export type AlertGroupRecord = z.infer<typeof AlertGroupRecordSchema>;
 export type AlertGroupRoot = AlertGroupRecord['root'];
+export type AlertGroupSilence = NonNullable<AlertGroupRecord['silenced']>;
 
 /** What a notification does to its group. */
 export type GroupChange =
@@ -137,4 +149,9 @@ export function recordAfter(
 
 function compare(a: ShownAlert, b: ShownAlert): number {
   return a.fingerprint < b.fingerprint ? -1 : a.fingerprint > b.fingerprint ? 1 : 0;
+}
+
+/** The record once a Silence button's run made a silence: the newest silence replaces any earlier one. */
+export function recordSilenced(record: AlertGroupRecord, silenced: AlertGroupSilence): AlertGroupRecord {
+  return { ...record, silenced };
 }

@@ -117,6 +117,7 @@ export class AlertNotifications {
     return {
       investigateButton: this.options.investigateButton?.(record) ?? false,
       silenceButtons: this.options.silenceButtons ?? false,
+      now: this.options.clock.now(),
     };
   }
 }
