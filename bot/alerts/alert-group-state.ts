@@ -41,7 +41,10 @@ export const AlertGroupRecordSchema = z.object({
   /** How the group was investigated, or why not, for the root's note and its Investigate button. */
   investigation: z.object({ runId: z.string().optional(), note: z.string().optional() }).default({}),
   acked: z.object({ by: z.string(), at: z.number() }).optional(),
-  /** The latest silence a Silence button made (its run finished ok): shown on the root, without Silence buttons, until it ends. */
+  /**
+   * The latest silence a Silence button made (its run finished ok): shown on the root, in place of the Silence
+   * buttons, until it ends.
+   */
   silenced: z
     .object({
       by: z.string(),
