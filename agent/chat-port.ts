@@ -152,9 +152,11 @@ export type AlertGroupMessage = {
   /** opsbot's own word on the investigation ("not investigated automatically: 30 this hour"). */
   note?: string;
   acked?: { by: string; at: number };
+  /** A silence a Silence button made, while it lasts: who asked, until when, for how long, and its id. */
+  silenced?: { by: string; until: number; duration: string; silenceId?: string };
   /**
    * Buttons while the group fires: Ack until acked, with a model Investigate (Run again once a run started), and
-   * with an Alertmanager configured Silence 1 h / 4 h.
+   * with an Alertmanager configured Silence 1 h / 4 h (none while silenced).
    */
   buttons: false | { investigate: boolean; investigated: boolean; silence: boolean };
 };

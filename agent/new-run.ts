@@ -16,6 +16,11 @@ export interface TaskInput {
   plan?: { calls: PlannedCall[]; summaryTask?: string };
   /** Keep the ended run only this long, and leave it out of its thread's memory (patrol runs). */
   keepForMs?: number;
+  /**
+   * Run beside the thread's active run instead of in line behind it: only for a button's short run of one planned
+   * call, which a person waits on while an investigation holds the thread (see `alongside` in run.ts).
+   */
+  alongside?: true;
 }
 
 export interface NewRunInput {
@@ -29,6 +34,7 @@ export interface NewRunInput {
   redactor: Redactor;
   plan?: { calls: PlannedCall[]; summaryTask?: string };
   keepForMs?: number;
+  alongside?: true;
 }
 
 export function newRun(input: NewRunInput): RunIn<'queued'> {
@@ -53,6 +59,7 @@ export function newRun(input: NewRunInput): RunIn<'queued'> {
     failedActions: [],
     ...(input.plan ? { plan: input.plan } : {}),
     ...(input.keepForMs ? { keepForMs: input.keepForMs } : {}),
+    ...(input.alongside ? { alongside: true as const } : {}),
     events: [{ type: 'task_received', at: input.now, step: 0, text: task, engine: input.engine }],
   };
 }

@@ -61,7 +61,9 @@ export class RunEffects {
       // What needs no I/O is done here, without a wait: most transitions cause only a trace and an audit entry.
       if (effect.kind === 'enqueue' && handOff) handOff.push(run.id);
       else if (effect.kind === 'audit') this.audit(run, effect.entry);
-      else if (effect.kind === 'free_thread' && effects[index + 1]?.kind === 'save') {
+      else if (effect.kind === 'free_thread' && run.alongside) {
+        // A run alongside never took its thread: the lock and the line belong to the thread's active run.
+      } else if (effect.kind === 'free_thread' && effects[index + 1]?.kind === 'save') {
         // The machine frees a thread just before the save that ends the run (or asks its question): both go
         // in one write, the freeing first, so no crash between them can leave the thread locked by an ended
         // run. Then the thread moves on.

@@ -177,6 +177,11 @@ const base = {
   plan: z.object({ calls: z.array(PlannedCallSchema).min(1), summaryTask: z.string().optional() }).optional(),
   /** A run kept only this long after it ends (patrol runs), with no place in its thread's memory. */
   keepForMs: z.number().int().positive().optional(),
+  /**
+   * A button's short run of one call (the alert group's Silence) that runs beside its thread's active run: it never
+   * takes the thread's lock nor waits in its line, and its end frees nothing there. Absent for every other run.
+   */
+  alongside: z.literal(true).optional(),
   /** How many times the current missing-argument question was asked, to stop asking in circles. */
   askAttempts: z.number().int().nonnegative().default(0),
   /** The run's write and danger calls that failed, oldest first (v3). */

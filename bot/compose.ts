@@ -23,6 +23,9 @@ import { patrolProblems } from '../scheduled/patrol-validation.js';
 import { createOpsTools } from '../tools/index.js';
 import { ToolSettingsError } from '../tools/tool-settings-error.js';
 import { alertCheckProblems } from './alerts/alert-check-validation.js';
+import { AlertGroupRepository } from './alerts/alert-group-repository.js';
+import { AlertSilenceEnds } from './alerts/alert-silence-ends.js';
+import { SilenceRunLinks } from './alerts/alert-silence-links.js';
 import { type Environment, modelConfigured } from './config/environment.js';
 import { settingsProblemsError } from './config/load-settings.js';
 import type { Settings } from './config/settings-schema.js';
@@ -143,6 +146,7 @@ export async function createOpsbot(options: ComposeOptions): Promise<Opsbot> {
     permissions,
   };
   const trace = new FileTraceSink(traceDir);
+  const stepsRuns = environment.OPSBOT_ROLE !== 'gateway';
   const kernel = new Kernel({
     store,
     tools: registry,
@@ -170,11 +174,23 @@ export async function createOpsbot(options: ComposeOptions): Promise<Opsbot> {
     instanceId: instance.id,
     ...(queue ? { queue } : {}),
     // A gateway takes events and enqueues runs; the workers step them.
-    worker: environment.OPSBOT_ROLE !== 'gateway',
+    worker: stepsRuns,
     concurrency: limits.worker_concurrency,
     runLeaseMs: limits.worker_lock,
   });
   if (metrics) kernel.onRunChange(runLifecycleMetrics(metrics));
+  // A Silence button's run ends where runs are stepped (a worker on Redis), which then shows it on the group's root.
+  if (stepsRuns && settings.tools.alertmanager) {
+    const ends = new AlertSilenceEnds({
+      links: new SilenceRunLinks(store),
+      repository: new AlertGroupRepository(store),
+      chat: options.chat,
+      clock: options.clock ?? systemClock,
+      logger,
+      modelConfigured: kernel.modelConfigured,
+    });
+    kernel.onRunChange(ends.listener);
+  }
   /** The models and where they are reached, e.g. "gpt-4o-mini at https://api.openai.com/v1; summaries: …". */
   const describeModel = () =>
     models

@@ -27,7 +27,9 @@ export async function recoverRuns(core: CommandCore): Promise<{ continued: numbe
       await core.queue.enqueue(runId);
       counts.continued += 1;
     } else if (run.status === 'queued') {
-      if (await core.scheduler.holds(run.conversation, runId)) await core.queue.enqueue(runId);
+      // A run alongside its thread's active run never waits in the thread's line.
+      if (run.alongside || (await core.scheduler.holds(run.conversation, runId)))
+        await core.queue.enqueue(runId);
       else await core.scheduler.admit(run.conversation, runId);
       counts.continued += 1;
     } else if (run.status === 'waiting_for_user' || run.status === 'waiting_for_approval') {

@@ -1,4 +1,5 @@
-// start: a new request becomes a saved run, handed to the queue or put in line behind its thread's earlier one.
+// start: a new request becomes a saved run, handed to the queue or put in line behind its thread's earlier one
+// (a run `alongside` its thread's active run goes to the queue at once).
 import type { ModelFallback } from '../model-fallback.js';
 import { newRun, type TaskInput, taskProblem } from '../new-run.js';
 import { type AuditLog, auditActor } from '../policy/audit-log.js';
@@ -14,8 +15,8 @@ export interface StartOptions {
 }
 
 /**
- * Saves a new run and hands it to the queue, or, when its thread is busy, puts it in line there, and returns its
- * id at once. Bad input ends in a failed run with a clear message. A typed command runs without the model while
+ * Saves a new run and hands it to the queue, or, when its thread is busy (and it does not run alongside), puts it
+ * in line there, and returns its id at once. Bad input ends in a failed run with a clear message. A typed command runs without the model while
  * the model cannot be reached, and says so.
  */
 export async function startRun(core: CommandCore, task: TaskInput, options: StartOptions): Promise<string> {
@@ -61,6 +62,11 @@ export async function startRun(core: CommandCore, task: TaskInput, options: Star
   const earlier = await core.runs.threadRunIds(task.conversation);
   if (earlier.length > 0) run.threadSummary = await buildThreadSummary(core.runs, earlier);
   const saved = await core.effects.create(run);
+  if (saved.alongside) {
+    // Beside the thread's active run: a click's one call is not made to wait for an investigation to end.
+    await core.queue.enqueue(saved.id);
+    return saved.id;
+  }
   const position = await core.scheduler.admit(saved.conversation, saved.id);
   if (position > 0) await applyTransition(core, saved, { type: 'thread_busy', at: clock.now(), position });
   return saved.id;

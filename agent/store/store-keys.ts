@@ -59,6 +59,8 @@ export const storeKeys = {
   alertGroupDelivery: (groupId: string) => `alert-group-delivery:${groupId}`,
   /** Time index of the groups with posts still to make, by when the next try is due. */
   pendingAlertGroups: 'alert-groups:pending',
+  /** Which alert group a Silence button's run silences, while the run may still end (alert-silence-links.ts). */
+  alertSilenceRun: (runId: string) => `alert-silence-run:${runId}`,
   /** Set of the groups that fire now, for the groups-open gauge. */
   openAlertGroups: 'alert-groups:open',
   /** One automatic investigation of the hour's budget (`alerts.max_investigations_per_hour`). */

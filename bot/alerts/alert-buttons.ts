@@ -69,6 +69,7 @@ export class AlertButtons {
         rootMessage(outcome.record, {
           investigateButton: this.options.investigations?.offersButton(outcome.record) ?? false,
           silenceButtons: this.options.silences !== undefined,
+          now: this.options.clock.now(),
         }),
       );
       await this.audit(button, action, 'done', outcome.reply);
@@ -94,7 +95,10 @@ export class AlertButtons {
     return { record: next, reply: `Investigating in the thread: run ${next.investigation.runId}.` };
   }
 
-  /** The root is left as it is: the silence's run shows in the thread, with its approval card when it needs one. */
+  /**
+   * The root is left as it is for now: the silence's run shows in the thread, with its approval card when it needs
+   * one, and the root shows the silence once the run made it (alert-silence-ends.ts).
+   */
   private async silence(record: AlertGroupRecord, button: AlertButton): Promise<string> {
     const { silences } = this.options;
     const duration = button.value;

@@ -7,10 +7,13 @@ import type { AlertGroupRecord, PendingReply, ShownAlert } from './alert-group-s
 export interface RootButtonOffers {
   investigateButton: boolean;
   silenceButtons: boolean;
+  /** The time now: a silence shows on the root, and takes the place of its Silence buttons, until it ends. */
+  now: number;
 }
 
 export function rootMessage(record: AlertGroupRecord, options: RootButtonOffers): AlertGroupMessage {
   const firing = record.status === 'firing';
+  const silenced = record.silenced && record.silenced.until > options.now ? record.silenced : undefined;
   return {
     kind: 'alert_group',
     groupId: record.groupId,
@@ -24,11 +27,12 @@ export function rootMessage(record: AlertGroupRecord, options: RootButtonOffers)
     ...linkOf(record),
     ...(record.investigation.note ? { note: record.investigation.note } : {}),
     ...(record.acked ? { acked: record.acked } : {}),
+    ...(silenced ? { silenced } : {}),
     buttons: firing
       ? {
           investigate: options.investigateButton,
           investigated: record.investigation.runId !== undefined,
-          silence: options.silenceButtons && silenceable(record),
+          silence: options.silenceButtons && silenceable(record) && !silenced,
         }
       : false,
   };

@@ -73,9 +73,24 @@ export const AlertGroupRecordSchema = z.object({
   revision: z.number().int().nonnegative().default(0),
   /** Absent when the thread shows the record as it stands. */
   pending: PendingDeliverySchema.optional(),
+  /**
+   * The latest silence a Silence button made (its run finished ok): shown on the root, in place of the Silence
+   * buttons, until it ends.
+   */
+  silenced: z
+    .object({
+      by: z.string(),
+      until: z.number(),
+      /** The button's length, such as 1h. */
+      duration: z.string(),
+      /** Alertmanager's id of the silence, when the tool's result gave it. */
+      silenceId: z.string().optional(),
+    })
+    .optional(),
 });
 export type AlertGroupRecord = z.infer<typeof AlertGroupRecordSchema>;
 export type AlertGroupRoot = AlertGroupRecord['root'];
+export type AlertGroupSilence = NonNullable<AlertGroupRecord['silenced']>;
 
 /** What a notification does to its group. */
 export type GroupChange =
@@ -209,6 +224,12 @@ function withChange(
   };
 }
 
+/** The record with its root to edit, for a change made outside a notification whose edit did not go through. */
+export function withRootEdit(record: AlertGroupRecord): AlertGroupRecord {
+  const pending = record.pending ?? { replies: [], attempts: 0 };
+  return { ...record, pending: { ...pending, root: pending.root ?? 'edit' } };
+}
+
 /** Whether anything is left for the thread to show. */
 export function hasPending(pending: PendingDelivery | undefined): pending is PendingDelivery {
   return (
@@ -253,4 +274,9 @@ export function retryAfterFailure(
 
 function compare(a: ShownAlert, b: ShownAlert): number {
   return a.fingerprint < b.fingerprint ? -1 : a.fingerprint > b.fingerprint ? 1 : 0;
+}
+
+/** The record once a Silence button's run made a silence: the newest silence replaces any earlier one. */
+export function recordSilenced(record: AlertGroupRecord, silenced: AlertGroupSilence): AlertGroupRecord {
+  return { ...record, silenced };
 }

@@ -1,12 +1,14 @@
 // A Silence click on an alert group's root: a run in the group's thread, as the clicker, whose one planned call is
 // `alertmanager_silence` on the command engine. The policy gate and approvals decide it like any other call; a
-// refusal the gate would give is told to the clicker at once, and no run starts for it.
+// refusal the gate would give is told to the clicker at once, and no run starts for it. The run goes alongside the
+// thread's active run (an investigation), and is linked to its group, so its end can show the silence on the root.
 import type { Kernel } from '../../agent/kernel.js';
 import type { Principal } from '../../agent/principal.js';
 import type { PlannedCall } from '../../agent/run.js';
 import { silenceable } from './alert-group-messages.js';
 import type { AlertGroupRecord } from './alert-group-state.js';
 import { threadOf } from './alert-investigations.js';
+import type { SilenceRunLinks } from './alert-silence-links.js';
 
 export const SILENCE_TOOL = 'alertmanager_silence';
 const MAX_COMMENT_CHARS = 500;
@@ -25,7 +27,10 @@ export function silenceCall(record: AlertGroupRecord, principal: Principal, dura
 }
 
 export class AlertSilences {
-  constructor(private readonly kernel: Pick<Kernel, 'start' | 'policy'>) {}
+  constructor(
+    private readonly kernel: Pick<Kernel, 'start' | 'policy' | 'newRunId'>,
+    private readonly links: SilenceRunLinks,
+  ) {}
 
   async silence(record: AlertGroupRecord, principal: Principal, duration: string): Promise<SilenceStart> {
     if (!silenceable(record)) {
@@ -35,12 +40,17 @@ export class AlertSilences {
     const decision = this.kernel.policy.decide(principal, conversation, SILENCE_TOOL);
     if (decision.outcome === 'deny') return { kind: 'refused', reason: decision.reason };
     const call = silenceCall(record, principal, duration);
-    const runId = await this.kernel.start({
+    const runId = this.kernel.newRunId();
+    await this.links.link(runId, { groupId: record.groupId, duration });
+    await this.kernel.start({
       text: `${SILENCE_TOOL} for alert group ${groupText(record)}, ${duration} (the Silence button)`,
       principal,
       conversation,
       engine: 'command',
       plan: { calls: [call] },
+      runId,
+      // One call a person waits on: it does not wait for the investigation holding the thread.
+      alongside: true,
     });
     return { kind: 'started', runId };
   }

@@ -59,6 +59,8 @@ export function alertGroupView(message: AlertGroupMessage, limits: ViewLimits): 
       format: 'plain',
       text: inert(`Acked by ${message.acked.by} at ${readableUtc(message.acked.at)}`),
     });
+  if (message.silenced)
+    blocks.push({ type: 'text', format: 'plain', text: inert(silencedText(message.silenced)) });
   return {
     kind: 'alert_group',
     tone: message.status === 'resolved' ? 'success' : 'error',
@@ -68,6 +70,12 @@ export function alertGroupView(message: AlertGroupMessage, limits: ViewLimits): 
     buttons: groupButtons(message),
     ...(message.link ? { footer: inert(clip(message.link, limits.fieldChars)) } : {}),
   };
+}
+
+/** `🔕 Silenced by Alice until 2026-01-01 15:04 UTC (1h) · silence 5c1d…`, written like the Acked line's time. */
+export function silencedText(silenced: NonNullable<AlertGroupMessage['silenced']>): string {
+  const id = silenced.silenceId ? ` · silence ${silenced.silenceId}` : '';
+  return `🔕 Silenced by ${silenced.by} until ${readableUtc(silenced.until)} (${silenced.duration})${id}`;
 }
 
 function groupButtons(message: AlertGroupMessage): ViewButton[] {

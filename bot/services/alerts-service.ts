@@ -11,6 +11,7 @@ import type { AlertGroupRecord } from '../alerts/alert-group-state.js';
 import { AlertInvestigations } from '../alerts/alert-investigations.js';
 import { AlertNotifications } from '../alerts/alert-notifications.js';
 import { ALERTS_PATH, alertReceiver, alertsOff } from '../alerts/alert-receiver.js';
+import { SilenceRunLinks } from '../alerts/alert-silence-links.js';
 import { AlertSilences } from '../alerts/alert-silences.js';
 import type { Opsbot } from '../compose.js';
 import type { HttpServer } from '../http/http-server.js';
@@ -56,7 +57,9 @@ export function mountAlerts(options: {
   const repository = new AlertGroupRepository(opsbot.store);
   // Silence is offered only where the tool is: `tools.alertmanager.url` registers alertmanager_silence.
   const silences =
-    opsbot.kernel && opsbot.settings.tools.alertmanager ? new AlertSilences(opsbot.kernel) : undefined;
+    opsbot.kernel && opsbot.settings.tools.alertmanager
+      ? new AlertSilences(opsbot.kernel, new SilenceRunLinks(opsbot.store))
+      : undefined;
   const buttons = opsbot.audit
     ? new AlertButtons({
         repository,
@@ -72,6 +75,7 @@ export function mountAlerts(options: {
   const offers = (record: AlertGroupRecord): RootButtonOffers => ({
     investigateButton: investigations?.offersButton(record) ?? false,
     silenceButtons,
+    now: options.clock.now(),
   });
   const delivery = new AlertGroupDelivery({
     settings: opsbot.settings.alerts,

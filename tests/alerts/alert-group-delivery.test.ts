@@ -39,7 +39,7 @@ function rig(
     logger,
     timers,
     metrics: { alertPostFailed: () => void failed++ },
-    buttons: () => ({ investigateButton: false, silenceButtons: false }),
+    buttons: () => ({ investigateButton: false, silenceButtons: false, now: clock.now() }),
   });
   const notifications = new AlertNotifications({
     settings: SETTINGS,

@@ -23,7 +23,11 @@ export function alertNotifications(options: {
     chat,
     clock,
     logger,
-    buttons: () => ({ investigateButton: false, silenceButtons: options.silenceButtons ?? false }),
+    buttons: () => ({
+      investigateButton: false,
+      silenceButtons: options.silenceButtons ?? false,
+      now: clock.now(),
+    }),
   });
   const notifications = new AlertNotifications({ settings, repository, delivery, clock, logger });
   return { notifications, delivery };

@@ -11,6 +11,7 @@ import type { Principal } from '../../agent/principal.js';
 import { AlertButtons } from '../../bot/alerts/alert-buttons.js';
 import { AlertGroupRepository, alertGroupId } from '../../bot/alerts/alert-group-repository.js';
 import { AlertSettingsSchema } from '../../bot/alerts/alert-settings.js';
+import { SilenceRunLinks } from '../../bot/alerts/alert-silence-links.js';
 import { AlertSilences } from '../../bot/alerts/alert-silences.js';
 import { WebhookPayloadSchema } from '../../bot/alerts/alertmanager-payload.js';
 import { decodeButton } from '../../bot/chat/button-codec.js';
@@ -84,7 +85,7 @@ async function rig() {
   const buttons = new AlertButtons({
     repository,
     chat: harness.chat,
-    silences: new AlertSilences(harness.kernel),
+    silences: new AlertSilences(harness.kernel, new SilenceRunLinks(store)),
     permissions: PermissionSettingsSchema.parse({ ...permissions, ...OVERRIDES }),
     audit: new AuditLog(store, { clock: harness.clock }),
     clock: harness.clock,
