@@ -22,7 +22,7 @@ import { loadSettings, settingsLocation } from './config/load-settings.js';
 import { HttpServer } from './http/http-server.js';
 import { createLogger } from './logger.js';
 import { Router } from './router/router.js';
-import { alertDeliveryService, mountAlerts } from './services/alerts-service.js';
+import { alertDeliveryService, heldAlertService, mountAlerts } from './services/alerts-service.js';
 import { expirySweepService } from './services/expiry-sweep-service.js';
 import { httpService } from './services/http-service.js';
 import { kernelService } from './services/kernel-service.js';
@@ -200,6 +200,7 @@ export async function serve(options: ServeOptions): Promise<Serving> {
       discord,
       httpService(http, environment),
       alerts.delivery ? alertDeliveryService(alerts.delivery) : undefined,
+      alerts.held ? heldAlertService(alerts.held) : undefined,
       stepsRuns ? recovery : undefined,
       stepsRuns ? expirySweepService(opsbot.kernel) : undefined,
       patrols ? patrolService(patrols) : undefined,

@@ -155,3 +155,21 @@ export function formatBytes(bytes: number): string {
   }
   return `${unit === 0 ? value : value.toFixed(value >= 100 ? 0 : 1)} ${units[unit]}`;
 }
+
+/** Runs work that is no tool call (a sweep of opsbot's own) under a time limit alone, with nothing to cancel it. */
+export async function withTimeLimit<T>(
+  timeoutMs: number,
+  work: (limits: CallLimits) => Promise<T>,
+): Promise<T> {
+  const limits = new OwnedCallLimits(
+    new AbortController().signal,
+    Number.POSITIVE_INFINITY,
+    timeoutMs,
+    timeoutMs,
+  );
+  try {
+    return await work(limits);
+  } finally {
+    limits.dispose();
+  }
+}

@@ -124,3 +124,5 @@ export async function createOpsTools(settings: ToolSettings, options: OpsToolsOp
   options.logger?.info({ tools: tools.map((tool) => tool.name) }, 'ops tools ready');
   return tools;
 }
+
+export { type AlertmanagerReader, createAlertmanagerReader } from './prometheus/alertmanager-alert-list.js';

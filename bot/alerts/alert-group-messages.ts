@@ -56,6 +56,7 @@ export function changeMessage(record: AlertGroupRecord, reply: PendingReply): Al
     firingCount: reply.firingCount,
     openedAt: record.openedAt,
     ...(reply.resolvedAt !== undefined ? { resolvedAt: reply.resolvedAt } : {}),
+    ...(reply.note ? { note: reply.note } : {}),
     buttons: false,
   };
 }

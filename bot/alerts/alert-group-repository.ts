@@ -103,6 +103,11 @@ export class AlertGroupRepository {
     return (await this.pendingDue(Number.MAX_SAFE_INTEGER, 10_000)).length;
   }
 
+  /** The ids of the groups firing now. */
+  openIds(): Promise<string[]> {
+    return this.store.members(storeKeys.openAlertGroups);
+  }
+
   async openCount(): Promise<number> {
     return (await this.store.members(storeKeys.openAlertGroups)).length;
   }

@@ -30,6 +30,8 @@ export const PendingReplySchema = z.object({
   resolved: z.array(ShownAlertSchema),
   firingCount: z.number().int().nonnegative(),
   resolvedAt: z.number().optional(),
+  /** How opsbot learned of the change, when no notification told it (Alertmanager's own list of alerts). */
+  note: z.string().optional(),
 });
 export type PendingReply = z.infer<typeof PendingReplySchema>;
 
@@ -161,7 +163,13 @@ export function groupChange(
 export function recordAfter(
   record: AlertGroupRecord | undefined,
   change: Exclude<GroupChange, { kind: 'none' }>,
-  context: { groupId: string; payload: WebhookPayload; channel?: AlertGroupRoot['conversation'] },
+  context: {
+    groupId: string;
+    payload: WebhookPayload;
+    channel?: AlertGroupRoot['conversation'];
+    /** Said in the reply: how the change was learned, when no notification told it. */
+    note?: string;
+  },
 ): AlertGroupRecord {
   const { payload } = context;
   if (change.kind === 'opened') {
@@ -183,15 +191,23 @@ export function recordAfter(
     };
   }
   if (!record) throw new Error(`A ${change.kind} alert group needs its stored record`);
+  const said = context.note ? { note: context.note } : {};
   const reply: PendingReply =
     change.kind === 'changed'
-      ? { kind: 'changed', added: change.added, resolved: change.resolved, firingCount: change.alerts.length }
+      ? {
+          kind: 'changed',
+          added: change.added,
+          resolved: change.resolved,
+          firingCount: change.alerts.length,
+          ...said,
+        }
       : {
           kind: 'resolved',
           added: [],
           resolved: change.resolved,
           firingCount: 0,
           resolvedAt: change.resolvedAt,
+          ...said,
         };
   const pending = withChange(record.pending, reply, record.root.messageId !== '');
   if (change.kind === 'changed') return { ...record, alerts: change.alerts, pending };
@@ -228,6 +244,32 @@ function withChange(
 export function withRootEdit(record: AlertGroupRecord): AlertGroupRecord {
   const pending = record.pending ?? { replies: [], attempts: 0 };
   return { ...record, pending: { ...pending, root: pending.root ?? 'edit' } };
+}
+
+/**
+ * What Alertmanager's list of the alerts it holds says about a group: the shown alerts it no longer has have
+ * resolved, as a notification would have said had they not been silenced or inhibited. Undefined when it has all
+ * of them.
+ */
+export function heldPayload(record: AlertGroupRecord, held: ReadonlySet<string>): WebhookPayload | undefined {
+  if (record.alerts.every((alert) => held.has(alert.fingerprint))) return undefined;
+  const alerts = record.alerts.map((alert) => ({
+    ...alert,
+    status: held.has(alert.fingerprint) ? ('firing' as const) : ('resolved' as const),
+    endsAt: 0,
+  }));
+  return {
+    version: '4',
+    receiver: record.receiver,
+    status: alerts.some((alert) => alert.status === 'firing') ? 'firing' : 'resolved',
+    alerts,
+    groupLabels: record.groupLabels,
+    commonLabels: {},
+    commonAnnotations: {},
+    externalURL: record.externalURL,
+    groupKey: record.groupKey,
+    truncatedAlerts: 0,
+  };
 }
 
 /** Whether anything is left for the thread to show. */

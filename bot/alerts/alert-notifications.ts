@@ -56,6 +56,19 @@ export class AlertNotifications {
     return outcome;
   }
 
+  /**
+   * A change no notification told: what Alertmanager's list of its alerts says (alert-group-held.ts). Made as a
+   * notification's, under the group's claim, with `note` in the reply; not counted as a notification.
+   */
+  async learned(payload: WebhookPayload, note: string): Promise<NotificationOutcome> {
+    const groupId = alertGroupId(payload.groupKey);
+    const outcome = await this.options.repository.exclusively(groupId, payload.groupKey, () =>
+      this.apply(groupId, payload, note),
+    );
+    if (POSTS.has(outcome)) this.options.delivery.deliverSoon(groupId);
+    return outcome;
+  }
+
   private async accept(payload: WebhookPayload): Promise<{ outcome: NotificationOutcome; groupId: string }> {
     const groupId = alertGroupId(payload.groupKey);
     const outcome = await this.options.repository.exclusively(groupId, payload.groupKey, () =>
@@ -65,11 +78,13 @@ export class AlertNotifications {
     return { outcome, groupId };
   }
 
-  private async apply(groupId: string, payload: WebhookPayload): Promise<NotificationOutcome> {
+  private async apply(groupId: string, payload: WebhookPayload, note?: string): Promise<NotificationOutcome> {
     const { repository, clock, logger } = this.options;
     const record = await repository.find(groupId);
     const change = groupChange(record, payload, clock.now());
     if (change.kind === 'none') return change.reason === 'same_firing_set' ? 'duplicate' : 'nothing_open';
+    // What Alertmanager's list says only ever closes alerts of a group open here; it opens none.
+    if (note !== undefined && change.kind === 'opened') return 'nothing_open';
     if (change.kind === 'opened') {
       const destination = destinationFor(this.options.settings, payload.commonLabels);
       if (destination.kind === 'drop') return 'dropped';
@@ -86,7 +101,7 @@ export class AlertNotifications {
       return 'opened';
     }
     if (!record) return 'nothing_open';
-    await repository.save(recordAfter(record, change, { groupId, payload }));
+    await repository.save(recordAfter(record, change, { groupId, payload, ...(note ? { note } : {}) }));
     return change.kind;
   }
 }

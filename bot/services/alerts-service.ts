@@ -3,8 +3,10 @@
 import type { ChatPort } from '../../agent/chat-port.js';
 import type { Clock } from '../../agent/clock.js';
 import type { Logger } from '../../agent/logger.js';
+import { createAlertmanagerReader } from '../../tools/index.js';
 import { AlertButtons } from '../alerts/alert-buttons.js';
 import { AlertGroupDelivery } from '../alerts/alert-group-delivery.js';
+import { HeldAlertSweep } from '../alerts/alert-group-held.js';
 import type { RootButtonOffers } from '../alerts/alert-group-messages.js';
 import { AlertGroupRepository } from '../alerts/alert-group-repository.js';
 import type { AlertGroupRecord } from '../alerts/alert-group-state.js';
@@ -24,6 +26,8 @@ export interface AlertsMount {
   notifications?: AlertNotifications;
   /** Posts what alert threads do not show yet; its sweep runs from start() until stop(). */
   delivery?: AlertGroupDelivery;
+  /** With tools.alertmanager.url: closes alerts Alertmanager no longer has (silenced ones resolve unannounced). */
+  held?: HeldAlertSweep;
   investigations?: AlertInvestigations;
   /** For the router: the root's buttons, when the bot has an audit log (always, but in unit tests). */
   buttons?: AlertButtons;
@@ -97,6 +101,21 @@ export function mountAlerts(options: {
     logger,
     ...(options.metrics ? { metrics: options.metrics } : {}),
   });
+  const alertmanager = opsbot.settings.tools.alertmanager;
+  const held = alertmanager
+    ? new HeldAlertSweep({
+        reader: createAlertmanagerReader(alertmanager, {
+          network: opsbot.settings.tools.network,
+          // As the tools read their headers' ${VAR}s.
+          environment: process.env,
+        }),
+        repository,
+        notifications,
+        delivery,
+        clock: options.clock,
+        logger,
+      })
+    : undefined;
   http.mount(
     ALERTS_PATH,
     alertReceiver({ token, notifications, logger, ...(options.metrics ? { metrics: options.metrics } : {}) }),
@@ -105,8 +124,20 @@ export function mountAlerts(options: {
     on: true,
     notifications,
     delivery,
+    ...(held ? { held } : {}),
     ...(investigations ? { investigations } : {}),
     ...(buttons ? { buttons } : {}),
+  };
+}
+
+/** The sweep that asks Alertmanager which alerts it still holds, for the service set. */
+export function heldAlertService(held: HeldAlertSweep): Service {
+  return {
+    name: 'alertmanager check',
+    async start() {
+      held.start();
+    },
+    stop: () => held.stop(),
   };
 }
 
