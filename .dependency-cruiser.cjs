@@ -17,6 +17,13 @@ module.exports = {
       to: { path: 'node_modules/(@slack/|discord\\.js/|@discordjs/)' },
     },
     {
+      name: 'mcp-sdk-stays-in-tools-mcp',
+      comment: 'MCP servers are tool sources: only tools/mcp/ speaks the protocol (the MCP SDK), and only as a client.',
+      severity: 'error',
+      from: { path: '^(agent|bot|scheduled)/|^tools/(?!mcp/)' },
+      to: { path: 'node_modules/@modelcontextprotocol/' },
+    },
+    {
       name: 'tools-stay-below-bot',
       comment: 'tools/ are loaded by the bot, so they may use agent/ but never import bot/.',
       severity: 'error',
