@@ -18,7 +18,8 @@ module.exports = {
     },
     {
       name: 'mcp-sdk-stays-in-tools-mcp',
-      comment: 'MCP servers are tool sources: only tools/mcp/ speaks the protocol (the MCP SDK), and only as a client.',
+      comment:
+        'MCP servers are tool sources: only tools/mcp/ speaks the protocol (the MCP SDK), and only as a client.',
       severity: 'error',
       from: { path: '^(agent|bot|scheduled)/|^tools/(?!mcp/)' },
       to: { path: 'node_modules/@modelcontextprotocol/' },
