@@ -9,6 +9,7 @@ import { ModelRateLimitSettingsSchema } from '../../agent/model/model-rate-limit
 import { DurationSchema } from '../../agent/policy/duration.js';
 import { PermissionSettingsSchema } from '../../agent/policy/permission-settings.js';
 import { PatrolsSchema } from '../../scheduled/patrol-settings.js';
+import { McpSettingsSchema } from '../../tools/mcp/mcp-settings.js';
 import { ToolSettingsSchema } from '../../tools/tool-settings-schema.js';
 import { AlertSettingsSchema } from '../alerts/alert-settings.js';
 
@@ -171,6 +172,10 @@ export const SettingsSchema = z.strictObject({
   // The tool pack owns its section (tools/tool-settings-schema.ts), so tools/ never imports bot/.
   tools: ToolSettingsSchema.describe(
     'Allow-listed commands, your own tools, and what the built-in tools may reach.',
+  ),
+  // tools/mcp/mcp-settings.ts owns the MCP keys, beside the rest of the tool pack.
+  mcp: McpSettingsSchema.describe(
+    'Model Context Protocol servers whose tools opsbot offers, each tool pinned at first sight so that a changed one is held back until an admin trusts it.',
   ),
   aliases: AliasSettingsSchema.default({}).describe(
     'Short names for the command engine: `disk: disk_usage` makes `disk paths=/var` run `disk_usage paths=/var`.',

@@ -29,20 +29,13 @@ const headerValue = z
       `${REFERENCE('PROM_TOKEN')}"): credentials are not written in the settings file`,
   );
 
-export function endpointSettingsSchema(
-  server: 'Prometheus' | 'Alertmanager',
-  example: { url: string; variable: string },
-) {
-  return z.strictObject({
-    url: z
-      .string()
-      .url()
-      .regex(/^https?:\/\//i, 'an http:// or https:// URL')
-      .describe(
-        `${server}'s base URL, such as ${example.url}; the network guard (tools.network) applies to its host ` +
-          'exactly as for http_check.',
-      ),
-    headers: z
+/**
+ * Headers sent with every request to `target`, each value taking its secret from the environment as ${NAME}; the
+ * MCP servers' settings use the same rule.
+ */
+export function environmentHeadersSchema(target: string, variable: string) {
+  return (
+    z
       .record(headerName, headerValue)
       // Checked on the record, not its keys: zod reports a bad key only as "Invalid key in record".
       .superRefine((headers, ctx) => {
@@ -57,10 +50,27 @@ export function endpointSettingsSchema(
       })
       .default({})
       .describe(
-        `Headers sent with every request to ${server}, each value naming environment variables as ` +
-          `${REFERENCE('NAME')} (\`Authorization: "Bearer ${REFERENCE(example.variable)}"\`); start-up fails when ` +
+        `Headers sent with every request to ${target}, each value naming environment variables as ` +
+          `${REFERENCE('NAME')} (\`Authorization: "Bearer ${REFERENCE(variable)}"\`); start-up fails when ` +
           'one is not set. The values are redacted from every result.',
+      )
+  );
+}
+
+export function endpointSettingsSchema(
+  server: 'Prometheus' | 'Alertmanager',
+  example: { url: string; variable: string },
+) {
+  return z.strictObject({
+    url: z
+      .string()
+      .url()
+      .regex(/^https?:\/\//i, 'an http:// or https:// URL')
+      .describe(
+        `${server}'s base URL, such as ${example.url}; the network guard (tools.network) applies to its host ` +
+          'exactly as for http_check.',
       ),
+    headers: environmentHeadersSchema(server, example.variable),
   });
 }
 
