@@ -65,6 +65,11 @@ export const storeKeys = {
   openAlertGroups: 'alert-groups:open',
   /** One automatic investigation of the hour's budget (`alerts.max_investigations_per_hour`). */
   alertInvestigationSlot: (hour: number, slot: number) => `alert-investigation:${hour}:${slot}`,
+  /**
+   * An MCP server's pinned tool definitions (tools/mcp/mcp-pin-repository.ts), by the server's name: kept for
+   * good, as a pin lost would trust the server's tools afresh at its next sight.
+   */
+  mcpPins: (server: string) => `mcp-pins:${server}`,
   /** The append-only audit log. */
   auditLog: 'audit',
   /** A small value /readyz writes while writes fail, to learn when they work again (store-write-health.ts). */
