@@ -221,7 +221,7 @@ describe('unknown keys', () => {
   it('list the allowed keys when nothing is close', () => {
     const message = problemsOf('colour: blue\n').problems[0]?.message;
     expect(message).toBe(
-      'unknown key; the keys allowed here are bot_name, limits, model, redaction, permissions, tools, aliases, slack, discord, patrols, alerts, playground',
+      'unknown key; the keys allowed here are bot_name, limits, model, redaction, permissions, tools, mcp, aliases, slack, discord, patrols, alerts, playground',
     );
   });
 

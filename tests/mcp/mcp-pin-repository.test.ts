@@ -56,7 +56,10 @@ describe('McpPinRepository', () => {
     await pins.recordFirstSight('kube', [podsList]);
     const changed = { ...podsList, description: 'Lists pods, changed.' };
     const listed = [changed, podsDelete];
-    const before = pinStates('kube', listed, await pins.find('kube'), { trustNewTools: false, now: clock.now() });
+    const before = pinStates('kube', listed, await pins.find('kube'), {
+      trustNewTools: false,
+      now: clock.now(),
+    });
     expect(before.states.map((state) => state.state)).toEqual(['changed', 'new']);
 
     clock.advance(60_000);
@@ -67,9 +70,14 @@ describe('McpPinRepository', () => {
     expect(one.get('pods_delete')).toBeUndefined();
 
     expect(await pins.trust('kube', listed, 'slack:T1:U42')).toEqual(['pods_delete']);
-    const after = pinStates('kube', listed, await pins.find('kube'), { trustNewTools: false, now: clock.now() });
+    const after = pinStates('kube', listed, await pins.find('kube'), {
+      trustNewTools: false,
+      now: clock.now(),
+    });
     expect(after.states.map((state) => state.state)).toEqual(['trusted', 'trusted']);
-    await expect(pins.trust('kube', listed, 'slack:T1:U42', 'pods_gone')).rejects.toThrow(/lists no tool "pods_gone"/);
+    await expect(pins.trust('kube', listed, 'slack:T1:U42', 'pods_gone')).rejects.toThrow(
+      /lists no tool "pods_gone"/,
+    );
   });
 
   it('keeps a tool named __proto__ as a tool, not a prototype', async () => {
@@ -83,6 +91,8 @@ describe('McpPinRepository', () => {
   it('refuses pins in the store that do not parse, rather than trusting the server afresh', async () => {
     const { store, pins } = rig();
     await store.set(storeKeys.mcpPins('kube'), { version: 1, pins: [{ hash: 'nope' }] });
-    await expect(pins.find('kube')).rejects.toThrow(/the pins of MCP server kube in the store \(mcp-pins:kube\) do not parse/);
+    await expect(pins.find('kube')).rejects.toThrow(
+      /the pins of MCP server kube in the store \(mcp-pins:kube\) do not parse/,
+    );
   });
 });

@@ -29,6 +29,7 @@ describe('the mcp settings', () => {
         '      timeout: 45s',
         '    grafana:',
         '      url: https://grafana-mcp.internal/mcp',
+        // biome-ignore lint/suspicious/noTemplateCurlyInString: the settings' own ${NAME} syntax, kept as written.
         '      headers: { Authorization: "Bearer ${GRAFANA_MCP_TOKEN}" }',
         '      tools:',
         '        include: ["search_*", "query_*"]',
@@ -48,6 +49,7 @@ describe('the mcp settings', () => {
     });
     expect(settings.mcp.servers.grafana).toMatchObject({
       url: 'https://grafana-mcp.internal/mcp',
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: the settings' own ${NAME} syntax, kept as written.
       headers: { Authorization: 'Bearer ${GRAFANA_MCP_TOKEN}' },
       timeout: 30_000,
       tools: {
@@ -69,7 +71,11 @@ describe('the mcp settings', () => {
       '',
     ]);
     expect(found).toEqual([
-      { key: 'mcp.servers.kube.trust_new_tool', line: 5, message: expect.stringContaining('"trust_new_tools"') },
+      {
+        key: 'mcp.servers.kube.trust_new_tool',
+        line: 5,
+        message: expect.stringContaining('"trust_new_tools"'),
+      },
       { key: 'mcp.servers.kube.tools.inclde', line: 6, message: expect.stringContaining('"include"') },
     ]);
   });
@@ -117,6 +123,8 @@ describe('the mcp settings', () => {
     // The cross-checks of a server run once its own keys pass.
     expect(
       problems(['mcp:', '  servers:', '    grafana:', '      url: https://g/mcp', '      env: [A]', '']),
-    ).toEqual([{ key: 'mcp.servers.grafana.env', line: 5, message: expect.stringContaining('`url` server') }]);
+    ).toEqual([
+      { key: 'mcp.servers.grafana.env', line: 5, message: expect.stringContaining('`url` server') },
+    ]);
   });
 });

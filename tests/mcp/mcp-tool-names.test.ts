@@ -6,7 +6,10 @@ const all = { include: ['*'], exclude: [] };
 
 describe('nameMcpTools', () => {
   it('names each tool <server>__<tool>', () => {
-    const naming = nameMcpTools([{ server: 'kube', tools: ['pods_list', 'Get-Logs'], ...all }], ['disk_usage']);
+    const naming = nameMcpTools(
+      [{ server: 'kube', tools: ['pods_list', 'Get-Logs'], ...all }],
+      ['disk_usage'],
+    );
     expect(naming.named).toEqual([
       { server: 'kube', tool: 'pods_list', name: 'kube__pods_list' },
       { server: 'kube', tool: 'Get-Logs', name: 'kube__Get-Logs' },
@@ -18,7 +21,10 @@ describe('nameMcpTools', () => {
   it('refuses a name over 64 characters and one with characters a function name cannot have', () => {
     const long = 'x'.repeat(59); // kube__ + 59 = 65
     const fits = 'y'.repeat(58); // kube__ + 58 = 64
-    const naming = nameMcpTools([{ server: 'kube', tools: [long, fits, 'pods.list', 'pods list'], ...all }], []);
+    const naming = nameMcpTools(
+      [{ server: 'kube', tools: [long, fits, 'pods.list', 'pods list'], ...all }],
+      [],
+    );
     expect(naming.named.map((tool) => tool.name)).toEqual([`kube__${fits}`]);
     expect(naming.refused.map(({ tool, reason }) => [tool, reason])).toEqual([
       [long, 'too_long'],
@@ -53,8 +59,18 @@ describe('nameMcpTools', () => {
     );
     expect(naming.named.map((tool) => tool.name)).toEqual(['a__c']);
     expect(naming.refused.map(({ name, message }) => [name, message])).toEqual([
-      ['a___b', expect.stringContaining('tool "_b" of MCP server "a" would have the same name as the tool "b" of MCP server "a_"')],
-      ['a___b', expect.stringContaining('tool "b" of MCP server "a_" would have the same name as the tool "_b" of MCP server "a"')],
+      [
+        'a___b',
+        expect.stringContaining(
+          'tool "_b" of MCP server "a" would have the same name as the tool "b" of MCP server "a_"',
+        ),
+      ],
+      [
+        'a___b',
+        expect.stringContaining(
+          'tool "b" of MCP server "a_" would have the same name as the tool "_b" of MCP server "a"',
+        ),
+      ],
     ]);
   });
 
@@ -77,7 +93,8 @@ describe('nameMcpTools', () => {
     ]);
     // A glob over the registry name matches nothing: the globs are the server's own names.
     expect(
-      nameMcpTools([{ server: 'grafana', tools: ['search'], include: ['grafana__*'], exclude: [] }], []).named,
+      nameMcpTools([{ server: 'grafana', tools: ['search'], include: ['grafana__*'], exclude: [] }], [])
+        .named,
     ).toEqual([]);
   });
 

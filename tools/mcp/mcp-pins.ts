@@ -47,7 +47,9 @@ export function pinnedDefinition(tool: McpToolDefinition): McpToolDefinition {
 }
 
 export function definitionHash(tool: McpToolDefinition): string {
-  return createHash('sha256').update(stableJson(pinnedDefinition(tool))).digest('hex');
+  return createHash('sha256')
+    .update(stableJson(pinnedDefinition(tool)))
+    .digest('hex');
 }
 
 export function newPin(tool: McpToolDefinition, trustedBy: string, trustedAt: number): McpToolPin {

@@ -21,14 +21,14 @@ export const McpServerToolsSchema = z
         'match one are offered.',
     ),
     exclude: ToolGlobs.default([]).describe(
-      'Globs over the tool\'s own name; a tool that matches one is not offered, even when `include` names it.',
+      "Globs over the tool's own name; a tool that matches one is not offered, even when `include` names it.",
     ),
     risk: z
       .record(z.string().min(1), RiskSchema)
       .default({})
       .describe(
         "The risk of tools by their own name (`query_prometheus: read`), which wins over the server's " +
-          "annotations: without it `readOnlyHint: true` is `read`, `destructiveHint: true` is `danger`, and " +
+          'annotations: without it `readOnlyHint: true` is `read`, `destructiveHint: true` is `danger`, and ' +
           'anything else `write`.',
       ),
   })
