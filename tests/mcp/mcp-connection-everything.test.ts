@@ -5,9 +5,9 @@ import { once } from 'node:events';
 import { createServer } from 'node:http';
 import { resolve } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createNetworkGuard } from '../../tools/network-guard.js';
 import { McpConnection } from '../../tools/mcp/mcp-connection.js';
 import type { McpServerEndpoint } from '../../tools/mcp/mcp-endpoint.js';
+import { createNetworkGuard } from '../../tools/network-guard.js';
 import { freePort } from '../redis-server.js';
 
 const EVERYTHING = resolve('node_modules/@modelcontextprotocol/server-everything/dist/index.js');
@@ -83,7 +83,9 @@ describe('McpConnection with server-everything', () => {
       const state = denied.state();
       expect(state.kind).toBe('down');
       expect(state.kind === 'down' && state.reason).toMatch(/127\.0\.0\.1 is in the network deny list/);
-      await expect(denied.call('echo', { message: 'x' })).rejects.toThrow(/everything is down since .*deny list/);
+      await expect(denied.call('echo', { message: 'x' })).rejects.toThrow(
+        /everything is down since .*deny list/,
+      );
       expect(requests).toBe(0);
     } finally {
       server.close();

@@ -12,7 +12,9 @@ export class McpServerDownError extends Error {
     readonly since: number,
     readonly reason: string,
   ) {
-    super(`MCP server ${server} is down since ${new Date(since).toISOString()} (${reason}); opsbot is restarting it`);
+    super(
+      `MCP server ${server} is down since ${new Date(since).toISOString()} (${reason}); opsbot is restarting it`,
+    );
   }
 }
 
@@ -24,6 +26,8 @@ export class McpCallTimeoutError extends Error {
     readonly tool: string,
     readonly timeoutMs: number,
   ) {
-    super(`MCP server ${server} did not answer ${tool} within ${formatDuration(timeoutMs)}; the call was cancelled`);
+    super(
+      `MCP server ${server} did not answer ${tool} within ${formatDuration(timeoutMs)}; the call was cancelled`,
+    );
   }
 }

@@ -118,7 +118,11 @@ export class McpConnection {
     await this.start();
   }
 
-  async call(name: string, args: Record<string, unknown>, options: McpCallOptions = {}): Promise<CallToolResult> {
+  async call(
+    name: string,
+    args: Record<string, unknown>,
+    options: McpCallOptions = {},
+  ): Promise<CallToolResult> {
     const session = this.session;
     // A session still listing its tools is not up yet: its tools are not known to be what was asked for.
     if (!session || this.current.kind !== 'up') throw this.downError();
@@ -137,8 +141,9 @@ export class McpConnection {
       return CallToolResultSchema.parse(result);
     } catch (error) {
       if (controller.signal.reason === timeout) throw timeout;
+      // The SDK wraps any abort reason in an McpError "RequestTimeout": the caller's own reason says more.
+      if (options.signal?.aborted) throw options.signal.reason ?? error;
       if (error instanceof McpError && error.code === ErrorCode.RequestTimeout) throw timeout;
-      if (options.signal?.aborted) throw error;
       if (this.session !== session) throw this.downError();
       if (!(error instanceof McpError) && this.options.endpoint.url !== undefined) {
         // An HTTP server is only found gone when a request fails below the protocol (refused, reset, 5xx).
@@ -200,7 +205,11 @@ export class McpConnection {
       release = () => client.close();
     } else if (endpoint.url !== undefined) {
       if (!this.options.guard) throw new Error('an MCP server with a url needs the network guard');
-      const http = await createMcpHttpTransport({ url: endpoint.url, headers: endpoint.headers, guard: this.options.guard });
+      const http = await createMcpHttpTransport({
+        url: endpoint.url,
+        headers: endpoint.headers,
+        guard: this.options.guard,
+      });
       release = async () => {
         await client.close().catch(() => undefined);
         await http.release().catch(() => undefined);

@@ -36,7 +36,9 @@ export async function createMcpHttpTransport(options: McpHttpOptions): Promise<M
   const pinnedFetch: FetchLike = async (target, init) => {
     const requested = new URL(target);
     if (requested.hostname !== url.hostname) {
-      throw new NetworkRefusal(`the MCP server at ${url.host} sent opsbot to another host, ${requested.host}`);
+      throw new NetworkRefusal(
+        `the MCP server at ${url.host} sent opsbot to another host, ${requested.host}`,
+      );
     }
     // undici's fetch is the one Node's global fetch is built on; its types differ only in name.
     const response = await undiciFetch(requested, { ...(init as object), dispatcher });

@@ -26,12 +26,22 @@ export type TestToolFile = z.input<typeof ToolFileSchema>;
 /** The set a test gets without a file: one tool of each behaviour, plus a destructive one. */
 export const DEFAULT_TEST_TOOLS: TestToolFile = {
   tools: [
-    { name: 'echo', behaviour: 'echo', description: 'Answers with its text', annotations: { readOnlyHint: true } },
+    {
+      name: 'echo',
+      behaviour: 'echo',
+      description: 'Answers with its text',
+      annotations: { readOnlyHint: true },
+    },
     { name: 'crash', behaviour: 'crash', description: 'Exits the server with status 1' },
     { name: 'hang', behaviour: 'hang', description: 'Never answers' },
     { name: 'big', behaviour: 'big', description: 'Answers with `bytes` bytes of text' },
     { name: 'env', behaviour: 'env', description: 'Lists the names in its environment' },
-    { name: 'drop_table', behaviour: 'echo', description: 'Deletes a table', annotations: { destructiveHint: true } },
+    {
+      name: 'drop_table',
+      behaviour: 'echo',
+      description: 'Deletes a table',
+      annotations: { destructiveHint: true },
+    },
   ],
 };
 
@@ -50,11 +60,16 @@ function text(value: string) {
 function register(): void {
   for (const tool of registered) tool.remove();
   registered = readTools().tools.map((tool) => {
-    const meta = { description: tool.description, ...(tool.annotations ? { annotations: tool.annotations } : {}) };
+    const meta = {
+      description: tool.description,
+      ...(tool.annotations ? { annotations: tool.annotations } : {}),
+    };
     switch (tool.behaviour) {
       case 'echo':
-        return server.registerTool(tool.name, { ...meta, inputSchema: { text: z.string() } }, ({ text: said }) =>
-          text(said),
+        return server.registerTool(
+          tool.name,
+          { ...meta, inputSchema: { text: z.string() } },
+          ({ text: said }) => text(said),
         );
       case 'crash':
         return server.registerTool(tool.name, meta, () => {
@@ -64,17 +79,25 @@ function register(): void {
       case 'hang':
         return server.registerTool(tool.name, meta, () => new Promise<never>(() => undefined));
       case 'big':
-        return server.registerTool(tool.name, { ...meta, inputSchema: { bytes: z.number().int() } }, ({ bytes }) =>
-          text('x'.repeat(bytes)),
+        return server.registerTool(
+          tool.name,
+          { ...meta, inputSchema: { bytes: z.number().int() } },
+          ({ bytes }) => text('x'.repeat(bytes)),
         );
       case 'env':
-        return server.registerTool(tool.name, meta, () => text(JSON.stringify(Object.keys(process.env).sort())));
+        return server.registerTool(tool.name, meta, () =>
+          text(JSON.stringify(Object.keys(process.env).sort())),
+        );
+      default:
+        throw new Error(`unknown behaviour ${String(tool.behaviour satisfies never)}`);
     }
   });
 }
 
 register();
 await server.connect(new StdioServerTransport());
+// As a well-behaved stdio server does: the client closing stdin is the end of the session.
+process.stdin.on('end', () => process.exit(0));
 const path = process.env.MCP_TEST_TOOLS;
 if (path) {
   // A test rewrites the file whole; a half-written file fails to parse and the next event reads it again.
