@@ -45,7 +45,7 @@ export interface HttpRequestOptions {
 }
 
 /** Always answers with the address the guard checked, so a second DNS answer cannot redirect the connection. */
-function pinnedLookup(address: ResolvedAddress): LookupFunction {
+export function pinnedLookup(address: ResolvedAddress): LookupFunction {
   return ((_hostname: string, options: { all?: boolean }, callback: (...args: unknown[]) => void) => {
     if (options?.all) callback(null, [{ address: address.address, family: address.family }]);
     else callback(null, address.address, address.family);
