@@ -22,7 +22,12 @@ import { loadSettings, settingsLocation } from './config/load-settings.js';
 import { HttpServer } from './http/http-server.js';
 import { createLogger } from './logger.js';
 import { Router } from './router/router.js';
-import { alertDeliveryService, heldAlertService, mountAlerts } from './services/alerts-service.js';
+import {
+  alertChannelsWithoutAdapter,
+  alertDeliveryService,
+  heldAlertService,
+  mountAlerts,
+} from './services/alerts-service.js';
 import { expirySweepService } from './services/expiry-sweep-service.js';
 import { httpService } from './services/http-service.js';
 import { kernelService } from './services/kernel-service.js';
@@ -208,6 +213,19 @@ export async function serve(options: ServeOptions): Promise<Serving> {
     { logger, readiness: http },
   );
   await services.start();
+  if (alerts.on) {
+    // A Discord adapter on standby (another gateway holds the connection) posts from that gateway instead.
+    const unposted = alertChannelsWithoutAdapter(
+      settings.alerts,
+      (platform) => chat.has(platform) || (platform === 'discord' && discord !== undefined),
+    );
+    if (unposted.length > 0) {
+      logger.warn(
+        { channels: unposted },
+        `alerts go to ${unposted.join(', ')}, but this process runs no adapter for that platform: those groups are kept and retried, and shown once it runs (set its token, e.g. SLACK_BOT_TOKEN or DISCORD_TOKEN, or OPSBOT_PLAYGROUND=on)`,
+      );
+    }
+  }
   const url = http.url;
   const uninstall = installGracefulShutdown({ logger, steps: services.stopSteps() });
 

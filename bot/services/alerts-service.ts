@@ -3,6 +3,7 @@
 import type { ChatPort } from '../../agent/chat-port.js';
 import type { Clock } from '../../agent/clock.js';
 import type { Logger } from '../../agent/logger.js';
+import type { Platform } from '../../agent/principal.js';
 import { createAlertmanagerReader } from '../../tools/index.js';
 import { AlertButtons } from '../alerts/alert-buttons.js';
 import { AlertGroupDelivery } from '../alerts/alert-group-delivery.js';
@@ -13,6 +14,7 @@ import type { AlertGroupRecord } from '../alerts/alert-group-state.js';
 import { AlertInvestigations } from '../alerts/alert-investigations.js';
 import { AlertNotifications } from '../alerts/alert-notifications.js';
 import { ALERTS_PATH, alertReceiver, alertsOff } from '../alerts/alert-receiver.js';
+import type { AlertSettings } from '../alerts/alert-settings.js';
 import { SilenceRunLinks } from '../alerts/alert-silence-links.js';
 import { AlertSilences } from '../alerts/alert-silences.js';
 import type { Opsbot } from '../compose.js';
@@ -157,4 +159,20 @@ export function alertDeliveryService(delivery: AlertGroupDelivery): Service {
       };
     },
   };
+}
+
+/**
+ * The alert channels (alerts.channel and each route's) on a platform no adapter of this process posts to: their
+ * groups are kept and retried, but never shown until that platform runs somewhere.
+ */
+export function alertChannelsWithoutAdapter(
+  settings: Pick<AlertSettings, 'channel' | 'routes'>,
+  running: (platform: Platform) => boolean,
+): string[] {
+  const channels = [settings.channel, ...settings.routes.map((route) => route.channel)];
+  const missing = new Set<string>();
+  for (const channel of channels) {
+    if (channel && !running(channel.platform)) missing.add(`${channel.platform}:${channel.channelId}`);
+  }
+  return [...missing];
 }
