@@ -8,6 +8,7 @@ import {
 } from '../../agent/policy/describe-permissions.js';
 import type { Run, RunEvent } from '../../agent/run.js';
 import { finishedWords } from '../../agent/run-state-words.js';
+import { toolUsage } from '../chat/tool-usage.js';
 import type { CommandContext } from './command-context.js';
 import { listGrantsReply, revokeGrantReply, revokeUsage } from './grant-replies.js';
 
@@ -85,8 +86,7 @@ function describe(context: CommandContext) {
 function helpText(context: CommandContext): string {
   const command = context.slashCommand;
   const permissions = describe(context);
-  const tools = (names: string[]) =>
-    names.length > 0 ? names.map((name) => `\`${name}\``).join(', ') : 'none';
+  const tools = (names: string[]) => toolLines(context, names);
   return [
     `*${context.settings.bot_name}* carries out ops tasks. Mention me with a task, or use \`${command} <task>\`.`,
     '',
@@ -101,8 +101,8 @@ function helpText(context: CommandContext): string {
       ? [`• \`${command} patrol list\` — scheduled patrols (also show, run, pause, resume, snooze, history)`]
       : []),
     '',
-    `Tools you can use here: ${tools(permissions.direct)}`,
-    `Tools that need an approver: ${tools(permissions.needsApproval)}`,
+    `Tools you can use here:${tools(permissions.direct)}`,
+    `Tools that need an approver:${tools(permissions.needsApproval)}`,
     context.kernel.modelConfigured
       ? ''
       : 'No model is configured, so tasks must be commands: `<tool> key=value …`, e.g. `disk_usage paths=/`.',
@@ -110,6 +110,18 @@ function helpText(context: CommandContext): string {
     .filter((line, index, lines) => line !== '' || lines[index - 1] !== '')
     .join('\n')
     .trim();
+}
+
+/** Each tool as it is typed, `name key=… [optional=…]`, with its first sentence; ` none` when there are none. */
+function toolLines(context: CommandContext, names: string[]): string {
+  if (names.length === 0) return ' none';
+  const lines = names.map((name) => {
+    const spec = context.kernel.registry.spec(name);
+    if (!spec) return `• \`${name}\``;
+    const usage = toolUsage(spec);
+    return `• \`${[usage.name, usage.usage].filter(Boolean).join(' ')}\` — ${usage.summary}`;
+  });
+  return `\n${lines.join('\n')}`;
 }
 
 async function activeRuns(context: CommandContext): Promise<string> {

@@ -201,8 +201,13 @@ describe('router', () => {
       text: 'help',
     });
     expect(help.ephemeral).toContain('/ops status');
-    expect(help.ephemeral).toMatch(/Tools you can use here: .*check_http/);
-    expect(help.ephemeral).not.toMatch(/Tools you can use here: .*restart_service/);
+    // Each tool as it is typed, with its arguments (required first) and its first sentence.
+    const usable = help
+      .ephemeral!.split('Tools you can use here:')[1]!
+      .split('Tools that need an approver:')[0]!;
+    expect(usable).toContain('• `check_http url=…` — Check a URL.');
+    expect(usable).toContain('• `flaky [n=…]`');
+    expect(usable).not.toContain('restart_service');
 
     harness.fake.reply(text('api up'));
     await router.handle({
