@@ -21,9 +21,9 @@ import { confirmNeedFor } from './policy/unrequested-call.js';
 import type { Redactor } from './redaction.js';
 import { repeatedFailureMessage, repeatedResult } from './repeated-call.js';
 import type { PlannedCall, Run } from './run.js';
-import { type Tool, type ToolContext, ToolResultSchema } from './tool.js';
+import { type Tool, type ToolContext, ToolResultSchema, toolOffReason } from './tool.js';
 import { budgetSpentMessage, callsLeft, type ToolBudgets } from './tool-budgets.js';
-import { ToolArgumentError, type ToolErrorClass } from './tool-errors.js';
+import { ToolArgumentError, type ToolErrorClass, ToolPermissionError } from './tool-errors.js';
 import type { ToolPolicy } from './tool-policy.js';
 import type { ToolRegistry } from './tool-registry.js';
 
@@ -94,6 +94,9 @@ export class StepExecutor {
     }
     const tool = this.options.registry.get(call.name);
     if (!tool) return this.failed(call, 'refused_by_policy', `There is no tool named "${call.name}".`);
+    // Before the arguments: what is off may be its input schema, and a switched-off tool is asked nothing.
+    const off = toolOffReason(tool);
+    if (off !== undefined) return this.failed(call, 'refused_by_policy', off);
 
     const parsed = tool.input.safeParse(call.args);
     if (!parsed.success) {
@@ -197,6 +200,9 @@ export class StepExecutor {
     cancel?: AbortSignal,
   ): Promise<CallOutcome> {
     const { clock, breakers, logger } = this.options;
+    // Again here: an approval may have waited while the tool was switched off.
+    const off = toolOffReason(tool);
+    if (off !== undefined) return this.failureOf(tool.name, 'refused_by_policy', off, 0, false);
     const breaker = breakers.get(tool.name);
     if (!(await breaker.canPass())) {
       const retryAt = breaker.reopensAt();
@@ -244,6 +250,14 @@ export class StepExecutor {
           if (settlement.error instanceof ToolArgumentError) {
             // The model's mistake, not the tool's: the breaker is left alone, and the budget does not count it.
             return this.failureOf(tool.name, 'invalid_argument', settlement.error.message, durationMs, false);
+          }
+          if (settlement.error instanceof ToolPermissionError) {
+            // The target works and said no: the breaker is left alone; the message is the target's, redacted.
+            const denied = maskSecretValues(
+              this.options.redactor.redact(settlement.error.message),
+              secretValuesOf(tool, args),
+            );
+            return this.failureOf(tool.name, 'permission_denied', `${tool.name}: ${denied}`, durationMs);
           }
           await breaker.recordFailure();
           const message = maskSecretValues(
@@ -316,7 +330,7 @@ export class StepExecutor {
     const tools = this.options.policy.visibleTools(
       run.principal,
       run.conversation,
-      this.options.registry.all(),
+      this.options.registry.available(),
     );
     return tools.map((tool) => tool.name);
   }

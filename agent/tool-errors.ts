@@ -31,3 +31,12 @@ export function toolErrorContent(tool: string, error: ToolError): string {
 export class ToolArgumentError extends Error {
   override name = 'ToolArgumentError';
 }
+
+/**
+ * Thrown by a tool whose target refused it for want of rights (a 403, an MCP server's "permission denied"): the
+ * model gets `permission_denied`, which tells it someone else must act, and the circuit breaker does not count
+ * it, as the tool and its service work.
+ */
+export class ToolPermissionError extends Error {
+  override name = 'ToolPermissionError';
+}

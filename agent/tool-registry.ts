@@ -1,7 +1,7 @@
 // The set of tools a kernel knows, checked at start-up and looked up by own property only.
 import { CallerError, ErrorCode } from './errors.js';
 import type { ModelToolSpec } from './model/model-client.js';
-import { type Tool, toolParametersSchema } from './tool.js';
+import { type Tool, toolOffReason, toolParametersSchema } from './tool.js';
 
 export class ToolRegistry {
   private readonly byName: Record<string, Tool> = Object.create(null);
@@ -31,6 +31,11 @@ export class ToolRegistry {
 
   all(): Tool[] {
     return Object.values(this.byName);
+  }
+
+  /** The tools not switched off now (see Tool.availability): what may be offered. */
+  available(): Tool[] {
+    return this.all().filter((tool) => toolOffReason(tool) === undefined);
   }
 
   names(): string[] {

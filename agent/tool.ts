@@ -71,10 +71,27 @@ export interface ToolDefinition<Input extends z.ZodType = z.ZodType> {
   secretParameters?: readonly string[];
   /** The exact thing a call with these (already parsed) arguments will do, such as its command line. */
   describeCall?(input: Record<string, unknown>): string;
+  /**
+   * Whether the tool may be used now, for a tool whose source can withdraw it while the bot runs (an MCP tool
+   * whose definition changed since it was trusted). Asked when tools are offered and again before a call runs;
+   * `{ off }` leaves the tool out of what the model is offered and refuses a call (`refused_by_policy`) with that
+   * text. Absent or undefined: available. Must be cheap and synchronous.
+   */
+  availability?(): ToolAvailability | undefined;
   execute(ctx: ToolContext, input: z.output<Input>): Promise<ToolResult>;
 }
 
 export type Tool = ToolDefinition<z.ZodType>;
+
+/** Why a tool is switched off for now, in words for the model and the person: the refusal of its calls. */
+export interface ToolAvailability {
+  off: string;
+}
+
+/** The tool's refusal text when it is switched off now; undefined when it may be offered and called. */
+export function toolOffReason(tool: Pick<Tool, 'availability'>): string | undefined {
+  return tool.availability?.()?.off;
+}
 
 /** Whether the tool takes grants: as its definition says, else not under the two-person rule, else yes. */
 export function takesGrants(tool: Pick<Tool, 'grants' | 'approvals'>): boolean {
@@ -82,6 +99,11 @@ export function takesGrants(tool: Pick<Tool, 'grants' | 'approvals'>): boolean {
 }
 
 export const TOOL_NAME_PATTERN = /^[a-z][a-z0-9_]{0,63}$/;
+/**
+ * The names of tools opsbot does not name itself (an MCP server's `kube__pods_list`, `github__get-PR`): what
+ * OpenAI-compatible APIs accept as a function name. Built-in and configured tools keep the narrower rule.
+ */
+export const EXTERNAL_TOOL_NAME_PATTERN = /^[a-zA-Z0-9_-]{1,64}$/;
 
 /** Checks a tool definition when it is defined, so a bad one fails at start-up, not on the first call. */
 export function defineTool<Input extends z.ZodType>(definition: ToolDefinition<Input>): Tool {
@@ -92,6 +114,22 @@ export function defineTool<Input extends z.ZodType>(definition: ToolDefinition<I
       `${where}: the name must match ${TOOL_NAME_PATTERN} (lowercase letters, digits and underscores, starting with a letter)`,
     );
   }
+  return checkedTool(where, definition);
+}
+
+/** defineTool for a tool from outside opsbot, named as its source names it within EXTERNAL_TOOL_NAME_PATTERN. */
+export function defineExternalTool<Input extends z.ZodType>(definition: ToolDefinition<Input>): Tool {
+  const where = `tool ${JSON.stringify(definition?.name)}`;
+  if (typeof definition?.name !== 'string' || !EXTERNAL_TOOL_NAME_PATTERN.test(definition.name)) {
+    throw new CallerError(
+      ErrorCode.InvalidTool,
+      `${where}: the name must match ${EXTERNAL_TOOL_NAME_PATTERN} (letters, digits, _ and -, at most 64)`,
+    );
+  }
+  return checkedTool(where, definition);
+}
+
+function checkedTool<Input extends z.ZodType>(where: string, definition: ToolDefinition<Input>): Tool {
   if (typeof definition.description !== 'string' || definition.description.trim().length < 10) {
     throw new CallerError(
       ErrorCode.InvalidTool,
@@ -130,6 +168,9 @@ export function defineTool<Input extends z.ZodType>(definition: ToolDefinition<I
   }
   if (definition.describeCall !== undefined && typeof definition.describeCall !== 'function') {
     throw new CallerError(ErrorCode.InvalidTool, `${where}: describeCall(input) must be a function`);
+  }
+  if (definition.availability !== undefined && typeof definition.availability !== 'function') {
+    throw new CallerError(ErrorCode.InvalidTool, `${where}: availability() must be a function`);
   }
   checkSecretParameters(where, definition);
   if (typeof definition.execute !== 'function') {

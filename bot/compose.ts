@@ -21,6 +21,7 @@ import { ToolRegistry } from '../agent/tool-registry.js';
 import { FileTraceSink } from '../agent/trace.js';
 import { patrolProblems } from '../scheduled/patrol-validation.js';
 import { createOpsTools } from '../tools/index.js';
+import { type McpToolSource, startMcpTools } from '../tools/mcp/start-mcp-tools.js';
 import { ToolSettingsError } from '../tools/tool-settings-error.js';
 import { alertCheckProblems } from './alerts/alert-check-validation.js';
 import { AlertGroupRepository } from './alerts/alert-group-repository.js';
@@ -63,7 +64,9 @@ export interface Opsbot {
    * two approvers and has fewer than two. Said at start-up and by `opsbot config check`.
    */
   warnings: readonly string[];
-  /** Stops the kernel, then closes the storage: for the CLI, which has no services. */
+  /** The MCP servers' connections and tools; undefined when `mcp.servers` names none. */
+  mcp: McpToolSource | undefined;
+  /** Stops the kernel and the MCP servers, then closes the storage: for the CLI, which has no services. */
   close(): Promise<void>;
   /** Gives up this process's instance id and closes the store; for `serve`, whose kernel service stops the kernel. */
   closeStorage(): Promise<void>;
@@ -96,22 +99,7 @@ export async function createOpsbot(options: ComposeOptions): Promise<Opsbot> {
     // Problems in the commands are reported like the loader's own: every one, with the file and line.
     throw error instanceof ToolSettingsError ? settingsProblemsError(settings, [...error.problems]) : error;
   });
-  // Patrol checks and tool budgets are checked against the real tools (and a patrol's role) before anything opens
-  // or runs.
-  // Built once: the kernel gets these two.
-  const registry = new ToolRegistry(tools);
-  // An alert investigation (alert:<receiver>) runs as alerts.role, which the policy reads with the permissions.
   const permissions = { ...settings.permissions, alert_role: settings.alerts.role };
-  const policy = settingsToolPolicy(permissions, registry);
-  const registryIssues = [
-    ...patrolProblems(settings.patrols, registry, policy, settings.permissions),
-    ...alertCheckProblems(settings.alerts, registry, policy, permissions),
-    ...toolBudgetProblems(settings.limits, registry),
-  ];
-  if (registryIssues.length > 0) throw settingsProblemsError(settings, registryIssues);
-  const warnings = twoPersonWarnings(settings.permissions, registry.all());
-  const instance = claimInstanceId(environment.OPSBOT_DATA_DIR);
-  if (instance.note) logger.warn({ instanceId: instance.id }, instance.note);
   const { metrics } = options;
   const opened =
     options.store ??
@@ -119,6 +107,39 @@ export async function createOpsbot(options: ComposeOptions): Promise<Opsbot> {
       logger,
       ...(options.clock ? { clock: options.clock } : {}),
     }));
+  // MCP servers start before the registry is built: their tools (and their pins, in the store) are part of it.
+  let mcp: McpToolSource | undefined;
+  const closeOnFailure = async () => {
+    await mcp?.close();
+    if (!options.store) await opened.close();
+  };
+  let registry: ToolRegistry;
+  let policy: ReturnType<typeof settingsToolPolicy>;
+  try {
+    mcp = await startMcpTools(settings, {
+      store: opened,
+      logger,
+      takenNames: tools.map((tool) => tool.name),
+      ...(options.clock ? { clock: options.clock } : {}),
+    });
+    // Patrol checks and tool budgets are checked against the real tools (and a patrol's role) before anything
+    // runs. Built once: the kernel gets these two.
+    registry = new ToolRegistry([...tools, ...(mcp?.tools() ?? [])]);
+    // An alert investigation (alert:<receiver>) runs as alerts.role, which the policy reads with the permissions.
+    policy = settingsToolPolicy(permissions, registry);
+    const registryIssues = [
+      ...patrolProblems(settings.patrols, registry, policy, settings.permissions),
+      ...alertCheckProblems(settings.alerts, registry, policy, permissions),
+      ...toolBudgetProblems(settings.limits, registry),
+    ];
+    if (registryIssues.length > 0) throw settingsProblemsError(settings, registryIssues);
+  } catch (error) {
+    await closeOnFailure();
+    throw error;
+  }
+  const warnings = twoPersonWarnings(settings.permissions, registry.all());
+  const instance = claimInstanceId(environment.OPSBOT_DATA_DIR);
+  if (instance.note) logger.warn({ instanceId: instance.id }, instance.note);
   const storeWrites = new StoreWriteHealth(() => (options.clock ?? systemClock).now());
   const store = watchWrites(metrics ? meteredStore(opened, metrics) : opened, storeWrites);
   const limits = settings.limits;
@@ -222,8 +243,10 @@ export async function createOpsbot(options: ComposeOptions): Promise<Opsbot> {
         `tools: ${kernel.registry.names().join(', ')}`,
       ];
     },
+    mcp,
     async close() {
       await kernel.shutdown();
+      await mcp?.close();
       await closeStorage();
     },
     closeStorage,

@@ -31,6 +31,7 @@ import {
 import { expirySweepService } from './services/expiry-sweep-service.js';
 import { httpService } from './services/http-service.js';
 import { kernelService } from './services/kernel-service.js';
+import { mcpService } from './services/mcp-service.js';
 import { modelService } from './services/model-service.js';
 import { createPatrols, patrolService } from './services/patrol-service.js';
 import { PlaygroundService } from './services/playground-service.js';
@@ -194,6 +195,8 @@ export async function serve(options: ServeOptions): Promise<Serving> {
     [
       storeService(opsbot),
       storeWritesService(opsbot),
+      // Before the kernel, so it stops after it: a call in flight ends before its server is stopped.
+      opsbot.mcp ? mcpService(opsbot.mcp) : undefined,
       kernelService(opsbot.kernel),
       storeResetService(storeReset),
       presence,

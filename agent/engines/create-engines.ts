@@ -36,7 +36,7 @@ export function createEngines(deps: EngineDeps): Partial<Record<EngineKind, Engi
       registry,
       aliases: deps.aliases ?? {},
       availableCommands: (run) =>
-        policy.visibleTools(run.principal, run.conversation, registry.all()).map((tool) => tool.name),
+        policy.visibleTools(run.principal, run.conversation, registry.available()).map((tool) => tool.name),
       modelConfigured: deps.model !== undefined,
     }),
     checks: new ChecksEngine({

@@ -180,7 +180,7 @@ export class ReactEngine implements Engine {
 
   private toolSpecs(run: Run): ModelToolSpec[] {
     const { registry, policy } = this.options;
-    const visible = policy.visibleTools(run.principal, run.conversation, registry.all());
+    const visible = policy.visibleTools(run.principal, run.conversation, registry.available());
     const specs = visible.map((tool) => registry.spec(tool.name)).filter((spec) => spec !== undefined);
     return [...specs, ...builtinSpecs];
   }

@@ -1,6 +1,6 @@
 // An MCP CallToolResult as opsbot's { ok, summary, data }, and isError as a failure of the class its words suggest.
 import { describe, expect, it } from 'vitest';
-import { ToolArgumentError } from '../../agent/tool-errors.js';
+import { ToolArgumentError, ToolPermissionError } from '../../agent/tool-errors.js';
 import {
   classOfErrorText,
   MCP_CONTENT_ITEMS_MAX,
@@ -110,7 +110,9 @@ describe('mcpToolResult', () => {
         isError: true,
       }),
     );
-    expect(denied.message).toMatch(/^permission denied: /);
+    expect(denied).toBeInstanceOf(ToolPermissionError);
+    expect(transient).not.toBeInstanceOf(ToolPermissionError);
+    expect(denied.message).toBe(`kube__pods_list reported an error. ${MARK}: pods is forbidden`);
   });
 
   it('fails transient on something that is not a tool result', () => {

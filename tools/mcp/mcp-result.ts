@@ -2,7 +2,7 @@
 // from outside, text kept, media described and never inlined, and `isError` made a failure of the class it suggests.
 import { z } from 'zod';
 import type { ToolResult } from '../../agent/tool.js';
-import { ToolArgumentError, type ToolErrorClass } from '../../agent/tool-errors.js';
+import { ToolArgumentError, type ToolErrorClass, ToolPermissionError } from '../../agent/tool-errors.js';
 
 /** The content items read, in order; the rest are counted. The kernel caps the result's size after this. */
 export const MCP_CONTENT_ITEMS_MAX = 50;
@@ -107,15 +107,14 @@ export function mcpCallOutcome(registryName: string, raw: unknown): McpCallOutco
 }
 
 /**
- * The outcome as a tool's execute() reports it: a result, or a throw the kernel classes. ToolArgumentError is
- * `invalid_argument`; any other throw is `transient`, as a tool has no way yet to report `permission_denied`, so
- * that class is said in the message.
+ * The outcome as a tool's execute() reports it: a result, or a throw the kernel classes: ToolArgumentError is
+ * `invalid_argument`, ToolPermissionError `permission_denied`, any other throw `transient`.
  */
 export function mcpToolResult(registryName: string, raw: unknown): ToolResult {
   const outcome = mcpCallOutcome(registryName, raw);
   if (outcome.kind === 'result') return outcome.result;
   if (outcome.errorClass === 'invalid_argument') throw new ToolArgumentError(outcome.message);
-  if (outcome.errorClass === 'permission_denied') throw new Error(`permission denied: ${outcome.message}`);
+  if (outcome.errorClass === 'permission_denied') throw new ToolPermissionError(outcome.message);
   throw new Error(outcome.message);
 }
 
