@@ -19,6 +19,7 @@ import {
 import { discordRegisterCommand } from './discord-register-command.js';
 import { grantsCommand, revokeCommand } from './grant-commands.js';
 import { interactive } from './interactive.js';
+import { mcpCommand } from './mcp/mcp-command.js';
 import { patrolCommand } from './patrol-command.js';
 import { EXIT, runTask } from './run-task.js';
 
@@ -50,6 +51,12 @@ Commands:
   patrol pause <name> [for 2h] | resume <name> | snooze <name>[/<check>] 4h
                             Steer a patrol, as your role allows (permissions.roles.<role>.patrols).
                             Exit 1 when it was refused or not done.
+  mcp list [--json]         Each MCP server (mcp.servers) with its state, its tools as <server>__<tool>, each
+                            tool's risk and where it came from, and its pin: trusted, changed, new (held back
+                            until trusted), left out by include/exclude, or refused. Exit 1 when a server is down.
+  mcp diff <server> [tool]  What changed since each held-back tool was trusted: old and new side by side.
+  mcp trust <server> [tool] Accept the listed definitions (every changed or new tool, or the one named) as their
+                            pins; admins only, audited. Exit 1 when refused or the server is down.
   discord register [--guild <id>]
                             Register the /ops command with Discord (DISCORD_TOKEN, DISCORD_APPLICATION_ID):
                             in one server at once, or globally (which can take a while to show).
@@ -58,7 +65,8 @@ Commands:
 Exit codes:
   0  done: the run finished well, the check passed.
   1  failed: the run failed, or finished with a problem (a failed or refused check or action); config check found the
-     store or the model unusable; approve, deny or revoke was refused or came too late.
+     store or the model unusable; approve, deny or revoke was refused or came too late; mcp list found a server
+     down; mcp diff or trust could not reach the server, or trust was refused.
   2  usage: a bad command, option, --as user or settings file; nothing ran.
   3  waiting: the run waits for an answer (opsbot answer) or an approval (opsbot approve).
   4  patrol run only: a check could not run.
@@ -165,6 +173,8 @@ export async function runCli(argv: string[], streams: CliStreams, program?: CliP
         return await patrolCommand(context, io, rest, principal);
       case 'cluster':
         return await clusterCommand(context, io);
+      case 'mcp':
+        return await mcpCommand(context, io, rest, { json: values.json === true, principal });
       case 'discord':
         if (rest[0] !== 'register')
           return usage(io, 'the discord command is: opsbot discord register [--guild <id>]');
