@@ -19,7 +19,7 @@ import { type McpSettings, McpSettingsSchema } from '../../tools/mcp/mcp-setting
 import type { McpToolSource } from '../../tools/mcp/mcp-tool-source.js';
 import { startMcpTools } from '../../tools/mcp/start-mcp-tools.js';
 import { ToolSettingsSchema } from '../../tools/tool-settings-schema.js';
-import { DEFAULT_TEST_TOOLS, type TestToolFile } from '../fakes/mcp/test-mcp-server.js';
+import { DEFAULT_TEST_TOOLS, type TestToolFile } from '../fakes/mcp/test-mcp-tools.js';
 import { RecordingChatPort } from '../fakes/recording-chat-port.js';
 import { runTask, type TestRun } from '../kernel/harness.js';
 import { ManualTimers } from '../manual-timers.js';
