@@ -1,5 +1,6 @@
 // Judges a scenario's outcome against its `expect`: every unmet expectation becomes one readable reason.
 import { compressionProblems, lastRequestProblems } from './judge-context.js';
+import { mcpProblems } from './judge-mcp.js';
 import { outcomeProblems } from './judge-outcome.js';
 import { pingProblems } from './judge-pings.js';
 import { worldRequestProblems } from './judge-world.js';
@@ -133,6 +134,6 @@ export function judge(expect: Expect, outcome: ScenarioOutcome): string[] {
   problems.push(...outcome.modelProblems);
   problems.push(...compressionProblems(expect, outcome), ...lastRequestProblems(expect, outcome));
   problems.push(...pingProblems(expect, outcome), ...outcomeProblems(expect, outcome));
-  problems.push(...worldRequestProblems(expect, outcome));
+  problems.push(...worldRequestProblems(expect, outcome), ...mcpProblems(expect, outcome));
   return problems;
 }

@@ -1,6 +1,9 @@
 // What a scenario's run did, read from its events, the model requests and the chat: what the judge looks at.
+
 import type { Run } from '../agent/run.js';
+import type { ApprovalCard } from '../agent/run-machine/events.js';
 import type { WorldRequest } from './world.js';
+import type { McpWorldCall } from './world-mcp.js';
 
 export interface ToolCallRecord {
   tool: string;
@@ -25,6 +28,10 @@ export interface ScenarioOutcome {
   personNotes: string[];
   /** Every request the world's HTTP targets received. */
   worldRequests: readonly WorldRequest[];
+  /** Every call the world's MCP servers received, by their own record. */
+  mcpCalls: readonly McpWorldCall[];
+  /** Every approval card the bot posted, as last updated. */
+  approvalCards: readonly ApprovalCard[];
 }
 
 /** Calls refused before they could run; every other recorded call ran (and may have failed). */

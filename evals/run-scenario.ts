@@ -133,6 +133,8 @@ export async function runScenario(
       modelProblems: model.problems(),
       personNotes,
       worldRequests: world.requests,
+      mcpCalls: world.mcp.calls(),
+      approvalCards: chat.ofKind('approval'),
     };
     const reasons = [...judge(scenario.expect, outcome), ...lockCheck(mode, scenario, sent)];
     if (mode.kind === 'live' && mode.onRecording && 'recording' in model) {

@@ -7,6 +7,7 @@ import { MemoryStore } from '../agent/store/memory-store.js';
 import { createOpsbot, type Opsbot } from '../bot/compose.js';
 import { readEnvironment } from '../bot/config/environment.js';
 import type { Settings } from '../bot/config/settings-schema.js';
+import { pinTrustedTools } from './mcp-trusted-pins.js';
 import type { ModelSource } from './model-source.js';
 import type { Scenario } from './schema.js';
 import { scenarioSettings } from './settings.js';
@@ -36,6 +37,7 @@ export async function composeScenarioOpsbot(
   const settings = scenarioSettings(scenario, fillValue(scenario.settings, world.values), {
     logsDir: world.logsDir,
     notes: worldNotes(scenario.world, world.values),
+    mcpServers: world.mcp.servers,
     ...(setup.modeSettings ? { mode: setup.modeSettings } : {}),
   });
   const environment = readEnvironment({
@@ -46,12 +48,14 @@ export async function composeScenarioOpsbot(
     OPENAI_MODEL: model.endpoint.model,
     LOG_LEVEL: 'silent',
   });
+  const store = new MemoryStore();
+  if (world.mcp.hasTrusted) await pinTrustedTools(settings, world.mcp, store);
   const opsbot = await createOpsbot({
     environment,
     settings,
     chat: setup.chat,
     logger: silentLogger,
-    store: new MemoryStore(),
+    store,
     ...(setup.clock ? { clock: setup.clock } : {}),
   });
   return { opsbot, settings };

@@ -1,7 +1,13 @@
 // What one eval scenario is: who asks what, in which world, with which scripted model, and what must happen.
 import { z } from 'zod';
 import { AlertBlockSchema, alertIssues } from './alert-schema.js';
+import {
+  ApprovalCardExpectationSchema,
+  McpCallExpectationSchema,
+  McpWorldServerSchema,
+} from './mcp-schema.js';
 import { PatrolBlockSchema, taskOrPatrolIssues } from './patrol-schema.js';
+import { ValueMatcherSchema } from './value-matcher-schema.js';
 
 export const GROUPS = [
   'diagnosis',
@@ -16,6 +22,7 @@ export const GROUPS = [
   'patrols',
   'small_models',
   'alerts',
+  'mcp',
 ] as const;
 export const GroupSchema = z.enum(GROUPS);
 
@@ -56,9 +63,14 @@ export const WorldSchema = z
     tcp: z.record(z.string(), z.object({ open: z.boolean() }).strict()).default({}),
     /** Log files in one temporary directory ({{logs.dir}}), which becomes the only log root. */
     logs: z.record(z.string(), z.array(z.string())).default({}),
+    /**
+     * MCP servers by name, each the test server (tests/fakes/mcp/test-mcp-server.ts) over stdio with the tools
+     * given; `mcp.servers.<name>` is set up for it, and the scenario's settings may add to it (`tools.risk`).
+     */
+    mcp: z.record(z.string(), McpWorldServerSchema).default({}),
   })
   .strict()
-  .default({ http: {}, tcp: {}, logs: {} });
+  .default({ http: {}, tcp: {}, logs: {}, mcp: {} });
 export type World = z.infer<typeof WorldSchema>;
 
 const ToolCallTurnSchema = z
@@ -127,12 +139,7 @@ export const PersonSchema = z
   .default({ answers: [], approvals: [] });
 export type Person = z.infer<typeof PersonSchema>;
 
-/** Matches a value: a literal (deep-equal for objects, equality otherwise) or `{ contains | matches }` for text. */
-export const ValueMatcherSchema = z.union([
-  z.object({ contains: z.string() }).strict(),
-  z.object({ matches: z.string() }).strict(),
-  z.unknown(),
-]);
+export { ValueMatcherSchema };
 
 const ToolExpectationSchema = z
   .object({
@@ -222,6 +229,14 @@ export const ExpectSchema = z
           .strict(),
       )
       .default([]),
+    /** Tools every model request offered; and tools none offered (a held-back MCP tool). */
+    tools_offered: z.array(z.string()).default([]),
+    tools_not_offered: z.array(z.string()).default([]),
+    /** Calls the world's MCP servers received, by their own record; and calls they must never have received. */
+    mcp_called: z.array(McpCallExpectationSchema).default([]),
+    mcp_not_called: z.array(McpCallExpectationSchema).default([]),
+    /** The approval card posted for a tool shows these arguments and this text. */
+    approval_card: ApprovalCardExpectationSchema.optional(),
     /** The kernel's outcome facts, computed from the run's calls, never from the model's words. */
     outcome: OutcomeExpectSchema.optional(),
   })

@@ -39,6 +39,8 @@ export interface GeneratedSettings {
   logsDir: string | undefined;
   /** The team's notes about the world (`model.instructions`), unless the scenario writes its own. */
   notes: string;
+  /** `mcp.servers` for the world's MCP servers; empty when it has none. */
+  mcpServers?: Tree;
   /** Settings the mode needs (a live model's longer timeouts), applied before the scenario's own. */
   mode?: Tree;
 }
@@ -51,10 +53,11 @@ export function scenarioSettings(
 ): Settings {
   const base = parse(readFileSync(BASE_SETTINGS_URL, 'utf8')) as Tree;
   const people = [scenario.who, ...scenario.person.approvals];
-  const { logsDir, notes } = generatedBy;
+  const { logsDir, notes, mcpServers } = generatedBy;
   const generated: Tree = {
     permissions: { identities: identityEntries(people) },
     ...(logsDir ? { tools: { log_roots: [logsDir] } } : {}),
+    ...(mcpServers && Object.keys(mcpServers).length > 0 ? { mcp: { servers: mcpServers } } : {}),
     ...(notes ? { model: { instructions: notes } } : {}),
   };
   const withMode = mergeSettings(mergeSettings(base, generated), generatedBy.mode ?? {});

@@ -1,4 +1,5 @@
-// Starts a scenario's world on 127.0.0.1 (HTTP servers, TCP ports, log files) and names it for templates.
+// Starts a scenario's world on 127.0.0.1 (HTTP servers, TCP ports, log files, MCP servers' files) and names it
+// for templates.
 // HTTP targets can answer by path (a fake API), keep the requests they got, and be changed while the world runs
 // (a patrol scenario's rounds).
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -9,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { HttpChange } from './patrol-schema.js';
 import type { World } from './schema.js';
+import { type RunningMcpWorld, startMcpWorld } from './world-mcp.js';
 
 /** One request an HTTP target of the world received. */
 export interface WorldRequest {
@@ -25,6 +27,8 @@ export interface RunningWorld {
   logsDir: string | undefined;
   /** Every request the HTTP targets received, in order. */
   requests: readonly WorldRequest[];
+  /** The world's MCP servers: their settings, the tools they list and the calls they received. */
+  mcp: RunningMcpWorld;
   /** Changes what an HTTP target answers from its next request on. */
   changeHttp(name: string, change: HttpChange): void;
   close(): Promise<void>;
@@ -92,10 +96,12 @@ export async function startWorld(world: World): Promise<RunningWorld> {
       writeFileSync(join(logsDir, file), `${lines.join('\n')}\n`);
     values['logs.dir'] = logsDir;
   }
+  const mcp = startMcpWorld(world.mcp);
   return {
     values,
     logsDir,
     requests,
+    mcp,
     changeHttp(name, change) {
       const target = targets.get(name);
       if (!target) throw new Error(`the world has no HTTP target "${name}"`);
@@ -107,6 +113,7 @@ export async function startWorld(world: World): Promise<RunningWorld> {
         await close(server);
       }
       if (logsDir) rmSync(logsDir, { recursive: true, force: true });
+      mcp.close();
     },
   };
 }

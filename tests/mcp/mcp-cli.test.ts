@@ -6,7 +6,7 @@ import { join, resolve } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runCli } from '../../bot/cli/main.js';
-import { DEFAULT_TEST_TOOLS, type TestToolFile } from '../fakes/mcp/test-mcp-server.js';
+import { DEFAULT_TEST_TOOLS, type TestToolFile } from '../fakes/mcp/test-mcp-tools.js';
 
 const SERVER = resolve('tests/fakes/mcp/test-mcp-server.ts');
 

@@ -11,7 +11,7 @@ import {
   McpServerDownError,
 } from '../../tools/mcp/mcp-connection.js';
 import type { McpServerEndpoint } from '../../tools/mcp/mcp-endpoint.js';
-import { DEFAULT_TEST_TOOLS, type TestToolFile } from '../fakes/mcp/test-mcp-server.js';
+import { DEFAULT_TEST_TOOLS, type TestToolFile } from '../fakes/mcp/test-mcp-tools.js';
 import { ManualTimers } from '../manual-timers.js';
 
 const SERVER = resolve('tests/fakes/mcp/test-mcp-server.ts');

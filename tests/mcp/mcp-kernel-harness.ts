@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { ManualClock } from '../../agent/clock.js';
 import { Kernel } from '../../agent/kernel.js';
+import type { ModelClient } from '../../agent/model/model-client.js';
 import { AuditLog } from '../../agent/policy/audit-log.js';
 import {
   type PermissionSettingsInput,
@@ -19,7 +20,12 @@ import { type McpSettings, McpSettingsSchema } from '../../tools/mcp/mcp-setting
 import type { McpToolSource } from '../../tools/mcp/mcp-tool-source.js';
 import { startMcpTools } from '../../tools/mcp/start-mcp-tools.js';
 import { ToolSettingsSchema } from '../../tools/tool-settings-schema.js';
-import { DEFAULT_TEST_TOOLS, type TestToolFile } from '../fakes/mcp/test-mcp-server.js';
+import {
+  DEFAULT_TEST_TOOLS,
+  readTestCalls,
+  type TestCall,
+  type TestToolFile,
+} from '../fakes/mcp/test-mcp-tools.js';
 import { RecordingChatPort } from '../fakes/recording-chat-port.js';
 import { runTask, type TestRun } from '../kernel/harness.js';
 import { ManualTimers } from '../manual-timers.js';
@@ -50,8 +56,12 @@ export class McpKernelHarness {
   readonly timers = new ManualTimers();
   readonly store = new MemoryStore(this.clock);
   readonly permissions = PermissionSettingsSchema.parse(permissions);
+  /** What every bot of this harness posted. */
+  readonly chat = new RecordingChatPort();
   private readonly directory = mkdtempSync(join(tmpdir(), 'mcp-kernel-'));
   readonly toolFile = join(this.directory, 'tools.json');
+  /** Where the test server records every call it receives. */
+  readonly callFile = join(this.directory, 'calls.jsonl');
   private readonly bots: McpBot[] = [];
   private threads = 0;
 
@@ -63,13 +73,18 @@ export class McpKernelHarness {
     writeFileSync(this.toolFile, JSON.stringify(file));
   }
 
+  /** Every call the test server received, by its own record. */
+  calls(): TestCall[] {
+    return readTestCalls(this.callFile);
+  }
+
   /** The test server's settings, with `extra` merged into its `test:` entry. */
   settings(extra: Record<string, unknown> = {}): McpSettings {
     return McpSettingsSchema.parse({
       servers: {
         test: {
           command: [process.execPath, '--import', 'tsx', TEST_SERVER],
-          env: ['MCP_TEST_TOOLS'],
+          env: ['MCP_TEST_TOOLS', 'MCP_TEST_CALLS'],
           ...extra,
         },
       },
@@ -86,10 +101,14 @@ export class McpKernelHarness {
     });
   }
 
-  /** A bot start: a new tool source (the servers started, pins checked) and a kernel over it. */
+  /**
+   * A bot start: a new tool source (the servers started, pins checked) and a kernel over it; with a `model`, its
+   * react engine runs free text, else only the command engine does.
+   */
   async start(
     mcp: McpSettings = this.settings(),
     limits: { toolOutputChars?: number } = {},
+    model?: ModelClient,
   ): Promise<McpBot> {
     const logs: string[] = [];
     const logger = createLogger({
@@ -102,7 +121,7 @@ export class McpKernelHarness {
         store: this.store,
         logger,
         takenNames: [],
-        environment: { ...process.env, MCP_TEST_TOOLS: this.toolFile },
+        environment: { ...process.env, MCP_TEST_TOOLS: this.toolFile, MCP_TEST_CALLS: this.callFile },
         clock: this.clock,
         timers: this.timers,
       },
@@ -113,8 +132,9 @@ export class McpKernelHarness {
       tools: source.tools(),
       policy: (registry) => settingsToolPolicy(this.permissions, registry),
       approvals: { audit: new AuditLog(this.store, { clock: this.clock }), permissions: this.permissions },
-      chat: new RecordingChatPort(),
+      chat: this.chat,
       clock: this.clock,
+      ...(model ? { model } : {}),
       limits: { toolTimeoutMs: 20_000, ...limits },
     });
     const bot: McpBot = {

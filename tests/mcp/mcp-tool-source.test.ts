@@ -3,7 +3,7 @@
 // trusted, and failing transient while their server is down.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { McpPinRepository } from '../../tools/mcp/mcp-pin-repository.js';
-import { DEFAULT_TEST_TOOLS } from '../fakes/mcp/test-mcp-server.js';
+import { DEFAULT_TEST_TOOLS } from '../fakes/mcp/test-mcp-tools.js';
 import { lastToolMessage, McpKernelHarness } from './mcp-kernel-harness.js';
 
 const WAIT = { timeout: 20_000, interval: 25 };

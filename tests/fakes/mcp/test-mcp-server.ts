@@ -1,49 +1,13 @@
 // An MCP server of our own over stdio, for tests: its tools come from a JSON file a test can rewrite between runs
 // (or while it runs: it then re-registers them, and the SDK sends notifications/tools/list_changed).
-// Run: node --import tsx tests/fakes/mcp/test-mcp-server.ts, with MCP_TEST_TOOLS=<path of the JSON file>.
-import { readFileSync, watch } from 'node:fs';
+// Run: node --import tsx tests/fakes/mcp/test-mcp-server.ts, with MCP_TEST_TOOLS=<path of the JSON file>, and
+// MCP_TEST_CALLS=<path> to have every call it receives appended there (one JSON line each): the server's own
+// record of what reached it, which a test or an eval judges instead of opsbot's word.
+import { appendFileSync, readFileSync, watch } from 'node:fs';
 import { McpServer, type RegisteredTool } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { z } from 'zod';
-
-/** What each tool does; its name, description and annotations are the file's to choose. */
-const BehaviourSchema = z.enum(['echo', 'crash', 'hang', 'big', 'env']);
-
-const ToolFileSchema = z.object({
-  tools: z.array(
-    z.object({
-      name: z.string(),
-      behaviour: BehaviourSchema,
-      description: z.string().default(''),
-      annotations: z
-        .object({ readOnlyHint: z.boolean().optional(), destructiveHint: z.boolean().optional() })
-        .optional(),
-    }),
-  ),
-});
-export type TestToolFile = z.input<typeof ToolFileSchema>;
-
-/** The set a test gets without a file: one tool of each behaviour, plus a destructive one. */
-export const DEFAULT_TEST_TOOLS: TestToolFile = {
-  tools: [
-    {
-      name: 'echo',
-      behaviour: 'echo',
-      description: 'Answers with its text',
-      annotations: { readOnlyHint: true },
-    },
-    { name: 'crash', behaviour: 'crash', description: 'Exits the server with status 1' },
-    { name: 'hang', behaviour: 'hang', description: 'Never answers' },
-    { name: 'big', behaviour: 'big', description: 'Answers with `bytes` bytes of text' },
-    { name: 'env', behaviour: 'env', description: 'Lists the names in its environment' },
-    {
-      name: 'drop_table',
-      behaviour: 'echo',
-      description: 'Deletes a table',
-      annotations: { destructiveHint: true },
-    },
-  ],
-};
+import { DEFAULT_TEST_TOOLS, type TestCall, ToolFileSchema } from './test-mcp-tools.js';
 
 function readTools(): z.output<typeof ToolFileSchema> {
   const path = process.env.MCP_TEST_TOOLS;
@@ -57,9 +21,16 @@ function text(value: string) {
   return { content: [{ type: 'text' as const, text: value }] };
 }
 
+/** Written before the call does anything, so a call that crashes or hangs is on the record too. */
+function recordCall(tool: string, args: Record<string, unknown>): void {
+  const path = process.env.MCP_TEST_CALLS;
+  if (path) appendFileSync(path, `${JSON.stringify({ tool, args } satisfies TestCall)}\n`);
+}
+
 function register(): void {
   for (const tool of registered) tool.remove();
   registered = readTools().tools.map((tool) => {
+    const record = (args: Record<string, unknown> = {}) => recordCall(tool.name, args);
     const meta = {
       description: tool.description,
       ...(tool.annotations ? { annotations: tool.annotations } : {}),
@@ -69,25 +40,45 @@ function register(): void {
         return server.registerTool(
           tool.name,
           { ...meta, inputSchema: { text: z.string() } },
-          ({ text: said }) => text(said),
+          ({ text: said }) => {
+            record({ text: said });
+            return text(said);
+          },
         );
+      case 'reply': {
+        const inputSchema = Object.fromEntries(
+          Object.entries(tool.parameters).map(([name, about]) => [name, z.string().describe(about)]),
+        );
+        return server.registerTool(tool.name, { ...meta, inputSchema }, (args) => {
+          record(args);
+          return text(tool.reply);
+        });
+      }
       case 'crash':
         return server.registerTool(tool.name, meta, () => {
+          record();
           process.stderr.write('test-mcp-server: crashing on purpose\n');
           process.exit(1);
         });
       case 'hang':
-        return server.registerTool(tool.name, meta, () => new Promise<never>(() => undefined));
+        return server.registerTool(tool.name, meta, () => {
+          record();
+          return new Promise<never>(() => undefined);
+        });
       case 'big':
         return server.registerTool(
           tool.name,
           { ...meta, inputSchema: { bytes: z.number().int() } },
-          ({ bytes }) => text('x'.repeat(bytes)),
+          ({ bytes }) => {
+            record({ bytes });
+            return text('x'.repeat(bytes));
+          },
         );
       case 'env':
-        return server.registerTool(tool.name, meta, () =>
-          text(JSON.stringify(Object.keys(process.env).sort())),
-        );
+        return server.registerTool(tool.name, meta, () => {
+          record();
+          return text(JSON.stringify(Object.keys(process.env).sort()));
+        });
       default:
         throw new Error(`unknown behaviour ${String(tool.behaviour satisfies never)}`);
     }
