@@ -4,7 +4,7 @@
 import { z } from 'zod';
 import { DurationSchema } from '../agent/policy/duration.js';
 import { GrantPatternsSchema } from '../agent/policy/grant-patterns.js';
-import { environmentEntryProblem } from './child-environment.js';
+import { ChildEnvironmentEntriesSchema } from './child-environment-schema.js';
 import { METADATA_RANGES } from './metadata-ranges.js';
 import { networkEntryProblem } from './network-guard.js';
 import { endpointSettingsSchema } from './prometheus/endpoint-settings.js';
@@ -122,18 +122,10 @@ export const CommandSettingsSchema = z.strictObject({
       'One line for the approver on what running it does, shown on its approval card beside the exact command: ' +
         '"restarts the api; about 20 s of 502s".',
     ),
-  env: z
-    .array(
-      z.string().superRefine((entry, ctx) => {
-        const problem = environmentEntryProblem(entry);
-        if (problem) ctx.addIssue({ code: 'custom', message: problem });
-      }),
-    )
-    .default([])
-    .describe(
-      "The child's environment beyond PATH, HOME, LANG, LC_*, TZ and USER: `NAME` passes opsbot's value " +
-        "through, `NAME=value` sets one. Nothing else of opsbot's environment reaches the child.",
-    ),
+  env: ChildEnvironmentEntriesSchema.describe(
+    "The child's environment beyond PATH, HOME, LANG, LC_*, TZ and USER: `NAME` passes opsbot's value " +
+      "through, `NAME=value` sets one. Nothing else of opsbot's environment reaches the child.",
+  ),
 });
 
 function networkEntry(kind: 'allow' | 'deny') {

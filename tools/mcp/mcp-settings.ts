@@ -4,7 +4,7 @@ import { isAbsolute } from 'node:path';
 import { z } from 'zod';
 import { DurationSchema } from '../../agent/policy/duration.js';
 import { RiskSchema } from '../../agent/tool.js';
-import { environmentEntryProblem } from '../child-environment.js';
+import { ChildEnvironmentEntriesSchema } from '../child-environment-schema.js';
 import { environmentHeadersSchema } from '../prometheus/endpoint-settings.js';
 
 /** A server's name starts each of its tools' names (`kube__pods_list`), so it is held to what a tool name allows. */
@@ -53,18 +53,10 @@ export const McpServerSettingsSchema = z
         'A streamable HTTP server: its endpoint, such as https://grafana-mcp.internal/mcp; the network guard ' +
           '(tools.network) applies to its host as for http_check. Exactly one of `command` and `url`.',
       ),
-    env: z
-      .array(
-        z.string().superRefine((entry, ctx) => {
-          const problem = environmentEntryProblem(entry);
-          if (problem) ctx.addIssue({ code: 'custom', message: problem });
-        }),
-      )
-      .default([])
-      .describe(
-        "For a `command` server, its environment beyond PATH, HOME, LANG, LC_*, TZ and USER: `NAME` passes opsbot's " +
-          "value through, `NAME=value` sets one. Nothing else of opsbot's environment reaches it.",
-      ),
+    env: ChildEnvironmentEntriesSchema.describe(
+      "For a `command` server, its environment beyond PATH, HOME, LANG, LC_*, TZ and USER: `NAME` passes opsbot's " +
+        "value through, `NAME=value` sets one. Nothing else of opsbot's environment reaches it.",
+    ),
     headers: environmentHeadersSchema('a `url` server', 'GRAFANA_MCP_TOKEN'),
     timeout: DurationSchema.default(30_000).describe(
       "The time limit of one call of the server's tools; limits.tool_timeout caps it.",
