@@ -5,103 +5,43 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { openStore } from '../../agent/store/open-store.js';
 import type { Store } from '../../agent/store/store.js';
 import { storeKeys } from '../../agent/store/store-keys.js';
-import type { Serving } from '../../bot/serve.js';
 import { type FakeOpenAIServer, text as modelText, startFakeOpenAIServer } from '../fakes/openai-server.js';
-import { type FakeSlackApi, startFakeSlackApi } from '../fakes/slack/fake-slack-api.js';
 import { FAKE_BOT, type FakeMessage } from '../fakes/slack/fake-slack-state.js';
 import { renderSlackMessage } from '../fakes/slack/render-slack-message.js';
 import { eventCallback, viewSubmission } from '../fakes/slack/slack-payload-builders.js';
 import { FORM_CONTENT_TYPE, formBody, postSigned } from '../fakes/slack/slack-signing.js';
-import { clickButton } from '../patrols/patrol-serve-rig.js';
+import { SLACK_SIGNING_SECRET, waitFor } from './alerts-serve-rig.js';
+import { alertmanagerInstalled } from './real-alertmanager.js';
 import {
-  ALERTS_TOKEN,
-  AlertsBotDirectory,
-  clickReply,
-  receiverUrl,
-  SLACK_SIGNING_SECRET,
-  waitFor,
-} from './alerts-serve-rig.js';
-import { alertmanagerInstalled, RealAlertmanager } from './real-alertmanager.js';
+  ADMIN,
+  CHANNEL,
+  OPERATOR,
+  type SlackAlertGroup,
+  startSlackAlertGroup,
+} from './slack-alert-group-rig.js';
 
-const CHANNEL = 'C0ALERTS';
-const OPERATOR = 'UOLIVE';
-const ADMIN = 'UADA';
-
-let slack: FakeSlackApi | undefined;
+let rig: SlackAlertGroup | undefined;
 let model: FakeOpenAIServer | undefined;
-let directory: AlertsBotDirectory | undefined;
-let bot: Serving | undefined;
-let manager: RealAlertmanager | undefined;
 let reader: Store | undefined;
 /** Lets a model held back by a test answer, so the bot can stop. */
 let letModelAnswer: (() => void) | undefined;
 afterEach(async () => {
   letModelAnswer?.();
   await reader?.close();
-  await manager?.stop();
-  await bot?.stop();
-  await slack?.close();
+  await rig?.stop();
   await model?.close();
-  directory?.remove();
-  bot = slack = directory = manager = model = reader = letModelAnswer = undefined;
+  rig = model = reader = letModelAnswer = undefined;
 });
 
 const shown = (message: FakeMessage) => renderSlackMessage(message).text;
 const buttons = (message: FakeMessage) => renderSlackMessage(message).buttons;
 
-function settings(alertmanagerUrl: string, investigate: boolean): string {
-  return [
-    'permissions:',
-    '  roles:',
-    '    operator: { tools: ["*"], risks: [read, write], alerts: [ack, investigate] }',
-    '    boss: { tools: ["*"], admin: true, approve: ["*"] }',
-    '  identities:',
-    `    'slack:${OPERATOR}': { roles: [operator] }`,
-    `    'slack:${ADMIN}': { roles: [boss] }`,
-    'tools:',
-    '  alertmanager:',
-    `    url: '${alertmanagerUrl}'`,
-    'alerts:',
-    `  channel: 'slack:${CHANNEL}'`,
-    `  investigate: ${investigate}`,
-    '',
-  ].join('\n');
-}
-
 /** The bot on Slack with the real Alertmanager, one firing group posted, and helpers to click on it. */
 async function start(options: { model?: FakeOpenAIServer } = {}) {
-  slack = await startFakeSlackApi();
-  slack.channels.set(CHANNEL, 'alerts');
-  slack.addUser({ id: OPERATOR, name: 'olive', displayName: 'Olive' });
-  slack.addUser({ id: ADMIN, name: 'ada', displayName: 'Ada' });
-  manager = await RealAlertmanager.start({
-    url: 'http://127.0.0.1:9/alerts/alertmanager',
-    token: ALERTS_TOKEN,
-  });
-  directory = new AlertsBotDirectory(settings(manager.url, options.model !== undefined));
-  bot = await directory.serve({
-    SLACK_BOT_TOKEN: 'xoxb-alerts-test',
-    SLACK_SIGNING_SECRET,
-    SLACK_API_URL: slack.apiUrl,
-    ...(options.model ? { OPENAI_BASE_URL: options.model.baseURL, OPENAI_MODEL: 'fake-model' } : {}),
-  });
-  await manager.retarget({ url: receiverUrl(bot), token: ALERTS_TOKEN });
-  await manager.post([
-    {
-      labels: { alertname: 'DiskFull', instance: 'db1' },
-      annotations: { summary: 'Disk on db1 is 95% full' },
-      startsAt: new Date(Date.now() - 60_000).toISOString(),
-    },
-  ]);
-  reader = await openStore(directory.storeUrl);
-  const api = slack;
+  rig = await startSlackAlertGroup(options.model ? { modelUrl: options.model.baseURL } : {});
+  reader = await openStore(rig.directory.storeUrl);
+  const { api, root, current, thread, click, eventsUrl } = rig;
   const store = reader;
-  const eventsUrl = `${bot.url}/slack/events`;
-  const root = await waitFor('the root', () => api.topLevel(CHANNEL)[0]);
-  const current = () => api.message(CHANNEL, root.ts)!;
-  const thread = () => api.thread(CHANNEL, root.ts);
-  const click = (user: string, message: FakeMessage, label: string, triggerId: string) =>
-    clickButton(api, eventsUrl, user, message, label, triggerId, SLACK_SIGNING_SECRET);
   return {
     api,
     root,
@@ -110,7 +50,7 @@ async function start(options: { model?: FakeOpenAIServer } = {}) {
     /** Olive's Silence click: its run's id, from the reply. */
     async silence(label: string, triggerId: string): Promise<string> {
       await click(OPERATOR, current(), label, triggerId);
-      const reply = await clickReply(api, triggerId);
+      const reply = await rig!.reply(triggerId);
       const runId = /run (run_[A-Za-z0-9_-]+)/.exec(reply)?.[1];
       if (!runId) throw new Error(`no run in the reply: ${reply}`);
       return runId;
@@ -176,7 +116,7 @@ describe.skipIf(!alertmanagerInstalled)("a Silence click and the alert group's r
       shown(group.current()).includes('🔕 Silenced by Olive until') ? group.current() : undefined,
     );
     expect(buttons(silenced)).toEqual(['Ack']);
-    const made = (await (await fetch(`${manager!.url}/api/v2/silences`)).json()) as {
+    const made = (await (await fetch(`${rig!.manager.url}/api/v2/silences`)).json()) as {
       id: string;
       endsAt: string;
     }[];
@@ -201,7 +141,7 @@ describe.skipIf(!alertmanagerInstalled)("a Silence click and the alert group's r
     await group.handled(runId);
     expect(shown(group.current())).toBe(before);
     expect(buttons(group.current())).toEqual(['Ack', 'Silence 1h', 'Silence 4h']);
-    expect(await (await fetch(`${manager!.url}/api/v2/silences`)).json()).toEqual([]);
+    expect(await (await fetch(`${rig!.manager.url}/api/v2/silences`)).json()).toEqual([]);
   }, 60_000);
 
   it('reaches its card and silences while the investigation holds the thread, which a follow-up still waits for', async () => {
