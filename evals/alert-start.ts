@@ -35,8 +35,9 @@ export async function startAlertRun(
     clock,
     takesEvents: true,
   });
-  if (!mount.notifications) throw new Error('the alert receiver did not turn on');
-  const outcome = await mount.notifications.handle(payload);
+  if (!mount.notifications || !mount.delivery) throw new Error('the alert receiver did not turn on');
+  const outcome = await mount.notifications.receive(payload);
+  await mount.delivery.idle();
   const record = await new AlertGroupRepository(opsbot.store).find(alertGroupId(payload.groupKey));
   const runId = record?.investigation.runId;
   if (!runId) {

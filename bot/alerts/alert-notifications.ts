@@ -28,7 +28,7 @@ export interface AlertMetrics {
 export interface AlertNotificationsOptions {
   settings: AlertSettings;
   repository: AlertGroupRepository;
-  delivery: Pick<AlertGroupDelivery, 'deliver' | 'deliverSoon'>;
+  delivery: Pick<AlertGroupDelivery, 'deliverSoon'>;
   clock: Clock;
   logger: Logger;
   metrics?: AlertMetrics;
@@ -46,13 +46,6 @@ export class AlertNotifications {
   async receive(payload: WebhookPayload): Promise<NotificationOutcome> {
     const { outcome, groupId } = await this.accept(payload);
     if (POSTS.has(outcome)) this.options.delivery.deliverSoon(groupId);
-    return outcome;
-  }
-
-  /** As `receive`, but resolves once the posts were made (or failed and were saved for a retry). */
-  async handle(payload: WebhookPayload): Promise<NotificationOutcome> {
-    const { outcome, groupId } = await this.accept(payload);
-    if (POSTS.has(outcome)) await this.options.delivery.deliver(groupId);
     return outcome;
   }
 

@@ -6,7 +6,6 @@ import { systemClock } from '../../agent/clock.js';
 import { silentLogger } from '../../agent/logger.js';
 import { RedisStore } from '../../agent/store/redis-store.js';
 import { AlertGroupRepository } from '../../bot/alerts/alert-group-repository.js';
-import type { AlertNotifications } from '../../bot/alerts/alert-notifications.js';
 import { AlertSettingsSchema } from '../../bot/alerts/alert-settings.js';
 import { WebhookPayloadSchema } from '../../bot/alerts/alertmanager-payload.js';
 import { RecordingChatPort } from '../fakes/recording-chat-port.js';
@@ -21,7 +20,7 @@ afterEach(async () => {
   await deleteRedisKeys(prefix);
 });
 
-async function gateway(chat: RecordingChatPort): Promise<AlertNotifications> {
+async function gateway(chat: RecordingChatPort) {
   const store = await RedisStore.connect(TEST_REDIS_URL, { prefix });
   stores.push(store);
   return alertNotifications({
@@ -30,7 +29,7 @@ async function gateway(chat: RecordingChatPort): Promise<AlertNotifications> {
     chat,
     clock: systemClock,
     logger: silentLogger,
-  }).notifications;
+  }).handle;
 }
 
 describe('alert groups across two gateways on Redis', () => {
@@ -40,12 +39,12 @@ describe('alert groups across two gateways on Redis', () => {
     const [one, two] = [await gateway(chat), await gateway(chat)];
     const firing = WebhookPayloadSchema.parse(webhookPayload([webhookAlert('db1')]));
     const outcomes = await Promise.all(
-      Array.from({ length: 10 }, (_, index) => (index % 2 === 0 ? one : two).handle(firing)),
+      Array.from({ length: 10 }, (_, index) => (index % 2 === 0 ? one : two)(firing)),
     );
     expect(outcomes.filter((outcome) => outcome === 'opened')).toHaveLength(1);
     expect(outcomes.filter((outcome) => outcome === 'duplicate')).toHaveLength(9);
     const joined = WebhookPayloadSchema.parse(webhookPayload([webhookAlert('db1'), webhookAlert('db2')]));
-    const changes = await Promise.all([one.handle(joined), two.handle(joined), two.handle(joined)]);
+    const changes = await Promise.all([one(joined), two(joined), two(joined)]);
     expect(changes.sort()).toEqual(['changed', 'duplicate', 'duplicate']);
     const roots = chat.posts.filter((post) => post.conversation.threadId === undefined);
     expect(roots).toHaveLength(1);

@@ -15,6 +15,7 @@ import { WebhookPayloadSchema } from '../../bot/alerts/alertmanager-payload.js';
 import { RecordingChatPort } from '../fakes/recording-chat-port.js';
 import { ManualTimers } from '../manual-timers.js';
 import { RecordingLogger } from '../security/helpers/sink-rig.js';
+import { handledBy } from './alert-notifications-rig.js';
 import { webhookAlert, webhookPayload } from './webhook-fixtures.js';
 
 const SETTINGS = AlertSettingsSchema.parse({ channel: 'playground:alerts' });
@@ -48,7 +49,18 @@ function rig(
     clock,
     logger: silentLogger,
   });
-  return { store, clock, repository, timers, logger, delivery, notifications, failures: () => failed };
+  const handle = handledBy(notifications, delivery);
+  return {
+    store,
+    clock,
+    repository,
+    timers,
+    logger,
+    delivery,
+    notifications,
+    handle,
+    failures: () => failed,
+  };
 }
 
 const roots = (chat: RecordingChatPort) =>
@@ -60,8 +72,8 @@ describe("an alert group's posts", () => {
   it('are kept when the chat platform fails, and made by the sweep once their retry is due', async () => {
     const chat = new RecordingChatPort();
     chat.failNextPosts = 2;
-    const { notifications, delivery, clock, repository, logger, failures } = rig(chat);
-    expect(await notifications.handle(firing('db1'))).toBe('opened');
+    const { handle, delivery, clock, repository, logger, failures } = rig(chat);
+    expect(await handle(firing('db1'))).toBe('opened');
     expect(roots(chat)).toHaveLength(0);
     const saved = await repository.find(GROUP);
     expect(saved?.pending).toMatchObject({
@@ -94,9 +106,9 @@ describe("an alert group's posts", () => {
   it('tell a change that came while the root could not be posted on the root itself, with no reply for it', async () => {
     const chat = new RecordingChatPort();
     chat.failNextPosts = 1;
-    const { notifications, delivery, clock } = rig(chat);
-    await notifications.handle(firing('db1'));
-    expect(await notifications.handle(firing('db1', 'db2'))).toBe('changed');
+    const { handle, delivery, clock } = rig(chat);
+    await handle(firing('db1'));
+    expect(await handle(firing('db1', 'db2'))).toBe('changed');
     clock.advance(60_000);
     await delivery.sweep();
     await delivery.idle();
@@ -107,14 +119,14 @@ describe("an alert group's posts", () => {
 
   it('post a failed reply later, in order, after the root was edited', async () => {
     const chat = new RecordingChatPort();
-    const { notifications, delivery, clock, repository } = rig(chat);
-    await notifications.handle(firing('db1'));
+    const { handle, delivery, clock, repository } = rig(chat);
+    await handle(firing('db1'));
     chat.failNextThreadPosts = 2;
-    await notifications.handle(firing('db1', 'db2'));
+    await handle(firing('db1', 'db2'));
     expect(roots(chat)[0]!.updates).toHaveLength(1);
     expect(replies(chat)).toHaveLength(0);
     // A new notification tries at once; it fails too, and the newer change's reply waits behind the first.
-    await notifications.handle(firing('db2'));
+    await handle(firing('db2'));
     expect(replies(chat)).toHaveLength(0);
     expect((await repository.find(GROUP))?.pending?.replies).toHaveLength(2);
     clock.advance(2 * RETRY_FIRST_MS);
@@ -134,7 +146,7 @@ describe("an alert group's posts", () => {
     const stillborn = new AlertNotifications({
       settings: SETTINGS,
       repository: crashed.repository,
-      delivery: { deliver: async () => {}, deliverSoon: () => {} },
+      delivery: { deliverSoon: () => {} },
       clock: crashed.clock,
       logger: silentLogger,
     });
@@ -167,8 +179,8 @@ describe("an alert group's posts", () => {
   it('are given up after a day of failures, saying so, and the next change posts the root again', async () => {
     const chat = new RecordingChatPort();
     chat.failNextPosts = MAX_POST_ATTEMPTS;
-    const { notifications, delivery, clock, repository, logger } = rig(chat);
-    await notifications.handle(firing('db1'));
+    const { handle, delivery, clock, repository, logger } = rig(chat);
+    await handle(firing('db1'));
     for (let attempt = 1; attempt < MAX_POST_ATTEMPTS; attempt++) {
       clock.advance(10 * 60_000);
       await delivery.sweep();
@@ -176,7 +188,7 @@ describe("an alert group's posts", () => {
     }
     expect((await repository.find(GROUP))?.pending).toBeUndefined();
     expect(logger.lines.some((line) => line.includes('given up'))).toBe(true);
-    await notifications.handle(firing('db1', 'db2'));
+    await handle(firing('db1', 'db2'));
     expect(roots(chat)).toHaveLength(1);
     expect(roots(chat)[0]!.message).toMatchObject({ firingCount: 2 });
   });

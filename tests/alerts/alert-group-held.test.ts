@@ -53,7 +53,7 @@ async function rig(alertmanagerUrl: string) {
   const chat = new RecordingChatPort();
   const logger = new RecordingLogger();
   const settings = AlertSettingsSchema.parse({ channel: 'playground:alerts' });
-  const { notifications, delivery } = alertNotifications({ settings, repository, chat, clock, logger });
+  const { notifications, delivery, handle } = alertNotifications({ settings, repository, chat, clock, logger });
   const sweep = new HeldAlertSweep({
     reader: createAlertmanagerReader(
       { url: alertmanagerUrl, headers: {} },
@@ -66,7 +66,7 @@ async function rig(alertmanagerUrl: string) {
     logger,
     timers: new ManualTimers(),
   });
-  return { repository, chat, logger, notifications, delivery, sweep, clock };
+  return { repository, chat, logger, handle, delivery, sweep, clock };
 }
 
 describe.skipIf(!alertmanagerInstalled)('alert groups Alertmanager stops telling about', () => {
@@ -77,7 +77,7 @@ describe.skipIf(!alertmanagerInstalled)('alert groups Alertmanager stops telling
     });
     await manager.post([disk('db1'), disk('db2')]);
     const held = await fingerprints(manager.url, 2);
-    const { notifications, delivery, sweep, chat, repository } = await rig(manager.url);
+    const { handle, delivery, sweep, chat, repository } = await rig(manager.url);
     const firing = (instances: string[]) =>
       WebhookPayloadSchema.parse(
         webhookPayload(
@@ -85,7 +85,7 @@ describe.skipIf(!alertmanagerInstalled)('alert groups Alertmanager stops telling
           { groupKey: GROUP_KEY },
         ),
       );
-    expect(await notifications.handle(firing(['db1', 'db2']))).toBe('opened');
+    expect(await handle(firing(['db1', 'db2']))).toBe('opened');
 
     // Both still held (one silenced through Alertmanager's own API, as a person would): nothing changes.
     const silenced = await fetch(`${manager.url}/api/v2/silences`, {
@@ -146,11 +146,11 @@ describe.skipIf(!alertmanagerInstalled)('alert groups Alertmanager stops telling
   }, 60_000);
 
   it('close nothing when Alertmanager cannot be reached, or forgets for one pass, and say why', async () => {
-    const { notifications, sweep, chat, logger } = await rig('http://127.0.0.1:9');
+    const { handle, sweep, chat, logger } = await rig('http://127.0.0.1:9');
     const payload = WebhookPayloadSchema.parse(
       webhookPayload([webhookAlert('db1', { fingerprint: 'f1' })], { groupKey: GROUP_KEY }),
     );
-    await notifications.handle(payload);
+    await handle(payload);
     await sweep.pass();
     await sweep.pass();
     expect(chat.posts).toHaveLength(1);
@@ -166,8 +166,8 @@ describe.skipIf(!alertmanagerInstalled)('alert groups Alertmanager stops telling
     });
     await manager.post([disk('db1')]);
     const held = await fingerprints(manager.url, 1);
-    const { notifications, delivery, sweep, chat, repository, clock } = await rig(manager.url);
-    await notifications.handle(
+    const { handle, delivery, sweep, chat, repository, clock } = await rig(manager.url);
+    await handle(
       WebhookPayloadSchema.parse(
         webhookPayload([webhookAlert('db1', { fingerprint: held.get('db1')! })], { groupKey: GROUP_KEY }),
       ),

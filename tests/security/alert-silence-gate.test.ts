@@ -69,7 +69,7 @@ async function rig() {
   const store = harness.stores[0]!;
   const repository = new AlertGroupRepository(store);
   const logger = new RecordingLogger();
-  const { notifications } = alertNotifications({
+  const { handle } = alertNotifications({
     settings: AlertSettingsSchema.parse({ channel: 'playground:alerts' }),
     repository,
     chat: harness.chat,
@@ -81,7 +81,7 @@ async function rig() {
     groupKey: GROUP_KEY,
     groupLabels: { alertname: 'DiskFull', instance: '.+' },
   });
-  expect(await notifications.handle(WebhookPayloadSchema.parse(payload))).toBe('opened');
+  expect(await handle(WebhookPayloadSchema.parse(payload))).toBe('opened');
   const buttons = new AlertButtons({
     repository,
     chat: harness.chat,
