@@ -53,7 +53,13 @@ async function rig(alertmanagerUrl: string) {
   const chat = new RecordingChatPort();
   const logger = new RecordingLogger();
   const settings = AlertSettingsSchema.parse({ channel: 'playground:alerts' });
-  const { notifications, delivery, handle } = alertNotifications({ settings, repository, chat, clock, logger });
+  const { notifications, delivery, handle } = alertNotifications({
+    settings,
+    repository,
+    chat,
+    clock,
+    logger,
+  });
   const sweep = new HeldAlertSweep({
     reader: createAlertmanagerReader(
       { url: alertmanagerUrl, headers: {} },
