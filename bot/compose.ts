@@ -124,7 +124,7 @@ export async function createOpsbot(options: ComposeOptions): Promise<Opsbot> {
     });
     // Patrol checks and tool budgets are checked against the real tools (and a patrol's role) before anything
     // runs. Built once: the kernel gets these two.
-    registry = new ToolRegistry([...tools, ...(mcp?.tools() ?? [])]);
+    registry = new ToolRegistry(tools, mcp ? [mcp] : []);
     // An alert investigation (alert:<receiver>) runs as alerts.role, which the policy reads with the permissions.
     policy = settingsToolPolicy(permissions, registry);
     const registryIssues = [

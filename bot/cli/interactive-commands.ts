@@ -181,6 +181,13 @@ function helpText(opsbot: Opsbot, principal: Principal): string {
     ...(description.needsApproval.length > 0
       ? ['', bold('Tools that wait for an approver'), ...tools(description.needsApproval, 'needs approval')]
       : []),
+    ...(description.switchedOff.length > 0
+      ? [
+          '',
+          bold('Switched off now'),
+          ...description.switchedOff.map((tool) => `  ${tool.name}  ${dim(tool.reason)}`),
+        ]
+      : []),
     '',
     dim('Every tool also takes timeout_ms=<milliseconds>, up to its own limit.'),
     dim(

@@ -103,6 +103,11 @@ function helpText(context: CommandContext): string {
     '',
     `Tools you can use here:${tools(permissions.direct)}`,
     `Tools that need an approver:${tools(permissions.needsApproval)}`,
+    ...(permissions.switchedOff.length > 0
+      ? [
+          `Switched off now:\n${permissions.switchedOff.map((tool) => `• \`${tool.name}\` — ${tool.reason}`).join('\n')}`,
+        ]
+      : []),
     context.kernel.modelConfigured
       ? ''
       : 'No model is configured, so tasks must be commands: `<tool> key=value …`, e.g. `disk_usage paths=/`.',

@@ -293,3 +293,30 @@ describe('mistakes', () => {
     expect(err).toMatch(/^opsbot: MCP server gone is down: .*ENOENT/);
   });
 });
+
+describe('a held-back tool in what a person is shown', () => {
+  it('is left out of permissions and help, named as switched off with why, and back once trusted', async () => {
+    await cli(['mcp', 'trust', 'test']);
+    writeTools(toolsWith('echo', { description: 'Answers with its text, changed' }));
+    const refusal =
+      'test__echo changed since it was trusted (description); an admin must review it: opsbot mcp diff test';
+
+    const permissions = await cli(['permissions']);
+    expect(permissions.code).toBe(0);
+    const usable = permissions.out.split('\n').find((line) => line.startsWith('Tools you can use here:'));
+    expect(usable).toContain('test__big');
+    expect(usable).not.toContain('test__echo');
+    expect(permissions.out).toContain(`Switched off now: test__echo: ${refusal}`);
+
+    const run = await cli(['run', 'test__echo text=hi']);
+    expect(run.code).not.toBe(0);
+    expect(`${run.out}${run.err}`).toContain(refusal);
+
+    await cli(['mcp', 'trust', 'test', 'echo']);
+    const after = await cli(['permissions']);
+    expect(after.out.split('\n').find((line) => line.startsWith('Tools you can use here:'))).toContain(
+      'test__echo',
+    );
+    expect(after.out).not.toContain('Switched off now');
+  });
+});

@@ -15,6 +15,7 @@ import { withResolvedRoles } from '../../agent/policy/resolve-roles.js';
 import { settingsToolPolicy } from '../../agent/policy/settings-tool-policy.js';
 import type { Principal } from '../../agent/principal.js';
 import { MemoryStore } from '../../agent/store/memory-store.js';
+import { ToolRegistry } from '../../agent/tool-registry.js';
 import { createLogger } from '../../bot/logger.js';
 import { type McpSettings, McpSettingsSchema } from '../../tools/mcp/mcp-settings.js';
 import type { McpToolSource } from '../../tools/mcp/mcp-tool-source.js';
@@ -32,7 +33,7 @@ import { ManualTimers } from '../manual-timers.js';
 
 export const TEST_SERVER = resolve('tests/fakes/mcp/test-mcp-server.ts');
 
-const permissions = {
+export const MCP_TEST_PERMISSIONS = {
   default_role: 'operator',
   roles: {
     operator: { tools: ['*'], risks: ['read', 'write', 'danger'], approve: [] },
@@ -55,7 +56,7 @@ export class McpKernelHarness {
   readonly clock = new ManualClock();
   readonly timers = new ManualTimers();
   readonly store = new MemoryStore(this.clock);
-  readonly permissions = PermissionSettingsSchema.parse(permissions);
+  readonly permissions = PermissionSettingsSchema.parse(MCP_TEST_PERMISSIONS);
   /** What every bot of this harness posted. */
   readonly chat = new RecordingChatPort();
   private readonly directory = mkdtempSync(join(tmpdir(), 'mcp-kernel-'));
@@ -129,7 +130,7 @@ export class McpKernelHarness {
     if (!source) throw new Error('no MCP servers configured');
     const kernel = new Kernel({
       store: this.store,
-      tools: source.tools(),
+      tools: new ToolRegistry([], [source]),
       policy: (registry) => settingsToolPolicy(this.permissions, registry),
       approvals: { audit: new AuditLog(this.store, { clock: this.clock }), permissions: this.permissions },
       chat: this.chat,

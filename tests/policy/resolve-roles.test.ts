@@ -150,6 +150,7 @@ describe('describePermissions', () => {
       direct: ['log_search', 'service_status'],
       needsApproval: ['deploy_app', 'restart_cache', 'restart_service', 'scale_service'],
       mayApprove: ['deploy_app', 'restart_cache', 'restart_service', 'scale_service'],
+      switchedOff: [],
     });
     expect(formatPermissions(description)).toContain(
       'Tools that need approval here: deploy_app, restart_cache, restart_service, scale_service',

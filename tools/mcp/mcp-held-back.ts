@@ -1,41 +1,39 @@
-// Which of a server's registered tools are held back now, and the words their calls are refused with: pure, so
-// the start-up, a tools/list_changed notification and a pin refresh all decide alike.
-import { definitionHash, type McpServerPins, pinStates } from './mcp-pins.js';
+// Which of a server's tools are held back now, and the words their calls are refused with: pure, so a listing
+// (at start, on tools/list_changed, after a restart) and a pin refresh all decide alike.
+import { type McpServerPins, pinStates } from './mcp-pins.js';
 import type { McpToolDefinition } from './mcp-tool-definition.js';
 import { mcpRegistryName } from './mcp-tool-names.js';
 
 /**
- * By the tool's own name: held back when the server no longer lists it, when its listed definition differs from
- * its pin (changed) or it has none (new), or when it was trusted anew while opsbot ran: the model would still be
- * offered the definition it was registered with, so it stays off until a restart offers the new one.
+ * By the tool's own name, for each of `known` (the tools opsbot made for the server): held back when the server
+ * no longer lists it, when it lost its name (`unnamed`, with why), and when its listed definition differs from its
+ * pin (changed) or it has none (new). The tool offered is made from the listed definition, so a trusted pin is
+ * always the definition the model sees.
  */
 export function heldBackTools(
   server: string,
-  registered: ReadonlyMap<string, string>,
+  known: Iterable<string>,
   listed: readonly McpToolDefinition[],
   pins: McpServerPins,
+  unnamed: ReadonlyMap<string, string> = new Map(),
 ): Map<string, string> {
   const held = new Map<string, string>();
-  const byName = new Map(listed.map((definition) => [definition.name, definition]));
-  // Never first sight here: that was recorded before any tool was registered.
+  // Never first sight here: that was recorded before the listing was checked.
   const states = new Map(
     pinStates(server, listed, pins.size === 0 ? PLACEHOLDER : pins, {
       trustNewTools: false,
       now: 0,
     }).states.map((state) => [state.tool, state]),
   );
-  for (const [tool, registeredHash] of registered) {
-    const definition = byName.get(tool);
+  for (const tool of known) {
     const state = states.get(tool);
-    if (definition === undefined || state === undefined) {
+    const lostName = unnamed.get(tool);
+    if (state === undefined) {
       held.set(tool, `${mcpRegistryName(server, tool)} is no longer listed by MCP server ${server}`);
+    } else if (lostName !== undefined) {
+      held.set(tool, lostName);
     } else if (state.state !== 'trusted') {
       held.set(tool, state.refusal);
-    } else if (definitionHash(definition) !== registeredHash) {
-      held.set(
-        tool,
-        `${mcpRegistryName(server, tool)} was trusted with a new definition while opsbot ran; it is offered again once opsbot restarts`,
-      );
     }
   }
   return held;

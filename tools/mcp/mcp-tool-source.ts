@@ -1,24 +1,25 @@
-// The `mcp:` servers as a source of opsbot tools: each server's connection started with the bot, its tools named,
-// given a risk and checked against their pins, and those held back switched off (not offered, calls refused)
-// until an admin trusts them. A server that cannot be reached at start leaves the bot running without its tools.
+// The `mcp:` servers as a live source of opsbot tools: each server's connection started with the bot, every listing
+// named, given a risk and checked against the pins, and those held back switched off (not offered, calls refused)
+// until an admin trusts them. A server that cannot be reached at start leaves the bot running without its tools
+// until it answers; a tool trusted or listed while the bot runs is offered without a restart.
 import { type Clock, systemClock } from '../../agent/clock.js';
 import { errorMessage } from '../../agent/errors.js';
 import type { Logger } from '../../agent/logger.js';
 import type { Store } from '../../agent/store/store.js';
 import { systemTimers, type Timers } from '../../agent/timers.js';
 import type { Tool } from '../../agent/tool.js';
+import type { LiveToolSource } from '../../agent/tool-registry.js';
 import { readableUtc } from '../../agent/utc-time.js';
 import type { NetworkGuard } from '../network-guard.js';
 import { McpConnection } from './mcp-connection.js';
 import type { McpServerEndpoint } from './mcp-endpoint.js';
 import { heldBackTools } from './mcp-held-back.js';
 import { McpPinRepository } from './mcp-pin-repository.js';
-import { definitionHash, type McpServerPins, pinStates } from './mcp-pins.js';
-import { mcpToolRisk } from './mcp-risk.js';
-import type { McpServerSettings, McpSettings } from './mcp-settings.js';
-import { createMcpTool } from './mcp-tool.js';
+import { definitionHash } from './mcp-pins.js';
+import { type McpServerState, makeServerTool, readServerPins } from './mcp-server-state.js';
+import type { McpSettings } from './mcp-settings.js';
 import type { McpToolDefinition } from './mcp-tool-definition.js';
-import { nameMcpTools } from './mcp-tool-names.js';
+import { mcpRegistryName, nameMcpTools } from './mcp-tool-names.js';
 
 /** How often the pins are read again, so an `opsbot mcp trust` from another process switches tools back on. */
 export const MCP_PIN_REFRESH_MS = 5_000;
@@ -38,17 +39,6 @@ export interface McpToolSourceOptions {
   pinRefreshMs?: number;
 }
 
-interface Server {
-  name: string;
-  settings: McpServerSettings;
-  connection: McpConnection;
-  /** Registered tools by their own name, with the hash of the definition the model is offered. */
-  registered: Map<string, string>;
-  /** Off tools by their own name, with the refusal; recomputed on every listing and pin refresh. */
-  heldBack: Map<string, string>;
-  pins: McpServerPins;
-}
-
 export interface McpServerStatus {
   server: string;
   /** "up", or "down since 2026-01-01 12:03 UTC (exit 1)". */
@@ -58,13 +48,15 @@ export interface McpServerStatus {
   heldBack: Array<{ name: string; refusal: string }>;
 }
 
-export class McpToolSource {
-  private readonly servers: Server[];
+export class McpToolSource implements LiveToolSource {
+  private readonly servers: McpServerState[];
   private readonly repository: McpPinRepository;
   private readonly clock: Clock;
   private readonly timers: Timers;
-  private readonly offered: Tool[] = [];
+  /** Warnings said once: a refused name, a rejected tool, an unconvertible schema. */
+  private readonly warned = new Set<string>();
   private refreshTimer: unknown;
+  private started = false;
   private closed = false;
 
   constructor(private readonly options: McpToolSourceOptions) {
@@ -74,19 +66,23 @@ export class McpToolSource {
     this.servers = options.endpoints.map((endpoint) => {
       const settings = options.settings.servers[endpoint.name];
       if (settings === undefined) throw new Error(`no settings for MCP server ${endpoint.name}`);
-      const server: Server = {
+      const server: McpServerState = {
         name: endpoint.name,
         settings,
-        registered: new Map(),
+        seen: false,
+        made: new Map(),
+        unnamed: new Map(),
         heldBack: new Map(),
         pins: new Map(),
+        pinProblem: undefined,
+        work: Promise.resolve(),
         connection: new McpConnection({
           endpoint,
           ...(options.guard ? { guard: options.guard } : {}),
           ...(options.parentEnvironment ? { parentEnvironment: options.parentEnvironment } : {}),
           clock: this.clock,
           timers: this.timers,
-          onToolsChanged: (tools) => this.listingChanged(server, tools),
+          onToolsChanged: () => this.listingChanged(server),
           onStateChanged: (state) => {
             if (state.kind === 'down' && state.reason !== 'closed' && !this.closed) {
               options.logger.warn(
@@ -101,80 +97,32 @@ export class McpToolSource {
     });
   }
 
-  /** The tools of the servers that answered at start, held-back ones included (they are switched off). */
+  /**
+   * Every tool made from the servers' listings now, held-back ones included (they are switched off). The set
+   * changes while the bot runs: a server that comes up late, a new tool, a definition trusted anew.
+   */
   tools(): Tool[] {
-    return [...this.offered];
+    return this.servers.flatMap((server) => [...server.made.values()].map((made) => made.tool));
   }
 
   /**
-   * Starts every server at once and waits for each one's first try; then records first sights, names the tools
-   * and registers them. Never throws for a server: one that is down is warned about and has no tools.
+   * Starts every server at once and waits for each one's first try and its pins. Never throws for a server: one
+   * that is down is warned about, and its tools join once it answers (it is tried again with backoff).
    */
   async start(): Promise<void> {
     const { logger } = this.options;
     await Promise.all(this.servers.map((server) => server.connection.connect()));
-    const up: Server[] = [];
     for (const server of this.servers) {
       const state = server.connection.state();
       if (state.kind === 'down') {
         logger.warn(
           { server: server.name, reason: state.reason },
-          `MCP server ${server.name} could not be reached (${state.reason}); the bot runs without its tools until it is restarted`,
-        );
-        continue;
-      }
-      for (const rejected of server.connection.rejectedTools()) {
-        logger.warn(
-          { server: server.name, tool: rejected.name, problem: rejected.problem },
-          'MCP tool left out',
-        );
-      }
-      try {
-        await this.readPins(server, { firstSight: true });
-        up.push(server);
-      } catch (error) {
-        logger.warn(
-          { server: server.name, err: errorMessage(error) },
-          'MCP server left out: its pins cannot be read',
+          `MCP server ${server.name} could not be reached (${state.reason}); the bot runs without its tools until it answers (it is tried again with backoff)`,
         );
       }
     }
-    const naming = nameMcpTools(
-      up.map((server) => ({
-        server: server.name,
-        tools: server.connection.tools().map((tool) => tool.name),
-        include: server.settings.tools.include,
-        exclude: server.settings.tools.exclude,
-      })),
-      this.options.takenNames,
-    );
-    for (const refused of naming.refused) logger.warn({ tool: refused.name }, refused.message);
-    for (const named of naming.named) {
-      const server = up.find((candidate) => candidate.name === named.server)!;
-      const definition = server.connection.tools().find((tool) => tool.name === named.tool)!;
-      const { risk } = mcpToolRisk(named.tool, server.settings.tools.risk, definition.annotations);
-      const made = createMcpTool({
-        server: server.name,
-        name: named.name,
-        definition,
-        risk,
-        timeoutMs: server.settings.timeout,
-        connection: server.connection,
-        availability: () => {
-          const refusal = server.heldBack.get(named.tool);
-          return refusal === undefined ? undefined : { off: refusal };
-        },
-      });
-      if (made.inputProblem !== undefined) {
-        logger.warn(
-          { tool: named.name, problem: made.inputProblem },
-          `${named.name}: its input schema cannot be converted; its arguments go to the server unchecked`,
-        );
-      }
-      server.registered.set(named.tool, definitionHash(definition));
-      this.offered.push(made.tool);
-    }
-    for (const server of up) this.recheck(server);
+    await Promise.all(this.servers.map((server) => this.sync(server)));
+    this.started = true;
     const heldBack = this.status().flatMap((status) => status.heldBack);
     if (heldBack.length > 0) {
       logger.warn(
@@ -182,15 +130,13 @@ export class McpToolSource {
         `MCP tools held back until an admin trusts them: ${heldBack.map((tool) => tool.refusal).join('; ')}`,
       );
     }
-    logger.info({ tools: this.offered.map((tool) => tool.name) }, 'MCP tools ready');
+    logger.info({ tools: this.tools().map((tool) => tool.name) }, 'MCP tools ready');
     this.scheduleRefresh();
   }
 
   /** Reads every server's pins again and switches its tools on or off accordingly. */
   async refreshPins(): Promise<void> {
-    await Promise.all(
-      this.servers.filter((server) => server.registered.size > 0).map((server) => this.refresh(server)),
-    );
+    await Promise.all(this.servers.map((server) => this.sync(server)));
   }
 
   /** The server's tools as it listed them last (what `trust` accepts); empty for a server not configured. */
@@ -207,7 +153,7 @@ export class McpToolSource {
         up: state.kind === 'up',
         state: state.kind === 'up' ? 'up' : `down since ${readableUtc(state.since)} (${state.reason})`,
         heldBack: [...server.heldBack].map(([tool, refusal]) => ({
-          name: `${server.name}__${tool}`,
+          name: mcpRegistryName(server.name, tool),
           refusal,
         })),
       };
@@ -218,47 +164,107 @@ export class McpToolSource {
     this.closed = true;
     if (this.refreshTimer !== undefined) this.timers.clearTimeout(this.refreshTimer);
     await Promise.all(this.servers.map((server) => server.connection.close()));
+    await Promise.all(this.servers.map((server) => server.work));
+  }
+
+  /** A new listing: the tools are made again and checked against the pins held now (a changed one is off at
+   * once), then the pins are read again, as a first sight may be due. */
+  private listingChanged(server: McpServerState): void {
+    if (this.closed) return;
+    this.remake();
+    void this.sync(server);
+  }
+
+  /** The server's pins read (first sight recorded when due), then every tool made and checked; one at a time. */
+  private sync(server: McpServerState): Promise<void> {
+    server.work = server.work.then(async () => {
+      if (this.closed || !this.listedOnce(server)) return;
+      try {
+        await readServerPins(this.repository, server, { firstSight: !server.seen, now: this.clock.now() });
+        server.seen = true;
+        server.pinProblem = undefined;
+      } catch (error) {
+        // Unreadable pins trust nothing: every tool of the server is off until they read again.
+        server.pinProblem = `the pins of MCP server ${server.name} cannot be read (${errorMessage(error)})`;
+      }
+      this.remake();
+    });
+    return server.work;
+  }
+
+  /** A server that never answered has nothing to check: its first listing is its first sight. */
+  private listedOnce(server: McpServerState): boolean {
+    return server.seen || server.connection.state().kind === 'up' || server.connection.tools().length > 0;
   }
 
   /**
-   * The server's pins from the Store, with what is due recorded first: at start every tool of a server never
-   * seen, and a new tool under `trust_new_tools`. A pin changed or missing is never recorded here.
+   * Names every listed tool across the servers (a collision refuses both sides), makes a tool for each one whose
+   * definition is new or changed, and decides which are held back. Synchronous: nothing is offered in between.
    */
-  private async readPins(server: Server, options: { firstSight: boolean }): Promise<void> {
-    const stored = await this.repository.find(server.name);
-    if (stored.size > 0 || options.firstSight) {
-      const check = pinStates(server.name, server.connection.tools(), stored, {
-        trustNewTools: server.settings.trust_new_tools,
-        now: this.clock.now(),
-      });
-      if (check.toRecord.size > 0) {
-        await this.repository.record(server.name, check.toRecord);
-        server.pins = await this.repository.find(server.name);
-        return;
+  private remake(): void {
+    const listing = this.servers.filter((server) => this.listedOnce(server));
+    const naming = nameMcpTools(
+      listing.map((server) => ({
+        server: server.name,
+        tools: server.connection.tools().map((tool) => tool.name),
+        include: server.settings.tools.include,
+        exclude: server.settings.tools.exclude,
+      })),
+      this.options.takenNames,
+    );
+    for (const refused of naming.refused) this.warnOnce({ tool: refused.name }, refused.message);
+    for (const server of listing) {
+      for (const rejected of server.connection.rejectedTools()) {
+        this.warnOnce(
+          { server: server.name, tool: rejected.name, problem: rejected.problem },
+          'MCP tool left out',
+        );
       }
-    }
-    server.pins = stored;
-  }
-
-  private async refresh(server: Server): Promise<void> {
-    try {
-      await this.readPins(server, { firstSight: false });
+      const definitions = new Map(
+        server.connection.tools().map((definition) => [definition.name, definition]),
+      );
+      const appeared: string[] = [];
+      for (const named of naming.named.filter((candidate) => candidate.server === server.name)) {
+        const definition = definitions.get(named.tool)!;
+        const hash = definitionHash(definition);
+        if (server.made.get(named.tool)?.hash === hash) continue;
+        if (!server.made.has(named.tool)) appeared.push(named.name);
+        server.made.set(named.tool, {
+          tool: makeServerTool(server, named.name, definition, (fields, message) =>
+            this.warnOnce(fields, message),
+          ),
+          hash,
+        });
+      }
+      server.unnamed = new Map(
+        naming.refused
+          .filter((refused) => refused.server === server.name && server.made.has(refused.tool))
+          .map((refused) => [refused.tool, refused.message]),
+      );
+      if (this.started && appeared.length > 0) {
+        this.options.logger.info({ server: server.name, tools: appeared }, 'MCP server lists new tools');
+      }
       this.recheck(server);
-    } catch (error) {
-      // Unreadable pins trust nothing: every tool of the server is off until they read again.
-      const why = `the pins of MCP server ${server.name} cannot be read (${errorMessage(error)})`;
-      server.heldBack = new Map([...server.registered.keys()].map((tool) => [tool, why]));
     }
   }
 
-  private recheck(server: Server): void {
-    const before = new Set(server.heldBack.keys());
-    server.heldBack = heldBackTools(server.name, server.registered, server.connection.tools(), server.pins);
-    const switchedOff = [...server.heldBack.keys()].filter((tool) => !before.has(tool));
-    const switchedOn = [...before].filter((tool) => !server.heldBack.has(tool));
-    if (this.offered.length === 0) return;
-    for (const tool of switchedOff)
-      this.options.logger.warn({ server: server.name, tool }, server.heldBack.get(tool)!);
+  private recheck(server: McpServerState): void {
+    const before = server.heldBack;
+    server.heldBack =
+      server.pinProblem === undefined
+        ? heldBackTools(
+            server.name,
+            server.made.keys(),
+            server.connection.tools(),
+            server.pins,
+            server.unnamed,
+          )
+        : new Map([...server.made.keys()].map((tool) => [tool, server.pinProblem!]));
+    if (!this.started) return;
+    for (const [tool, refusal] of server.heldBack) {
+      if (before.get(tool) !== refusal) this.options.logger.warn({ server: server.name, tool }, refusal);
+    }
+    const switchedOn = [...before.keys()].filter((tool) => !server.heldBack.has(tool));
     if (switchedOn.length > 0) {
       this.options.logger.info(
         { server: server.name, tools: switchedOn },
@@ -267,15 +273,15 @@ export class McpToolSource {
     }
   }
 
-  /** A new listing: a changed definition is off at once (by its registered hash), then the pins are read again. */
-  private listingChanged(server: Server, _tools: readonly McpToolDefinition[]): void {
-    if (server.registered.size === 0) return;
-    this.recheck(server);
-    void this.refresh(server);
+  private warnOnce(fields: Record<string, unknown>, message: string): void {
+    const key = `${JSON.stringify(fields)} ${message}`;
+    if (this.warned.has(key)) return;
+    this.warned.add(key);
+    this.options.logger.warn(fields, message);
   }
 
   private scheduleRefresh(): void {
-    if (this.closed || !this.servers.some((server) => server.registered.size > 0)) return;
+    if (this.closed) return;
     this.refreshTimer = this.timers.setTimeout(() => {
       void this.refreshPins().finally(() => this.scheduleRefresh());
     }, this.options.pinRefreshMs ?? MCP_PIN_REFRESH_MS);
