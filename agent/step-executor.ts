@@ -83,6 +83,8 @@ export class StepExecutor {
       return { kind: 'ask', question: parsed.data.question, choices: parsed.data.choices ?? [] };
     }
 
+    const awaited = this.options.registry.awaitedReason(call.name);
+    if (awaited !== undefined) return this.failed(call, 'transient', awaited);
     const decision = this.options.policy.decide(run.principal, run.conversation, call.name);
     if (decision.outcome === 'deny') {
       const errorClass = decision.code === 'unknown_tool' ? 'refused_by_policy' : 'permission_denied';

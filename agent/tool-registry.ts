@@ -10,6 +10,8 @@ import { type Tool, toolOffReason, toolParametersSchema } from './tool.js';
  */
 export interface LiveToolSource {
   tools(): readonly Tool[];
+  /** Why a tool of this name is missing for now, when it may yet come (its server has not answered). */
+  awaitedReason?(name: string): string | undefined;
 }
 
 export class ToolRegistry {
@@ -38,6 +40,19 @@ export class ToolRegistry {
     for (const source of this.live) {
       const found = source.tools().find((tool) => tool.name === name);
       if (found !== undefined) return found;
+    }
+    return undefined;
+  }
+
+  /**
+   * Why a tool that is not known now may still come (an MCP server down since start lists it once it answers), so
+   * a call to it fails transient with that, not as an unknown tool; undefined for a known name or a plain unknown.
+   */
+  awaitedReason(name: string): string | undefined {
+    if (this.get(name) !== undefined) return undefined;
+    for (const source of this.live) {
+      const reason = source.awaitedReason?.(name);
+      if (reason !== undefined) return reason;
     }
     return undefined;
   }

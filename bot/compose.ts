@@ -125,11 +125,18 @@ export async function createOpsbot(options: ComposeOptions): Promise<Opsbot> {
     // Patrol checks and tool budgets are checked against the real tools (and a patrol's role) before anything
     // runs. Built once: the kernel gets these two.
     registry = new ToolRegistry(tools, mcp ? [mcp] : []);
+    const known = registry;
+    // A check naming a tool of an MCP server that has not answered yet is checked when it runs, not refused now.
+    const checkTools = {
+      get: (name: string) => known.get(name),
+      names: () => known.names(),
+      awaited: (name: string) => mcp?.awaits(name) ?? false,
+    };
     // An alert investigation (alert:<receiver>) runs as alerts.role, which the policy reads with the permissions.
     policy = settingsToolPolicy(permissions, registry);
     const registryIssues = [
-      ...patrolProblems(settings.patrols, registry, policy, settings.permissions),
-      ...alertCheckProblems(settings.alerts, registry, policy, permissions),
+      ...patrolProblems(settings.patrols, checkTools, policy, settings.permissions),
+      ...alertCheckProblems(settings.alerts, checkTools, policy, permissions),
       ...toolBudgetProblems(settings.limits, registry),
     ];
     if (registryIssues.length > 0) throw settingsProblemsError(settings, registryIssues);

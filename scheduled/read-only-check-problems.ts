@@ -13,6 +13,11 @@ export interface CheckProblem {
 export interface CheckToolLookup {
   get(name: string): Tool | undefined;
   names(): string[];
+  /**
+   * Whether a tool not known yet may still come (an MCP server down at start lists it once it answers): its check
+   * is then not refused at start, and fails at its run for as long as the tool is missing.
+   */
+  awaited?(name: string): boolean;
 }
 
 /** Who owns a check, in the words its problems use. */
@@ -44,6 +49,7 @@ export function readOnlyCheckProblems(
   const { at, owner } = where;
   const tool = runs.tools.get(check.tool);
   if (!tool) {
+    if (runs.tools.awaited?.(check.tool)) return [];
     return [
       {
         path: at('tool'),

@@ -33,7 +33,11 @@ export class CommandEngine implements Engine {
   }
 
   private parse(text: string) {
-    return parseCommand(text, (name) => this.options.registry.get(name) !== undefined, this.options.aliases);
+    const { registry } = this.options;
+    // A tool its server has not brought yet is still typed as a command: its call says why it cannot run now.
+    const isTool = (name: string) =>
+      registry.get(name) !== undefined || registry.awaitedReason(name) !== undefined;
+    return parseCommand(text, isTool, this.options.aliases);
   }
 
   async plan(run: Run): Promise<PlanOutcome> {

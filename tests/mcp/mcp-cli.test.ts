@@ -320,3 +320,41 @@ describe('a held-back tool in what a person is shown', () => {
     expect(after.out).not.toContain('Switched off now');
   });
 });
+
+describe('a check naming a tool of a server that has not answered', () => {
+  function withPatrol(tool: string): string {
+    const test = testServer.map((line) => line.replace('<tools-file>', toolFile));
+    const gone = ['    gone:', `      command: [${join(dir, 'no-such-mcp-server')}]`, '      timeout: 5s'];
+    return [
+      settings([...test, ...gone]).trimEnd(),
+      'patrols:',
+      '  watch:',
+      "    schedule: '*/5 * * * *'",
+      "    channel: 'playground:ops'",
+      `    checks: [{ id: probe, tool: ${tool}, args: {} }]`,
+      '',
+    ].join('\n');
+  }
+
+  it('leaves the bot starting, and the check failing at its run, while the server is down', async () => {
+    writeFileSync(join(dir, 'patrol-down.yaml'), withPatrol('gone__status'));
+    const { code, out, err } = await cli(['patrol', 'run', 'watch'], 'patrol-down.yaml');
+    expect(err).not.toContain('does not exist');
+    expect(code).toBe(4);
+    expect(out).toMatch(
+      /probe \(gone__status\) could not run: transient: gone__status is a tool of MCP server gone, which has not answered since opsbot started \(down since .*ENOENT\)\); its tools are offered once it answers/,
+    );
+    const typed = await cli(['run', 'gone__status'], 'patrol-down.yaml');
+    expect(typed.code).not.toBe(0);
+    expect(`${typed.out}${typed.err}`).toContain(
+      'gone__status is a tool of MCP server gone, which has not answered',
+    );
+  });
+
+  it('still refuses at start a tool the answering server does not list', async () => {
+    writeFileSync(join(dir, 'patrol-typo.yaml'), withPatrol('test__ecko'));
+    const { code, err } = await cli(['patrol', 'run', 'watch'], 'patrol-typo.yaml');
+    expect(code).toBe(2);
+    expect(err).toContain('names the tool "test__ecko", which does not exist');
+  });
+});

@@ -139,6 +139,24 @@ export class McpToolSource implements LiveToolSource {
     await Promise.all(this.servers.map((server) => this.sync(server)));
   }
 
+  /**
+   * Whether `name` may still be listed: it is `<server>__…` for a server that has not answered yet, so a patrol
+   * or alert check naming it is not refused at start.
+   */
+  awaits(name: string): boolean {
+    return this.awaitedReason(name) !== undefined;
+  }
+
+  /** For a name `awaits`: that its server has not answered since start, with its state and what happens next. */
+  awaitedReason(name: string): string | undefined {
+    const server = this.servers.find(
+      (candidate) => !this.listedOnce(candidate) && name.startsWith(mcpRegistryName(candidate.name, '')),
+    );
+    if (server === undefined) return undefined;
+    const state = this.status().find((status) => status.server === server.name)?.state ?? 'down';
+    return `${name} is a tool of MCP server ${server.name}, which has not answered since opsbot started (${state}); its tools are offered once it answers, and it is tried again with backoff`;
+  }
+
   /** The server's tools as it listed them last (what `trust` accepts); empty for a server not configured. */
   listedTools(server: string): readonly McpToolDefinition[] {
     return this.servers.find((candidate) => candidate.name === server)?.connection.tools() ?? [];
