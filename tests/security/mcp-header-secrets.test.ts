@@ -76,6 +76,7 @@ describe('attack: a url MCP server that echoes its header secrets, in every sink
 
   it('the server really received and echoed them (the attack took place)', () => {
     expect(server.calls()).toEqual(['alice', 'bob']);
+    expect(server.connections()).toBeGreaterThan(0);
   });
 
   it('attack: the tool result the model gets has the marker where each secret was, and the team kept', () => {
