@@ -12,9 +12,10 @@ import {
 } from './credential-shapes.js';
 import { CallerError, ErrorCode } from './errors.js';
 import { redactKeyBlockLines } from './private-key-blocks.js';
+import { REDACTED } from './redaction-marker.js';
+import { maskValues, secretValueForms } from './secret-values.js';
 
-/** The one marker every redaction leaves behind, so readers and tests can look for a single string. */
-export const REDACTED = '[REDACTED]';
+export { REDACTED };
 
 interface CompiledShape {
   /** The number of the capturing group around the whole shape. */
@@ -91,12 +92,23 @@ function compileExtra(source: string, index: number): RegExp {
   return pattern;
 }
 
+export interface RedactorOptions {
+  /**
+   * Exact secret values, hidden whatever they look like, also JSON-escaped and line by line (secret-values.ts):
+   * the `${VAR}` values of the configured headers, which a server could echo back in no recognisable shape.
+   * Values shorter than MIN_MASKED_VALUE_CHARS are ignored, so a short one cannot mask ordinary text.
+   */
+  secretValues?: Iterable<string>;
+}
+
 export class Redactor {
   private readonly extra: RegExp[];
+  private readonly secretForms: string[];
 
   /** `extraPatterns` are regular expression sources from settings; their whole match is redacted. */
-  constructor(extraPatterns: string[] = []) {
+  constructor(extraPatterns: string[] = [], options: RedactorOptions = {}) {
     this.extra = extraPatterns.map(compileExtra);
+    this.secretForms = secretValueForms(options.secretValues ?? []);
   }
 
   /**
@@ -108,7 +120,9 @@ export class Redactor {
   }
 
   private redactWith(text: string, hasAwsAccessKeyId: boolean): string {
-    let result = text.replace(BUILT_IN.pattern, replaceBuiltIn);
+    // Exact values first: a shape matching part of one would otherwise leave the rest of it showing.
+    let result = maskValues(text, this.secretForms);
+    result = result.replace(BUILT_IN.pattern, replaceBuiltIn);
     result = redactKeyBlockLines(result, REDACTED);
     result = hasAwsAccessKeyId
       ? result.replace(AWS_SECRET_KEY_NEAR_ID, REDACTED)
@@ -147,7 +161,9 @@ export class Redactor {
     seen.set(value, copy);
     for (const [key, item] of Object.entries(value)) {
       const hidden = SECRET_KEY_NAME.test(key) && (typeof item === 'string' || typeof item === 'number');
-      copy[key] = hidden && item !== '' ? REDACTED : this.redactDeep(item, seen, aws);
+      // A key is kept as it is but for an exact secret value in it, which would otherwise show as a name.
+      copy[maskValues(key, this.secretForms)] =
+        hidden && item !== '' ? REDACTED : this.redactDeep(item, seen, aws);
     }
     return copy;
   }

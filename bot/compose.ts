@@ -12,7 +12,7 @@ import type { ModelRateLimiter } from '../agent/model/model-rate-limit.js';
 import { AuditLog } from '../agent/policy/audit-log.js';
 import { settingsToolPolicy } from '../agent/policy/settings-tool-policy.js';
 import { twoPersonWarnings } from '../agent/policy/two-person-check.js';
-import { Redactor } from '../agent/redaction.js';
+import type { Redactor } from '../agent/redaction.js';
 import type { RunQueue } from '../agent/run-queue.js';
 import { openStore, parseStoreUrl } from '../agent/store/open-store.js';
 import type { Store } from '../agent/store/store.js';
@@ -37,6 +37,7 @@ import { meteredTraceSink } from './metrics/metered-trace-sink.js';
 import type { OpsbotMetrics } from './metrics/opsbot-metrics.js';
 import { runLifecycleMetrics } from './metrics/run-lifecycle-metrics.js';
 import { createModelClients } from './model-clients.js';
+import { settingsRedactor } from './settings-redactor.js';
 
 export interface Opsbot {
   kernel: Kernel;
@@ -94,7 +95,7 @@ export interface ComposeOptions {
 
 export async function createOpsbot(options: ComposeOptions): Promise<Opsbot> {
   const { environment, settings, logger } = options;
-  const redactor = options.redactor ?? new Redactor(settings.redaction.patterns);
+  const redactor = options.redactor ?? settingsRedactor(settings);
   const tools = await createOpsTools(settings.tools, { logger }).catch((error: unknown) => {
     // Problems in the commands are reported like the loader's own: every one, with the file and line.
     throw error instanceof ToolSettingsError ? settingsProblemsError(settings, [...error.problems]) : error;
@@ -173,7 +174,7 @@ export async function createOpsbot(options: ComposeOptions): Promise<Opsbot> {
     audit,
     permissions,
   };
-  const trace = new FileTraceSink(traceDir);
+  const trace = new FileTraceSink(traceDir, { redactor });
   const stepsRuns = environment.OPSBOT_ROLE !== 'gateway';
   const kernel = new Kernel({
     store,

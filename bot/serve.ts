@@ -3,7 +3,6 @@
 import { systemClock } from '../agent/clock.js';
 import { errorMessage } from '../agent/errors.js';
 import type { Logger } from '../agent/logger.js';
-import { Redactor } from '../agent/redaction.js';
 import { StoreEpoch } from '../agent/store/store-epoch.js';
 import { StoreResetWatch } from '../agent/store-reset-watch.js';
 import { systemTimers } from '../agent/timers.js';
@@ -40,6 +39,7 @@ import { ServiceSet } from './services/service-set.js';
 import { storeResetService } from './services/store-reset-service.js';
 import { storeService } from './services/store-service.js';
 import { storeWritesService } from './services/store-writes-service.js';
+import { settingsRedactor } from './settings-redactor.js';
 import { installGracefulShutdown } from './shutdown.js';
 import type { StartUp } from './start-up-banner.js';
 
@@ -75,7 +75,7 @@ export async function serve(options: ServeOptions): Promise<Serving> {
     : settingsLocation(environment);
   const loaded = await loadSettings(location.path, { origin: location.origin });
   const { settings } = loaded;
-  const redactor = new Redactor(settings.redaction.patterns);
+  const redactor = settingsRedactor(settings);
   const logger = createLogger({ level: environment.LOG_LEVEL, redact: (text) => redactor.redact(text) });
 
   const role = environment.OPSBOT_ROLE;

@@ -150,6 +150,48 @@ describe('Redactor: extra patterns from settings', () => {
   });
 });
 
+describe('Redactor: exact secret values', () => {
+  const secret = 'k7QzP2vX9mWcR4tLb8sYd1nHf6JgE3uA';
+  const quoted = 'Zr4"Wq8\\Lp0nTy6Mv2Kx';
+  const exact = new Redactor([], {
+    secretValues: [secret, quoted, 'short12', 'line-one-of-it\nline-two-of-it'],
+  });
+
+  it('hides each occurrence of a value no shape matches, inside other text', () => {
+    expect(exact.redact(`signed in as ${secret}, again ${secret}.`)).toBe(
+      `signed in as ${REDACTED}, again ${REDACTED}.`,
+    );
+    expect(new Redactor().redact(`signed in as ${secret}`)).toContain(secret);
+  });
+
+  it('hides its JSON-escaped form, as it shows inside a JSON text', () => {
+    const json = JSON.stringify({ org: quoted });
+    expect(json).toContain('Zr4\\"Wq8');
+    expect(exact.redact(json)).toBe(`{"org":"${REDACTED}"}`);
+  });
+
+  it('leaves values shorter than the minimum alone, so they cannot mask ordinary text', () => {
+    expect(exact.redact('short12 stays')).toBe('short12 stays');
+  });
+
+  it('hides each long-enough line of a value of several lines', () => {
+    expect(exact.redact('kept half: line-two-of-it')).toBe(`kept half: ${REDACTED}`);
+  });
+
+  it('hides the values in structured values, in strings and in keys', () => {
+    expect(exact.redactValue({ who: [`as ${secret}`], [secret]: 'seen' })).toEqual({
+      who: [`as ${REDACTED}`],
+      [REDACTED]: 'seen',
+    });
+  });
+
+  it('hides a value whole before a shape could take part of it', () => {
+    const around = `tenant7-${TOKENS.awsKey}-tail`;
+    expect(redactor.redact(around)).toBe(`tenant7-${REDACTED}-tail`);
+    expect(new Redactor([], { secretValues: [around] }).redact(`x ${around} y`)).toBe(`x ${REDACTED} y`);
+  });
+});
+
 describe('Redactor.redactValue', () => {
   it('redacts strings deep inside objects and arrays and returns a copy', () => {
     const input = {

@@ -1,9 +1,10 @@
 // Runs a program without a shell: own process group, timeout kills the group, output capped, env allow-listed.
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
+import { maskValues } from '../agent/secret-values.js';
 import { isToolTimeout } from '../agent/tool-timeout.js';
 import { CALL_MARK_VARIABLE, childEnvironment } from './child-environment.js';
-import { environmentValuesToMask, maskValues } from './environment-value-mask.js';
+import { environmentValuesToMask } from './environment-value-mask.js';
 import { killMarkedProcesses, signalMarkedProcesses } from './marked-processes.js';
 import { type CapturedOutput, OutputCapture } from './output-capture.js';
 

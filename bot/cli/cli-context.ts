@@ -2,12 +2,13 @@
 import { CallerError, ErrorCode } from '../../agent/errors.js';
 import { withResolvedRoles } from '../../agent/policy/resolve-roles.js';
 import type { Principal } from '../../agent/principal.js';
-import { Redactor } from '../../agent/redaction.js';
+import type { Redactor } from '../../agent/redaction.js';
 import { createOpsbot, type Opsbot } from '../compose.js';
 import { didYouMean } from '../config/did-you-mean.js';
 import { type Environment, environmentWarnings, readEnvironment } from '../config/environment.js';
 import { type LoadedSettings, loadSettings, settingsLocation } from '../config/load-settings.js';
 import { createLogger } from '../logger.js';
+import { settingsRedactor } from '../settings-redactor.js';
 import type { CliIo } from './cli-io.js';
 import { TerminalChatPort } from './terminal-chat-port.js';
 
@@ -26,7 +27,7 @@ export async function loadCliContext(io: CliIo, configPath?: string): Promise<Cl
     ? { path: configPath, origin: 'argument' as const }
     : settingsLocation(environment);
   const loaded = await loadSettings(location.path, { origin: location.origin });
-  const redactor = new Redactor(loaded.settings.redaction.patterns);
+  const redactor = settingsRedactor(loaded.settings);
   // The CLI's own output is the terminal; logs go to stderr so they never mix with results.
   const logger = createLogger({
     level: environment.LOG_LEVEL === 'info' ? 'warn' : environment.LOG_LEVEL,

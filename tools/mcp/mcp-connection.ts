@@ -1,25 +1,21 @@
 // One MCP server as a tool source: started at connect, its tools listed (and followed on list_changed), calls
-// with a timeout, and a crash turned into a `down` state with the reason, then a restart with backoff.
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import {
-  type CallToolResult,
-  CallToolResultSchema,
-  ErrorCode,
-  McpError,
-  ToolListChangedNotificationSchema,
-} from '@modelcontextprotocol/sdk/types.js';
+// with a timeout, and a crash turned into a `down` state with the reason, then a restart with backoff. A start's
+// transport is mcp-session.ts, the listing mcp-tool-listing.ts, one call mcp-tool-call.ts.
+import { type CallToolResult, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { type Clock, systemClock } from '../../agent/clock.js';
+import { errorMessage } from '../../agent/errors.js';
 import { stableJson } from '../../agent/stable-json.js';
 import { systemTimers, type Timers } from '../../agent/timers.js';
 import type { NetworkGuard } from '../network-guard.js';
 import { McpCallTimeoutError, McpServerDownError } from './mcp-connection-errors.js';
 import type { McpServerEndpoint } from './mcp-endpoint.js';
-import { createMcpHttpTransport } from './mcp-http-transport.js';
 import { restartDelayMs, STABLE_UP_MS } from './mcp-restart.js';
-import { McpStdioTransport } from './mcp-stdio-transport.js';
-import { type McpToolDefinition, toolDefinitionOf } from './mcp-tool-definition.js';
+import { type McpSession, openMcpSession } from './mcp-session.js';
+import { callMcpTool } from './mcp-tool-call.js';
+import type { McpToolDefinition } from './mcp-tool-definition.js';
+import { listMcpTools, type RejectedTool } from './mcp-tool-listing.js';
 
-export type { CallToolResult };
+export type { CallToolResult, RejectedTool };
 export { McpCallTimeoutError, McpServerDownError };
 
 export type McpConnectionState = { kind: 'up' } | { kind: 'down'; since: number; reason: string };
@@ -44,26 +40,6 @@ export interface McpCallOptions {
   timeoutMs?: number;
 }
 
-/** A listed tool that did not pass the definition schema: left out, and said why. */
-export interface RejectedTool {
-  name: string;
-  problem: string;
-}
-
-interface Session {
-  client: Client;
-  generation: number;
-  release(): Promise<void>;
-  /** stdio: what the child wrote to stderr last. */
-  stderrTail(): string;
-}
-
-const CLIENT_INFO = { name: 'opsbot', version: '1' };
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}
-
 /**
  * Never throws from connect(): a server that cannot be started or reached is `down` with the reason and tried
  * again with backoff. Calls while down throw McpServerDownError (transient for the model). Every start is a
@@ -71,7 +47,7 @@ function messageOf(error: unknown): string {
  */
 export class McpConnection {
   private current: McpConnectionState;
-  private session: Session | undefined;
+  private session: McpSession | undefined;
   private listed: McpToolDefinition[] = [];
   private rejected: RejectedTool[] = [];
   private generation = 0;
@@ -126,35 +102,21 @@ export class McpConnection {
     const session = this.session;
     // A session still listing its tools is not up yet: its tools are not known to be what was asked for.
     if (!session || this.current.kind !== 'up') throw this.downError();
-    const timeoutMs = options.timeoutMs ?? this.options.endpoint.timeoutMs;
-    const timeout = new McpCallTimeoutError(this.name, name, timeoutMs);
-    const controller = new AbortController();
-    const timer = this.timers.setTimeout(() => controller.abort(timeout), timeoutMs);
-    const forward = () => controller.abort(options.signal?.reason);
-    if (options.signal?.aborted) forward();
-    options.signal?.addEventListener('abort', forward, { once: true });
-    try {
-      const result = await session.client.callTool({ name, arguments: args }, CallToolResultSchema, {
-        signal: controller.signal,
-        timeout: timeoutMs,
-      });
-      return CallToolResultSchema.parse(result);
-    } catch (error) {
-      if (controller.signal.reason === timeout) throw timeout;
-      // The SDK wraps any abort reason in an McpError "RequestTimeout": the caller's own reason says more.
-      if (options.signal?.aborted) throw options.signal.reason ?? error;
-      if (error instanceof McpError && error.code === ErrorCode.RequestTimeout) throw timeout;
-      if (this.session !== session) throw this.downError();
-      if (!(error instanceof McpError) && this.options.endpoint.url !== undefined) {
-        // An HTTP server is only found gone when a request fails below the protocol (refused, reset, 5xx).
-        this.lost(session.generation, `unreachable: ${messageOf(error)}`);
-        throw this.downError();
-      }
-      throw error;
-    } finally {
-      this.timers.clearTimeout(timer);
-      options.signal?.removeEventListener('abort', forward);
-    }
+    return callMcpTool(session.client, name, args, {
+      server: this.name,
+      timeoutMs: options.timeoutMs ?? this.options.endpoint.timeoutMs,
+      timers: this.timers,
+      ...(options.signal ? { signal: options.signal } : {}),
+      otherError: (error) => {
+        if (this.session !== session) return this.downError();
+        if (!(error instanceof McpError) && this.options.endpoint.url !== undefined) {
+          // An HTTP server is only found gone when a request fails below the protocol (refused, reset, 5xx).
+          this.lost(session.generation, `unreachable: ${errorMessage(error)}`);
+          return this.downError();
+        }
+        return error;
+      },
+    });
   }
 
   /** Stops the server and any pending restart; the connection stays down with reason "closed". */
@@ -185,81 +147,30 @@ export class McpConnection {
       this.setState({ kind: 'up' });
       this.updateTools(tools);
     } catch (error) {
-      this.lost(generation, messageOf(error));
+      this.lost(generation, errorMessage(error));
     }
   }
 
-  /** A started, initialized client; on failure everything it started is stopped and the error names why. */
-  private async open(generation: number): Promise<Session> {
-    const { endpoint } = this.options;
-    const client = new Client(CLIENT_INFO, { capabilities: {} });
-    let release: () => Promise<void>;
-    let transport: McpStdioTransport | undefined;
-    if (endpoint.command) {
-      transport = new McpStdioTransport({
-        server: endpoint.name,
-        command: endpoint.command,
-        env: endpoint.env,
-        parentEnvironment: this.options.parentEnvironment ?? process.env,
-      });
-      release = () => client.close();
-    } else if (endpoint.url !== undefined) {
-      if (!this.options.guard) throw new Error('an MCP server with a url needs the network guard');
-      const http = await createMcpHttpTransport({
-        url: endpoint.url,
-        headers: endpoint.headers,
-        guard: this.options.guard,
-      });
-      release = async () => {
-        await client.close().catch(() => undefined);
-        await http.release().catch(() => undefined);
-      };
-      try {
-        await client.connect(http.transport, { timeout: endpoint.timeoutMs });
-      } catch (error) {
-        await release();
-        throw error;
-      }
-      client.onclose = () => this.lost(generation, 'the connection closed');
-      client.setNotificationHandler(ToolListChangedNotificationSchema, () => this.relist(generation));
-      return { client, generation, release, stderrTail: () => '' };
-    } else {
-      throw new Error('an MCP server needs a command or a url');
-    }
-    const stdio = transport;
-    client.onclose = () => this.lost(generation, stdio.exitReason ?? 'the server closed its output');
-    try {
-      await client.connect(stdio, { timeout: endpoint.timeoutMs });
-    } catch (error) {
-      client.onclose = undefined;
-      const reason = stdio.exitReason ?? messageOf(error);
-      this.lastStderr = stdio.stderrTail;
-      await release().catch(() => undefined);
-      throw new Error(reason);
-    }
-    client.setNotificationHandler(ToolListChangedNotificationSchema, () => this.relist(generation));
-    return { client, generation, release, stderrTail: () => stdio.stderrTail };
+  private open(generation: number): Promise<McpSession> {
+    return openMcpSession({
+      endpoint: this.options.endpoint,
+      generation,
+      guard: this.options.guard,
+      parentEnvironment: this.options.parentEnvironment ?? process.env,
+      events: {
+        onClose: (reason) => this.lost(generation, reason),
+        onToolListChanged: () => this.relist(generation),
+        onFailedStart: (stderrTail) => {
+          this.lastStderr = stderrTail;
+        },
+      },
+    });
   }
 
-  private async listAll(session: Session): Promise<McpToolDefinition[]> {
-    const tools: McpToolDefinition[] = [];
-    const rejected: RejectedTool[] = [];
-    let cursor: string | undefined;
-    do {
-      const page = await session.client.listTools(cursor === undefined ? {} : { cursor }, {
-        timeout: this.options.endpoint.timeoutMs,
-      });
-      for (const listed of page.tools) {
-        try {
-          tools.push(toolDefinitionOf(listed));
-        } catch (error) {
-          rejected.push({ name: String(listed.name), problem: messageOf(error) });
-        }
-      }
-      cursor = page.nextCursor;
-    } while (cursor !== undefined);
-    this.rejected = rejected;
-    return tools;
+  private async listAll(session: McpSession): Promise<McpToolDefinition[]> {
+    const listing = await listMcpTools(session.client, this.options.endpoint.timeoutMs);
+    this.rejected = listing.rejected;
+    return listing.tools;
   }
 
   private relist(generation: number): void {
@@ -270,7 +181,8 @@ export class McpConnection {
         if (this.session === session) this.updateTools(tools);
       },
       (error: unknown) => {
-        if (this.session === session && !(error instanceof McpError)) this.lost(generation, messageOf(error));
+        if (this.session === session && !(error instanceof McpError))
+          this.lost(generation, errorMessage(error));
       },
     );
   }
@@ -303,7 +215,7 @@ export class McpConnection {
     }, delay);
   }
 
-  private async release(session: Session): Promise<void> {
+  private async release(session: McpSession): Promise<void> {
     await session.release().catch(() => undefined);
   }
 

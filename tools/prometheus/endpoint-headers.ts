@@ -1,5 +1,5 @@
 // Header values from the environment, expanded once at start-up, and kept out of every result the tools return.
-import { REDACTED } from '../../agent/redaction.js';
+import { maskValues } from '../../agent/secret-values.js';
 import { ENVIRONMENT_REFERENCE } from './endpoint-settings.js';
 
 export type Environment = Readonly<Record<string, string | undefined>>;
@@ -31,8 +31,7 @@ export function expandHeaders(
 /** A deep copy with every secret's text replaced by the redaction marker, in strings and in object keys. */
 export function withoutSecrets<T>(value: T, secrets: readonly string[]): T {
   if (secrets.length === 0) return value;
-  const scrub = (text: string) =>
-    secrets.reduce((result, secret) => result.split(secret).join(REDACTED), text);
+  const scrub = (text: string) => maskValues(text, secrets);
   const walk = (item: unknown): unknown => {
     if (typeof item === 'string') return scrub(item);
     if (Array.isArray(item)) return item.map(walk);
@@ -42,4 +41,27 @@ export function withoutSecrets<T>(value: T, secrets: readonly string[]): T {
     return item;
   };
   return walk(value) as T;
+}
+
+/** One `${NAME}` a header value names, with the value the environment gives it. */
+export interface HeaderVariable {
+  header: string;
+  variable: string;
+  value: string;
+}
+
+/**
+ * The variables these headers name that are set, without expanding anything: for the redactor, built before
+ * the tools, whose start-up is where a variable not set is an error.
+ */
+export function headerVariables(headers: Record<string, string>, environment: Environment): HeaderVariable[] {
+  const found: HeaderVariable[] = [];
+  for (const [header, template] of Object.entries(headers)) {
+    for (const [, variable] of template.matchAll(new RegExp(ENVIRONMENT_REFERENCE.source, 'g'))) {
+      const value = variable === undefined ? undefined : environment[variable];
+      if (variable !== undefined && value !== undefined && value !== '')
+        found.push({ header, variable, value });
+    }
+  }
+  return found;
 }

@@ -59,6 +59,10 @@ export interface SinkRigOptions {
   moreCommands?: string[];
   /** More programs for tools.allowed_executables. */
   moreExecutables?: string[];
+  /** More `tools:` settings, as YAML lines indented by two spaces (such as `  network: { allow: [127.0.0.1] }`). */
+  moreTools?: string[];
+  /** More top-level settings (such as `mcp:`), as YAML lines. */
+  moreSettings?: string[];
 }
 
 const settingsFor = (secretsFile: string, options: SinkRigOptions) =>
@@ -73,11 +77,13 @@ const settingsFor = (secretsFile: string, options: SinkRigOptions) =>
     'tools:',
     `  allowed_executables: ${JSON.stringify(['/bin/cat', '/usr/bin/cat', ...(options.moreExecutables ?? [])])}`,
     ...(options.outputLimitBytes ? [`  output_limit_bytes: ${options.outputLimitBytes}`] : []),
+    ...(options.moreTools ?? []),
     '  commands:',
     '    show_config:',
     '      description: Prints the app configuration. Use when asked about the config. Do not use to change it.',
     `      argv: [cat, ${JSON.stringify(secretsFile)}]`,
     ...(options.moreCommands ?? []),
+    ...(options.moreSettings ?? []),
     '',
   ].join('\n');
 
