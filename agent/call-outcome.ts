@@ -43,6 +43,16 @@ export function failureOutcome(
   } satisfies CallOutcome;
 }
 
+/** A call refused before it ran: a failure that took no time and that no budget or breaker counts. */
+export function refusalOutcome(
+  redactor: Pick<Redactor, 'redact'>,
+  tool: string,
+  errorClass: ToolErrorClass,
+  message: string,
+) {
+  return failureOutcome(redactor, tool, errorClass, message, 0, false);
+}
+
 /**
  * A tool that did not stop by its deadline (and the grace after it) fails like a tool that reported its own
  * timeout: a result that did not pass, worded with the limit, so a hung target reads as a failure at its

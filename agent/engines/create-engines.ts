@@ -6,6 +6,7 @@ import type { Redactor } from '../redaction.js';
 import type { EngineKind } from '../run.js';
 import type { ToolPolicy } from '../tool-policy.js';
 import type { ToolRegistry } from '../tool-registry.js';
+import { visibleToolsFor } from '../visible-tools.js';
 import { ChecksEngine } from './checks-engine.js';
 import { CommandEngine } from './command-engine.js';
 import type { Engine } from './engine.js';
@@ -35,8 +36,7 @@ export function createEngines(deps: EngineDeps): Partial<Record<EngineKind, Engi
     command: new CommandEngine({
       registry,
       aliases: deps.aliases ?? {},
-      availableCommands: (run) =>
-        policy.visibleTools(run.principal, run.conversation, registry.available()).map((tool) => tool.name),
+      availableCommands: (run) => visibleToolsFor(run, policy, registry).map((tool) => tool.name),
       modelConfigured: deps.model !== undefined,
     }),
     checks: new ChecksEngine({

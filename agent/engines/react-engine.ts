@@ -16,6 +16,7 @@ import type { WrapUp } from '../run-progress.js';
 import { toolParametersSchema } from '../tool.js';
 import type { ToolPolicy } from '../tool-policy.js';
 import type { ToolRegistry } from '../tool-registry.js';
+import { visibleToolsFor } from '../visible-tools.js';
 import type { Engine, PlanOptions, PlanOutcome, PlanProgress } from './engine.js';
 import { type ModelCallProgress, modelCallProgress } from './model-call-progress.js';
 
@@ -180,7 +181,7 @@ export class ReactEngine implements Engine {
 
   private toolSpecs(run: Run): ModelToolSpec[] {
     const { registry, policy } = this.options;
-    const visible = policy.visibleTools(run.principal, run.conversation, registry.available());
+    const visible = visibleToolsFor(run, policy, registry);
     const specs = visible.map((tool) => registry.spec(tool.name)).filter((spec) => spec !== undefined);
     return [...specs, ...builtinSpecs];
   }

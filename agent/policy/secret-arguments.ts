@@ -62,6 +62,19 @@ export function maskSecretArguments(
   );
 }
 
+/** A call's arguments as the record, the trace and chat show them: declared secrets masked, then redacted. */
+export function shownArguments(
+  tool: Pick<Tool, 'secretParameters'> | undefined,
+  args: unknown,
+  redactor: Pick<Redactor, 'redactValue'>,
+): unknown {
+  const masked =
+    typeof args === 'object' && args !== null && !Array.isArray(args)
+      ? maskSecretArguments(tool, args as Record<string, unknown>)
+      : args;
+  return redactor.redactValue(masked);
+}
+
 /** The declared secrets' values in this call, longest first so one inside another is masked whole. */
 export function secretValuesOf(
   tool: Pick<Tool, 'secretParameters'> | undefined,

@@ -1,5 +1,5 @@
 // A tool whose target refuses it for want of rights throws ToolPermissionError: the model reads permission_denied
-// with the target's words (redacted); the circuit breaker does not count it (step-executor.ts).
+// with the target's words (redacted); the circuit breaker does not count it (settled-call-outcome.ts).
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { defineTool } from '../../agent/tool.js';
