@@ -84,11 +84,21 @@ describe('MCP tools while the bot runs', () => {
     expect(bot.kernel.registry.names()).toEqual([]);
     expect(bot.logs.join('')).toContain('the bot runs without its tools until it answers');
 
+    // Two more failed restarts, the same way: retried quietly, not warned about again.
+    for (const backoff of [2_000, 4_000]) {
+      harness.timers.fire();
+      await expect.poll(() => [...harness.timers.delays.values()], WAIT).toContain(backoff);
+    }
+    const downWarnings = () => bot.logs.filter((line) => line.includes('"msg":"MCP server down')).length;
+    expect(downWarnings()).toBe(1);
+
     harness.writeTools(DEFAULT_TEST_TOOLS);
     harness.timers.fire(); // the backoff's restart
     await expect.poll(() => available(bot), WAIT).toContain('test__echo');
     expect((await bot.run('test__echo text=late')).status).toBe('finished');
     const pins = await new McpPinRepository(harness.store, harness.clock).find('test');
     expect([...pins.keys()]).toContain('echo');
+    expect(bot.logs.join('')).toContain('MCP server test is up again');
+    expect(downWarnings()).toBe(1);
   });
 });

@@ -1,13 +1,17 @@
 // One MCP server as the tool source holds it: its connection, the tools made from its listings, which are held
 // back and why, and its pins; with the two steps that touch the outside, reading the pins and making a tool.
+
+import type { Logger } from '../../agent/logger.js';
 import type { Tool } from '../../agent/tool.js';
-import type { McpConnection } from './mcp-connection.js';
+import { readableUtc } from '../../agent/utc-time.js';
+import type { McpConnection, McpConnectionState } from './mcp-connection.js';
 import type { McpPinRepository } from './mcp-pin-repository.js';
 import { type McpServerPins, pinStates } from './mcp-pins.js';
 import { mcpToolRisk } from './mcp-risk.js';
 import type { McpServerSettings } from './mcp-settings.js';
 import { createMcpTool } from './mcp-tool.js';
 import type { McpToolDefinition } from './mcp-tool-definition.js';
+import { mcpRegistryName } from './mcp-tool-names.js';
 
 export interface MadeTool {
   tool: Tool;
@@ -30,6 +34,8 @@ export interface McpServerState {
   pins: McpServerPins;
   /** Set while the pins cannot be read: every tool of the server is off with it. */
   pinProblem: string | undefined;
+  /** The reason last warned about while down; undefined while up. */
+  downReason: string | undefined;
   /** The server's pin reads and records, one at a time. */
   work: Promise<void>;
 }
@@ -85,4 +91,46 @@ export function makeServerTool(
     );
   }
   return made.tool;
+}
+
+/**
+ * A server going down is warned about once per reason: one that keeps failing the same way (a crash loop, a
+ * refused address) is retried quietly; coming back up is said once.
+ */
+export function serverStateChanged(server: McpServerState, state: McpConnectionState, logger: Logger): void {
+  if (state.kind === 'up') {
+    if (server.downReason !== undefined)
+      logger.info({ server: server.name }, `MCP server ${server.name} is up again`);
+    server.downReason = undefined;
+    return;
+  }
+  if (state.reason === 'closed' || state.reason === server.downReason) return;
+  server.downReason = state.reason;
+  logger.warn(
+    { server: server.name, reason: state.reason },
+    'MCP server down; trying it again with backoff (said again only if the reason changes)',
+  );
+}
+
+export interface McpServerStatus {
+  server: string;
+  /** "up", or "down since 2026-01-01 12:03 UTC (exit 1)". */
+  state: string;
+  up: boolean;
+  /** Registry names of the tools held back, with why. */
+  heldBack: Array<{ name: string; refusal: string }>;
+}
+
+/** The server's state and held-back tools, for /readyz, the start-up log and `awaitedReason`. */
+export function serverStatus(server: McpServerState): McpServerStatus {
+  const state = server.connection.state();
+  return {
+    server: server.name,
+    up: state.kind === 'up',
+    state: state.kind === 'up' ? 'up' : `down since ${readableUtc(state.since)} (${state.reason})`,
+    heldBack: [...server.heldBack].map(([tool, refusal]) => ({
+      name: mcpRegistryName(server.name, tool),
+      refusal,
+    })),
+  };
 }

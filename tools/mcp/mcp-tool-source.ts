@@ -9,14 +9,23 @@ import type { Store } from '../../agent/store/store.js';
 import { systemTimers, type Timers } from '../../agent/timers.js';
 import type { Tool } from '../../agent/tool.js';
 import type { LiveToolSource } from '../../agent/tool-registry.js';
-import { readableUtc } from '../../agent/utc-time.js';
 import type { NetworkGuard } from '../network-guard.js';
 import { McpConnection } from './mcp-connection.js';
 import type { McpServerEndpoint } from './mcp-endpoint.js';
 import { heldBackTools } from './mcp-held-back.js';
 import { McpPinRepository } from './mcp-pin-repository.js';
 import { definitionHash } from './mcp-pins.js';
-import { type McpServerState, makeServerTool, readServerPins } from './mcp-server-state.js';
+import {
+  type McpServerState,
+  type McpServerStatus,
+  makeServerTool,
+  readServerPins,
+  serverStateChanged,
+  serverStatus,
+} from './mcp-server-state.js';
+
+export type { McpServerStatus };
+
 import type { McpSettings } from './mcp-settings.js';
 import type { McpToolDefinition } from './mcp-tool-definition.js';
 import { mcpRegistryName, nameMcpTools } from './mcp-tool-names.js';
@@ -37,15 +46,6 @@ export interface McpToolSourceOptions {
   clock?: Clock;
   timers?: Timers;
   pinRefreshMs?: number;
-}
-
-export interface McpServerStatus {
-  server: string;
-  /** "up", or "down since 2026-01-01 12:03 UTC (exit 1)". */
-  state: string;
-  up: boolean;
-  /** Registry names of the tools held back, with why. */
-  heldBack: Array<{ name: string; refusal: string }>;
 }
 
 export class McpToolSource implements LiveToolSource {
@@ -75,6 +75,7 @@ export class McpToolSource implements LiveToolSource {
         heldBack: new Map(),
         pins: new Map(),
         pinProblem: undefined,
+        downReason: undefined,
         work: Promise.resolve(),
         connection: new McpConnection({
           endpoint,
@@ -84,12 +85,7 @@ export class McpToolSource implements LiveToolSource {
           timers: this.timers,
           onToolsChanged: () => this.listingChanged(server),
           onStateChanged: (state) => {
-            if (state.kind === 'down' && state.reason !== 'closed' && !this.closed) {
-              options.logger.warn(
-                { server: endpoint.name, reason: state.reason },
-                'MCP server down; restarting it',
-              );
-            }
+            if (!this.closed) serverStateChanged(server, state, options.logger);
           },
         }),
       };
@@ -164,18 +160,7 @@ export class McpToolSource implements LiveToolSource {
 
   /** Each server's state and held-back tools, for /readyz and the start-up log. */
   status(): McpServerStatus[] {
-    return this.servers.map((server) => {
-      const state = server.connection.state();
-      return {
-        server: server.name,
-        up: state.kind === 'up',
-        state: state.kind === 'up' ? 'up' : `down since ${readableUtc(state.since)} (${state.reason})`,
-        heldBack: [...server.heldBack].map(([tool, refusal]) => ({
-          name: mcpRegistryName(server.name, tool),
-          refusal,
-        })),
-      };
-    });
+    return this.servers.map(serverStatus);
   }
 
   async close(): Promise<void> {
