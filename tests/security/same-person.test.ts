@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { refusalReason } from '../../agent/policy/approval-outcomes.js';
 import type { Approval } from '../../agent/policy/approval-record.js';
 import { someoneCanApprove } from '../../agent/policy/approver-set.js';
@@ -144,6 +144,14 @@ describe('same person across surfaces', () => {
   }, 30_000);
 
   it('attack: Bob dodges the task rate limit by alternating between the playground and `opsbot run --as bob`', async () => {
+    // The limit counts per clock minute, shared by two processes on the real clock: the three tasks must fall in
+    // one minute, so a start late in a minute waits for the next one to begin.
+    if (new Date().getUTCSeconds() >= 40) {
+      await vi.waitFor(() => expect(new Date().getUTCSeconds()).toBeLessThan(40), {
+        timeout: 25_000,
+        interval: 100,
+      });
+    }
     model.respond(() => text('All fine.'));
     expect(await sayInPlayground('bob', '@opsbot how is the api?')).toBe(202);
     expect(await sayInPlayground('bob', '@opsbot how is the worker?')).toBe(202);
@@ -160,7 +168,7 @@ describe('same person across surfaces', () => {
 
     const alice = await cli(['run', '--as', 'alice', 'and the database?']);
     expect(alice.code).toBe(0);
-  }, 30_000);
+  }, 60_000);
 });
 
 describe('personKey: the one definition of "the same person"', () => {
