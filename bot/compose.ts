@@ -21,6 +21,7 @@ import { ToolRegistry } from '../agent/tool-registry.js';
 import { FileTraceSink } from '../agent/trace.js';
 import { patrolProblems } from '../scheduled/patrol-validation.js';
 import { createOpsTools } from '../tools/index.js';
+import { mcpRegistryName } from '../tools/mcp/mcp-tool-names.js';
 import { type McpToolSource, startMcpTools } from '../tools/mcp/start-mcp-tools.js';
 import { ToolSettingsError } from '../tools/tool-settings-error.js';
 import { alertCheckProblems } from './alerts/alert-check-validation.js';
@@ -90,6 +91,12 @@ export interface ComposeOptions {
   shareQueue?: boolean;
   /** OPSBOT_METRICS=on: the store, the model, the trace and run changes are counted here. */
   metrics?: OpsbotMetrics;
+  /**
+   * `skip`: the MCP servers are not started (`opsbot config check`, which connects to them itself and only looks:
+   * starting them here would record first-sight pins). Their tools are then not in the registry, so the checks
+   * of patrols and budgets leave out the tools named `<server>__…` of a configured server.
+   */
+  mcp?: 'start' | 'skip';
 }
 
 export async function createOpsbot(options: ComposeOptions): Promise<Opsbot> {
@@ -116,12 +123,15 @@ export async function createOpsbot(options: ComposeOptions): Promise<Opsbot> {
   let registry: ToolRegistry;
   let policy: ReturnType<typeof settingsToolPolicy>;
   try {
-    mcp = await startMcpTools(settings, {
-      store: opened,
-      logger,
-      takenNames: tools.map((tool) => tool.name),
-      ...(options.clock ? { clock: options.clock } : {}),
-    });
+    mcp =
+      options.mcp === 'skip'
+        ? undefined
+        : await startMcpTools(settings, {
+            store: opened,
+            logger,
+            takenNames: tools.map((tool) => tool.name),
+            ...(options.clock ? { clock: options.clock } : {}),
+          });
     // Patrol checks and tool budgets are checked against the real tools (and a patrol's role) before anything
     // runs. Built once: the kernel gets these two.
     registry = new ToolRegistry([...tools, ...(mcp?.tools() ?? [])]);
@@ -131,7 +141,7 @@ export async function createOpsbot(options: ComposeOptions): Promise<Opsbot> {
       ...patrolProblems(settings.patrols, registry, policy, settings.permissions),
       ...alertCheckProblems(settings.alerts, registry, policy, permissions),
       ...toolBudgetProblems(settings.limits, registry),
-    ];
+    ].filter((issue) => options.mcp !== 'skip' || !namesAnMcpTool(issue.message, settings));
     if (registryIssues.length > 0) throw settingsProblemsError(settings, registryIssues);
   } catch (error) {
     await closeOnFailure();
@@ -269,4 +279,11 @@ async function runQueueFor(
   // BullMQ is loaded only on Redis.
   const { BullmqRunQueue } = await import('../agent/queue/bullmq-run-queue.js');
   return new BullmqRunQueue({ url: location.url, logger, lockMs });
+}
+
+/** Whether a patrol or budget problem is about a tool `"<server>__…"` of a configured MCP server (quoted so). */
+function namesAnMcpTool(message: string, settings: Settings): boolean {
+  return Object.keys(settings.mcp.servers).some((server) =>
+    message.includes(`"${mcpRegistryName(server, '')}`),
+  );
 }

@@ -13,6 +13,7 @@ import { formatTrace, readTrace } from '../../agent/trace.js';
 import type { Opsbot } from '../compose.js';
 import { type CliContext, terminalOpsbot } from './cli-context.js';
 import type { CliIo } from './cli-io.js';
+import { mcpConfigCheckLines } from './mcp/mcp-config-check.js';
 import { EXIT, exitCodeOf, followRuns } from './run-task.js';
 import { dim, green, red, yellow } from './terminal-output.js';
 
@@ -31,13 +32,15 @@ export async function traceCommand(context: CliContext, io: CliIo, runId: string
 }
 
 /**
- * Validates settings and environment, builds every tool, pings the store and asks the model server whether it
- * has the model. Exit 0 when all is well, 1 when the store or the model is not usable, 2 for invalid settings.
+ * Validates settings and environment, builds every tool, pings the store, asks the model server whether it
+ * has the model and lists each MCP server's tools. Exit 0 when all is well (an MCP server down is a warning:
+ * the bot starts without it), 1 when the store or the model is not usable, 2 for invalid settings.
  */
 export async function configCheckCommand(context: CliContext, io: CliIo): Promise<number> {
   const { loaded } = context;
-  // Nothing is posted while checking; the terminal chat is a sink.
-  const opsbot = await terminalOpsbot(context, () => {});
+  // Nothing is posted while checking; the terminal chat is a sink. The MCP servers are not started with it:
+  // the MCP section connects to each once and only looks (starting them would record first-sight pins).
+  const opsbot = await terminalOpsbot(context, () => {}, { mcp: 'skip' });
   try {
     const settings = loaded.settings;
     const source = loaded.source === 'file' ? loaded.path : `built-in defaults (${loaded.path} not found)`;
@@ -50,11 +53,13 @@ export async function configCheckCommand(context: CliContext, io: CliIo): Promis
       ...[...context.warnings, ...opsbot.warnings].map((warning) => yellow(`⚠ ${warning}`)),
     ];
     let ok = true;
+    let storeReachable = true;
     try {
       await opsbot.store.ping();
       lines.push(green('✔ store reachable'));
     } catch (error) {
       ok = false;
+      storeReachable = false;
       lines.push(red(`✘ store unreachable: ${errorMessage(error)}`));
     }
     const health = await opsbot.modelHealth?.check();
@@ -69,6 +74,7 @@ export async function configCheckCommand(context: CliContext, io: CliIo): Promis
         lines.push(red(`✘ ${found.detail}`));
       }
     }
+    lines.push(...(await mcpConfigCheckLines(context, io.env, storeReachable ? opsbot.store : undefined)));
     io.stdout.write(`${context.redactor.redact(lines.join('\n'))}\n`);
     return ok ? EXIT.ok : EXIT.failed;
   } finally {
