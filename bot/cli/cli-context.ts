@@ -72,7 +72,7 @@ export function localPrincipal(context: CliContext, name: string, explicit = tru
 export function terminalOpsbot(
   context: CliContext,
   write: (line: string) => void,
-  options: Pick<ComposeOptions, 'mcp'> = {},
+  options: Pick<ComposeOptions, 'mcp' | 'store'> = {},
 ): Promise<Opsbot> {
   return createOpsbot({
     ...options,

@@ -2,6 +2,7 @@
 // server that cannot start and a SQLite store: each tool's risk and its source, the pin state, a down server and a
 // stray `risk:` key as warnings (exit 0, as the bot still starts), and no pin recorded by looking.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { type AddressInfo, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { PassThrough } from 'node:stream';
@@ -57,7 +58,7 @@ afterEach(() => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-async function cli(argv: string[], config = 'opsbot.yaml') {
+async function cli(argv: string[], config = 'opsbot.yaml', storeUrl?: string) {
   const stdout = new PassThrough();
   const stderr = new PassThrough();
   const stdin = new PassThrough();
@@ -75,7 +76,7 @@ async function cli(argv: string[], config = 'opsbot.yaml') {
     HOME: process.env.HOME,
     OPSBOT_CONFIG: join(dir, config),
     OPSBOT_DATA_DIR: join(dir, 'data'),
-    OPSBOT_STORE_URL: `sqlite://${join(dir, 'data', 'opsbot.sqlite')}`,
+    OPSBOT_STORE_URL: storeUrl ?? `sqlite://${join(dir, 'data', 'opsbot.sqlite')}`,
     LOG_LEVEL: 'error',
     NO_COLOR: '1',
   };
@@ -88,6 +89,15 @@ function row(out: string, name: string): string {
   const found = out.split('\n').find((line) => line.trim().startsWith(`${name} `));
   if (found === undefined) throw new Error(`no row for ${name} in:\n${out}`);
   return found.trim().replace(/\s+/g, ' ');
+}
+
+/** A port nothing listens on: one the system gave out, closed again. */
+async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+  const { port } = server.address() as AddressInfo;
+  await new Promise((done) => server.close(done));
+  return port;
 }
 
 /** The store's keys that hold MCP pins, read from the SQLite file itself. */
@@ -126,7 +136,9 @@ describe('opsbot config check with MCP servers', () => {
     expect((await cli(['mcp', 'trust', 'test'])).code).toBe(0);
     expect(pinKeys()).toEqual([expect.stringContaining('mcp-pins:test')]);
     const checked = await cli(['config', 'check']);
-    expect(row(checked.out, 'test__echo')).toMatch(/^test__echo read readOnlyHint trusted \(by local:operator, /);
+    expect(row(checked.out, 'test__echo')).toMatch(
+      /^test__echo read readOnlyHint trusted \(by local:operator, /,
+    );
   });
 
   it('shows a changed tool as changed, held back, with what to run', async () => {
@@ -163,6 +175,35 @@ describe('opsbot config check with MCP servers', () => {
         'it lists: echo, crash, hang, big',
     );
     expect(row(out, 'test__echo')).toMatch(/^test__echo read readOnlyHint /);
+  });
+
+  it('says the pin state is unknown when the store cannot be opened, and still shows the risks', async () => {
+    const { code, out } = await cli(
+      ['config', 'check'],
+      'opsbot.yaml',
+      `redis://127.0.0.1:${await closedPort()}`,
+    );
+    // The store being unusable is what config check exits 1 for; the MCP section is still there.
+    expect(code).toBe(1);
+    expect(out).toMatch(/^✘ store unreachable: Redis store at redis:\/\/127\.0\.0\.1:\d+ could not connect/m);
+    expect(out).not.toContain('store: memory');
+    expect(row(out, 'test__echo')).toBe('test__echo read readOnlyHint unknown (store not opened)');
+    expect(row(out, 'test__big')).toBe('test__big read settings unknown (store not opened)');
+    expect(row(out, 'test__hang')).toBe('test__hang write default left out by include/exclude');
+    expect(out).toContain('⚠ MCP pins: unknown (store not opened)');
+  });
+
+  it("accepts a budget for an MCP tool (its server's tools are not built, only looked at), not a misspelt one", async () => {
+    const budget = (tool: string) =>
+      `${settings(testServer('{ big: read }'))}limits:\n  tool_budgets:\n    calls: { ${tool}: 3 }\n`;
+    writeFileSync(join(dir, 'budget.yaml'), budget('test__echo'));
+    writeFileSync(join(dir, 'bad-budget.yaml'), budget('http_chek'));
+    expect((await cli(['config', 'check'], 'budget.yaml')).code).toBe(0);
+    const bad = await cli(['config', 'check'], 'bad-budget.yaml');
+    expect(bad.code).toBe(2);
+    expect(bad.err).toContain(
+      'a budget for the tool "http_chek", which does not exist (did you mean "http_check"?)',
+    );
   });
 
   it('has no MCP section when mcp.servers names no server', async () => {

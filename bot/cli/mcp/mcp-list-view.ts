@@ -57,7 +57,12 @@ function serverLine(server: McpServerStatus, reviews: readonly McpToolReview[]):
   return `${server.name}: ${green('up')}, ${count}${review}`;
 }
 
-/** Said for every tool when the pins could not be read (`config check` without a Store). */
+/** Whether the standing depends on the pins: a tool left out or refused is so whatever is pinned. */
+function readsPins(standing: McpToolStanding): boolean {
+  return ['trusted', 'trusted_when_seen', 'changed', 'new'].includes(standing.kind);
+}
+
+/** The pin state of a tool that depends on its pins when they could not be read (config check without a Store). */
 export const PINS_UNKNOWN = 'unknown (store not opened)';
 
 /** A row per tool: its name, risk, the risk's source and pin state; `indent` spaces before each. */
@@ -67,7 +72,7 @@ export function toolTable(reviews: readonly McpToolReview[], pinsRead = true, in
     cell(review.name, 70),
     review.risk?.risk ?? '-',
     review.risk?.source ?? '-',
-    pinsRead ? cell(standingText(review.standing), 200) : PINS_UNKNOWN,
+    pinsRead || !readsPins(review.standing) ? cell(standingText(review.standing), 200) : PINS_UNKNOWN,
   ]);
   const widths = header.map((title, column) =>
     Math.max(title.length, ...rows.map((row) => row[column]!.length)),
@@ -80,7 +85,11 @@ export function toolTable(reviews: readonly McpToolReview[], pinsRead = true, in
   return [
     line(header),
     ...rows.map((row, index) =>
-      line(row, (text) => (pinsRead ? paintStanding(reviews[index]!.standing, text) : yellow(text))),
+      line(row, (text) =>
+        pinsRead || !readsPins(reviews[index]!.standing)
+          ? paintStanding(reviews[index]!.standing, text)
+          : yellow(text),
+      ),
     ),
   ];
 }
