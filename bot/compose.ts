@@ -21,6 +21,7 @@ import { ToolRegistry } from '../agent/tool-registry.js';
 import { FileTraceSink } from '../agent/trace.js';
 import { patrolProblems } from '../scheduled/patrol-validation.js';
 import { createOpsTools } from '../tools/index.js';
+import { mcpRegistryName } from '../tools/mcp/mcp-tool-names.js';
 import { type McpToolSource, startMcpTools } from '../tools/mcp/start-mcp-tools.js';
 import { ToolSettingsError } from '../tools/tool-settings-error.js';
 import { alertCheckProblems } from './alerts/alert-check-validation.js';
@@ -91,6 +92,12 @@ export interface ComposeOptions {
   shareQueue?: boolean;
   /** OPSBOT_METRICS=on: the store, the model, the trace and run changes are counted here. */
   metrics?: OpsbotMetrics;
+  /**
+   * `skip`: the MCP servers are not started (`opsbot config check`, which connects to them itself and only looks:
+   * starting them here would record first-sight pins). Their tools are then not in the registry, so the checks
+   * of patrols and budgets leave out the tools named `<server>__…` of a configured server.
+   */
+  mcp?: 'start' | 'skip';
 }
 
 export async function createOpsbot(options: ComposeOptions): Promise<Opsbot> {
@@ -117,28 +124,33 @@ export async function createOpsbot(options: ComposeOptions): Promise<Opsbot> {
   let registry: ToolRegistry;
   let policy: ReturnType<typeof settingsToolPolicy>;
   try {
-    mcp = await startMcpTools(settings, {
-      store: opened,
-      logger,
-      takenNames: tools.map((tool) => tool.name),
-      ...(options.clock ? { clock: options.clock } : {}),
-    });
+    mcp =
+      options.mcp === 'skip'
+        ? undefined
+        : await startMcpTools(settings, {
+            store: opened,
+            logger,
+            takenNames: tools.map((tool) => tool.name),
+            ...(options.clock ? { clock: options.clock } : {}),
+          });
     // Patrol checks and tool budgets are checked against the real tools (and a patrol's role) before anything
     // runs. Built once: the kernel gets these two.
     registry = new ToolRegistry(tools, mcp ? [mcp] : []);
     const known = registry;
-    // A check naming a tool of an MCP server that has not answered yet is checked when it runs, not refused now.
+    // A check or budget naming a tool of an MCP server that has not answered yet is checked when it runs, not
+    // refused now; with the servers skipped (config check, which looks at them itself) every MCP name is so.
     const checkTools = {
       get: (name: string) => known.get(name),
       names: () => known.names(),
-      awaited: (name: string) => mcp?.awaits(name) ?? false,
+      awaited: (name: string) =>
+        options.mcp === 'skip' ? namesAnMcpServer(name, settings) : (mcp?.awaits(name) ?? false),
     };
     // An alert investigation (alert:<receiver>) runs as alerts.role, which the policy reads with the permissions.
     policy = settingsToolPolicy(permissions, registry);
     const registryIssues = [
       ...patrolProblems(settings.patrols, checkTools, policy, settings.permissions),
       ...alertCheckProblems(settings.alerts, checkTools, policy, permissions),
-      ...toolBudgetProblems(settings.limits, registry),
+      ...toolBudgetProblems(settings.limits, checkTools),
     ];
     if (registryIssues.length > 0) throw settingsProblemsError(settings, registryIssues);
   } catch (error) {
@@ -277,4 +289,9 @@ async function runQueueFor(
   // BullMQ is loaded only on Redis.
   const { BullmqRunQueue } = await import('../agent/queue/bullmq-run-queue.js');
   return new BullmqRunQueue({ url: location.url, logger, lockMs });
+}
+
+/** Whether `name` is `<server>__…` for a configured MCP server. */
+function namesAnMcpServer(name: string, settings: Settings): boolean {
+  return Object.keys(settings.mcp.servers).some((server) => name.startsWith(mcpRegistryName(server, '')));
 }

@@ -3,7 +3,7 @@ import { CallerError, ErrorCode } from '../../agent/errors.js';
 import { withResolvedRoles } from '../../agent/policy/resolve-roles.js';
 import type { Principal } from '../../agent/principal.js';
 import type { Redactor } from '../../agent/redaction.js';
-import { createOpsbot, type Opsbot } from '../compose.js';
+import { type ComposeOptions, createOpsbot, type Opsbot } from '../compose.js';
 import { didYouMean } from '../config/did-you-mean.js';
 import { type Environment, environmentWarnings, readEnvironment } from '../config/environment.js';
 import { type LoadedSettings, loadSettings, settingsLocation } from '../config/load-settings.js';
@@ -70,8 +70,13 @@ export function localPrincipal(context: CliContext, name: string, explicit = tru
 }
 
 /** The opsbot a CLI command works with: settings and environment from the context, chat printed by `write`. */
-export function terminalOpsbot(context: CliContext, write: (line: string) => void): Promise<Opsbot> {
+export function terminalOpsbot(
+  context: CliContext,
+  write: (line: string) => void,
+  options: Pick<ComposeOptions, 'mcp' | 'store'> = {},
+): Promise<Opsbot> {
   return createOpsbot({
+    ...options,
     environment: context.environment,
     settings: context.loaded.settings,
     chat: new TerminalChatPort(write),

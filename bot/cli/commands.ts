@@ -9,10 +9,14 @@ import {
   formatWhoami,
 } from '../../agent/policy/describe-permissions.js';
 import type { Principal } from '../../agent/principal.js';
+import { MemoryStore } from '../../agent/store/memory-store.js';
+import { openStore } from '../../agent/store/open-store.js';
+import type { Store } from '../../agent/store/store.js';
 import { formatTrace, readTrace } from '../../agent/trace.js';
 import type { Opsbot } from '../compose.js';
 import { type CliContext, terminalOpsbot } from './cli-context.js';
 import type { CliIo } from './cli-io.js';
+import { mcpConfigCheckLines } from './mcp/mcp-config-check.js';
 import { EXIT, exitCodeOf, followRuns } from './run-task.js';
 import { dim, green, red, yellow } from './terminal-output.js';
 
@@ -31,13 +35,22 @@ export async function traceCommand(context: CliContext, io: CliIo, runId: string
 }
 
 /**
- * Validates settings and environment, builds every tool, pings the store and asks the model server whether it
- * has the model. Exit 0 when all is well, 1 when the store or the model is not usable, 2 for invalid settings.
+ * Validates settings and environment, builds every tool, pings the store, asks the model server whether it
+ * has the model and lists each MCP server's tools. Exit 0 when all is well (an MCP server down is a warning:
+ * the bot starts without it), 1 when the store or the model is not usable, 2 for invalid settings.
  */
 export async function configCheckCommand(context: CliContext, io: CliIo): Promise<number> {
   const { loaded } = context;
-  // Nothing is posted while checking; the terminal chat is a sink.
-  const opsbot = await terminalOpsbot(context, () => {});
+  const opened = await openStoreToCheck(context);
+  // Nothing is posted while checking; the terminal chat is a sink. The MCP servers are not started with it:
+  // the MCP section connects to each once and only looks (starting them would record first-sight pins).
+  const opsbot = await terminalOpsbot(context, () => {}, {
+    mcp: 'skip',
+    store: 'store' in opened ? opened.store : new MemoryStore(),
+  }).catch(async (error: unknown) => {
+    if ('store' in opened) await opened.store.close();
+    throw error;
+  });
   try {
     const settings = loaded.settings;
     const source = loaded.source === 'file' ? loaded.path : `built-in defaults (${loaded.path} not found)`;
@@ -46,15 +59,22 @@ export async function configCheckCommand(context: CliContext, io: CliIo): Promis
       `  roles: ${Object.keys(settings.permissions.roles).join(', ')} (default: ${settings.permissions.default_role})`,
       `  identities: ${Object.keys(settings.permissions.identities).length}`,
       `  commands: ${Object.keys(settings.tools.commands).join(', ') || 'none'}`,
-      ...opsbot.describe().map((line) => `  ${line}`),
+      // Without the store, opsbot was built on a memory one for the other checks: that is not worth a line.
+      ...opsbot
+        .describe()
+        .filter((line) => 'store' in opened || !line.startsWith('store: '))
+        .map((line) => `  ${line}`),
       ...[...context.warnings, ...opsbot.warnings].map((warning) => yellow(`⚠ ${warning}`)),
     ];
     let ok = true;
+    let storeReachable = 'store' in opened;
     try {
+      if (!('store' in opened)) throw new Error(opened.problem);
       await opsbot.store.ping();
       lines.push(green('✔ store reachable'));
     } catch (error) {
       ok = false;
+      storeReachable = false;
       lines.push(red(`✘ store unreachable: ${errorMessage(error)}`));
     }
     const health = await opsbot.modelHealth?.check();
@@ -69,10 +89,24 @@ export async function configCheckCommand(context: CliContext, io: CliIo): Promis
         lines.push(red(`✘ ${found.detail}`));
       }
     }
+    lines.push(...(await mcpConfigCheckLines(context, io.env, storeReachable ? opsbot.store : undefined)));
     io.stdout.write(`${context.redactor.redact(lines.join('\n'))}\n`);
     return ok ? EXIT.ok : EXIT.failed;
   } finally {
     await opsbot.close();
+  }
+}
+
+/**
+ * OPSBOT_STORE_URL opened, or why it could not be: config check goes on without it (on a memory store) to check
+ * the rest, and says so. A URL that is not one is a settings error, as everywhere.
+ */
+async function openStoreToCheck(context: CliContext): Promise<{ store: Store } | { problem: string }> {
+  try {
+    return { store: await openStore(context.environment.OPSBOT_STORE_URL, { logger: context.logger }) };
+  } catch (error) {
+    if (error instanceof CallerError) throw error;
+    return { problem: errorMessage(error) };
   }
 }
 

@@ -42,8 +42,9 @@ Commands:
                             Print the audit log (JSON lines with --json), optionally from a time or age.
   cluster                   The queue, the processes seen in the last minute, the oldest waiting run.
   whoami | permissions      Your roles, or which tools you can run, need approval for, or may approve.
-  config check              Validate opsbot.yaml and the environment, reach the store, and ask the model server
-                            (GET /models) whether it has OPENAI_MODEL.
+  config check              Validate opsbot.yaml and the environment, reach the store, ask the model server
+                            (GET /models) whether it has OPENAI_MODEL, and list each MCP server's tools with their
+                            risk, where it came from and their pin (a server down is a warning).
   patrol list|show|history <name>
                             Scheduled patrols: their state, each check, and their latest runs.
   patrol run <name>         Make a patrol's checks now and print them (posts nothing, changes no state).

@@ -25,6 +25,8 @@ export interface McpInspection {
   servers: McpServerStatus[];
   /** The tools of the servers that answered, in the order of the settings. */
   reviews: McpToolReview[];
+  /** False when no Store was given: the pins were not read, and each tool's pin state is unknown. */
+  pinsRead: boolean;
 }
 
 /** The server's settings, or a CallerError naming them (with a did-you-mean) when `wanted` is not one. */
@@ -41,13 +43,14 @@ export function configuredServer(context: CliContext, wanted: string): McpServer
 
 /**
  * Connects to every configured server at once (or only `only`), and closes each again: a command looks and
- * leaves, and never restarts a server that is down. Names are decided across all servers even when only one
- * is shown, as a collision with another server refuses a name.
+ * leaves, and never restarts a server that is down, nor records a pin. Names are decided across all servers
+ * even when only one is shown, as a collision with another server refuses a name. Without a Store (`config
+ * check` when it cannot reach it) the tools are reviewed as if unpinned, and `pinsRead` says so.
  */
 export async function inspectMcpServers(
   context: CliContext,
   env: NodeJS.ProcessEnv,
-  store: Store,
+  store: Store | undefined,
   only?: string,
 ): Promise<McpInspection> {
   const { settings } = context.loaded;
@@ -56,7 +59,7 @@ export async function inspectMcpServers(
   const statuses = await Promise.all(
     configured.map(([name, server]) => listServer(name, server, env, guard)),
   );
-  const repository = new McpPinRepository(store, systemClock);
+  const repository = store ? new McpPinRepository(store, systemClock) : undefined;
   const listed = [];
   for (const [index, status] of statuses.entries()) {
     if (status.state !== 'up') continue;
@@ -66,16 +69,18 @@ export async function inspectMcpServers(
       settings: server,
       tools: status.tools,
       rejected: status.rejected,
-      pins: await repository.find(name),
+      pins: repository ? await repository.find(name) : new Map(),
     });
   }
   const reviews = reviewMcpTools(listed, await builtInToolNames(context), systemClock.now());
   const servers = statuses.map(({ rejected: _rejected, ...status }) => status as McpServerStatus);
+  const pinsRead = repository !== undefined;
   return only === undefined
-    ? { servers, reviews }
+    ? { servers, reviews, pinsRead }
     : {
         servers: servers.filter((server) => server.name === only),
         reviews: reviews.filter((review) => review.server === only),
+        pinsRead,
       };
 }
 

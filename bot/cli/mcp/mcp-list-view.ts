@@ -8,7 +8,7 @@ import type { McpInspection, McpServerStatus } from './mcp-inspection.js';
 // Server and tool text can carry terminal escape sequences and newlines; a cell keeps to one line.
 const CONTROL = /[\u0000-\u001f\u007f-\u009f]/g;
 
-function cell(text: string, max = 60): string {
+export function cell(text: string, max = 60): string {
   const clean = text.replace(CONTROL, ' ');
   return clean.length > max ? `${clean.slice(0, max - 1)}…` : clean;
 }
@@ -57,25 +57,40 @@ function serverLine(server: McpServerStatus, reviews: readonly McpToolReview[]):
   return `${server.name}: ${green('up')}, ${count}${review}`;
 }
 
-function toolTable(reviews: readonly McpToolReview[]): string[] {
+/** Whether the standing depends on the pins: a tool left out or refused is so whatever is pinned. */
+function readsPins(standing: McpToolStanding): boolean {
+  return ['trusted', 'trusted_when_seen', 'changed', 'new'].includes(standing.kind);
+}
+
+/** The pin state of a tool that depends on its pins when they could not be read (config check without a Store). */
+export const PINS_UNKNOWN = 'unknown (store not opened)';
+
+/** A row per tool: its name, risk, the risk's source and pin state; `indent` spaces before each. */
+export function toolTable(reviews: readonly McpToolReview[], pinsRead = true, indent = 2): string[] {
   const header = ['tool', 'risk', 'risk from', 'pin'];
   const rows = reviews.map((review) => [
     cell(review.name, 70),
     review.risk?.risk ?? '-',
     review.risk?.source ?? '-',
-    cell(standingText(review.standing), 200),
+    pinsRead || !readsPins(review.standing) ? cell(standingText(review.standing), 200) : PINS_UNKNOWN,
   ]);
   const widths = header.map((title, column) =>
     Math.max(title.length, ...rows.map((row) => row[column]!.length)),
   );
   const line = (row: string[], paint: (text: string) => string = (text) => text) =>
-    `  ${row
+    `${' '.repeat(indent)}${row
       .map((text, column) => (column === row.length - 1 ? paint(text) : text.padEnd(widths[column]!)))
       .join('  ')
       .trimEnd()}`;
   return [
     line(header),
-    ...rows.map((row, index) => line(row, (text) => paintStanding(reviews[index]!.standing, text))),
+    ...rows.map((row, index) =>
+      line(row, (text) =>
+        pinsRead || !readsPins(reviews[index]!.standing)
+          ? paintStanding(reviews[index]!.standing, text)
+          : yellow(text),
+      ),
+    ),
   ];
 }
 
