@@ -121,6 +121,8 @@ export class RunCalls {
                 : undefined;
             const need = offer ? { ...prepared, grantOffer: offer } : prepared;
             const review = await this.reviewOf(run, call, need, signal);
+            // Cancelled during the review: no card is posted; the drive loop applies the cancel.
+            if (signal.aborted) return run;
             return this.apply(run, requestApproval(run, call, need, this.now(), this.deps.redactor, review));
           }
           run = await this.record(

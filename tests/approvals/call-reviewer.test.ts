@@ -4,6 +4,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { hang, status, text, toolCalls } from '../fakes/openai-server.js';
 import { runTask } from '../kernel/harness.js';
+import { pollFor } from '../monitoring-servers.js';
 import { type ApprovalHarness, createApprovalHarness } from './approval-harness.js';
 
 let harness: ApprovalHarness;
@@ -111,6 +112,22 @@ describe('the reviewer before risky actions', () => {
     const { run, card } = await waitingRestart(harness);
     expect(card.review).toEqual({ kind: 'unavailable', why: 'no answer within 200 ms' });
     await approveAndFinish(harness, run.id, card.approvalId);
+  });
+
+  it('is given up on a cancel: the run ends cancelled at once and no card is posted', async () => {
+    harness = await createApprovalHarness('memory', { reviewer: { timeout: '10m' } });
+    harness.fake.reply(readLogs, restartApi).review(hang());
+    const alice = harness.person('alice');
+    const runId = await harness.kernel.start({
+      text: 'the api is down, fix it',
+      principal: alice,
+      conversation,
+    });
+    await pollFor('the review to be asked for', async () => harness.fake.reviewRequests.length || undefined);
+    expect((await harness.kernel.cancel(runId, alice)).message).toBe(`Cancelled ${runId}.`);
+    expect((await harness.kernel.settled(runId)).status).toBe('cancelled');
+    expect(harness.chat.ofKind('approval')).toEqual([]);
+    expect(harness.probe.count('restart_service')).toBe(0);
   });
 
   it.each([
