@@ -1,4 +1,5 @@
 // What the kernel needs from a chat platform: post and update messages in a conversation. Nothing more.
+import type { CallReview } from './call-review/call-review.js';
 import type { Conversation } from './conversation.js';
 
 export type MessageTone = 'info' | 'working' | 'success' | 'warning' | 'error';
@@ -47,6 +48,11 @@ export type OutboundMessage =
        * buttons read Confirm and Deny, and the card says why it asks.
        */
       confirm?: boolean;
+      /**
+       * The reviewer's advice on the call (a verdict and its reasons, or why there is none); absent when the call
+       * was not reviewed. A `contradicted` verdict is shown as a warning; it never takes the buttons away.
+       */
+      review?: CallReview;
       /**
        * Approving for a while, besides once: the grant lengths as settings text ("1h"), and the patterns an
        * approver may pick, by name with what they let vary ("any service in api, worker").

@@ -3,6 +3,7 @@
 // effects, hand the run to the queue. A RunWorker steps the runs; nothing here waits for a run to finish.
 import { randomBytes } from 'node:crypto';
 import type { ApprovalSettings } from './approval-settings.js';
+import { reviewerFor } from './call-review/reviewer-for.js';
 import { type MessageRef, nullChatPort, type OutboundMessage } from './chat-port.js';
 import { type Clock, systemClock } from './clock.js';
 import { answerRun } from './commands/answer-command.js';
@@ -162,6 +163,11 @@ export class Kernel {
       ...(options.approvals
         ? { grants: this.grants, grantDurationsMs: options.approvals.permissions.grant_durations }
         : {}),
+      ...reviewerFor(options, {
+        redactor: this.redactor,
+        logger: this.logger,
+        timers: this.timers,
+      }),
       redactor: this.redactor,
       clock: this.clock,
       limits: this.limits,

@@ -12,6 +12,7 @@ export const PROMPTS = {
   threadSummary: 'thread-summary.v1.md',
   teamNotes: 'team-notes.v1.md',
   wrapUp: 'wrap-up.v1.md',
+  callReview: 'call-review.v1.md',
 } as const;
 export type PromptName = keyof typeof PROMPTS;
 

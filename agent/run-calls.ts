@@ -1,13 +1,18 @@
 // The calls of a step: consecutive reads together (abandoned on a cancel), write and danger calls alone with
 // `executing` saved first (so an approved call runs once: the run's lease and that save are its guarantee), and
 // the per-run call budget (a tool's own budget is checked when the call is prepared).
+import type { ApprovalNeed } from './approval-need.js';
+import type { CallReview } from './call-review/call-review.js';
+import type { CallReviewer } from './call-review/call-reviewer.js';
 import type { Clock } from './clock.js';
 import type { KernelLimits } from './kernel-options.js';
 import type { Grant, GrantMatch } from './policy/approval-grants.js';
 import { grantOfferFor } from './policy/grant-offer.js';
+import { maskSecretArguments } from './policy/secret-arguments.js';
 import { personKey } from './principal.js';
 import type { Redactor } from './redaction.js';
 import type { PlannedCall, Run } from './run.js';
+import { callPreview } from './run-machine/call-preview.js';
 import { type RunMachineEvent, refusedRecord, requestApproval } from './run-machine.js';
 import type { RecordedOutcome } from './run-record-call.js';
 import type { CallOutcome, StepExecutor } from './step-executor.js';
@@ -22,6 +27,8 @@ export interface RunCallsDeps {
   grants?: GrantLookup;
   /** The grant lengths an approver may pick (`permissions.grant_durations`); no grants are offered without. */
   grantDurationsMs?: readonly number[];
+  /** Reviews a risky call before its approval is asked for (advice on the card); absent without a model. */
+  reviewer?: CallReviewer;
   redactor: Redactor;
   clock: Clock;
   limits: KernelLimits;
@@ -113,7 +120,10 @@ export class RunCalls {
                 ? grantOfferFor(prepared.tool, prepared.args, this.deps.grantDurationsMs, prepared.approvals)
                 : undefined;
             const need = offer ? { ...prepared, grantOffer: offer } : prepared;
-            return this.apply(run, requestApproval(run, call, need, this.now(), this.deps.redactor));
+            const review = await this.reviewOf(run, call, need, signal);
+            // Cancelled during the review: no card is posted; the drive loop applies the cancel.
+            if (signal.aborted) return run;
+            return this.apply(run, requestApproval(run, call, need, this.now(), this.deps.redactor, review));
           }
           run = await this.record(
             run,
@@ -135,6 +145,34 @@ export class RunCalls {
       if (run.status === 'running') run = await this.apply(run, { type: 'step_completed', at: this.now() });
     }
     return run;
+  }
+
+  /**
+   * The reviewer's advice on a call about to ask for approval, when the settings review it: the model call is
+   * made here, by the worker, and its result goes into the request event the machine applies.
+   */
+  private async reviewOf(
+    run: Run,
+    call: PlannedCall,
+    need: ApprovalNeed,
+    signal: AbortSignal,
+  ): Promise<CallReview | undefined> {
+    const reviewer = this.deps.reviewer;
+    if (!reviewer?.applies(run, need.tool)) return undefined;
+    const { redactor } = this.deps;
+    const preview = callPreview(need.tool, need.args, redactor);
+    return reviewer.review(
+      run,
+      {
+        tool: need.tool.name,
+        risk: need.tool.risk,
+        description: need.tool.description,
+        displayArgs: redactor.redactValue(maskSecretArguments(need.tool, need.args)),
+        reason: redactor.redact(call.reason ?? ''),
+        ...(preview.willRun ? { willRun: preview.willRun } : {}),
+      },
+      signal,
+    );
   }
 
   /** The live grant covering this call: the same tool, requester, channel and arguments. */

@@ -1,5 +1,6 @@
 // Every change of a run's state, as pure functions (run, event) → { run, effects }. Nothing here does I/O:
 // each transition names the states it may start from, and refuses any other with a reason a person can read.
+import { reviewText } from './call-review/call-review.js';
 import { RUN_STATUSES, type Run, type RunIn, type RunStatus } from './run.js';
 import type { RunEffect } from './run-effect.js';
 import { actionFinished, grantUsed } from './run-machine/actions.js';
@@ -203,7 +204,9 @@ function apply(run: Run, event: RunMachineEvent): Next {
               kind: 'approval',
               tool: event.call.name,
               args: event.card.argumentsJson,
-              summary: event.decides.confirm ? 'confirm requested' : 'approval requested',
+              summary: `${event.decides.confirm ? 'confirm requested' : 'approval requested'}${
+                event.decides.review ? `; reviewer: ${reviewText(event.decides.review)}` : ''
+              }`.slice(0, 200),
               durationMs: 0,
             },
           },

@@ -1,6 +1,7 @@
 // Takes runs from the RunQueue and steps each one under its lease until it ends or waits for a person:
 // plan, run the calls, check the guards. Every state change goes through the run machine.
 
+import type { CallReviewer } from './call-review/call-reviewer.js';
 import type { Clock } from './clock.js';
 import type { Engine } from './engines/engine.js';
 import { ErrorCode, errorMessage, SystemError } from './errors.js';
@@ -32,6 +33,8 @@ export interface RunWorkerDeps {
   grants?: GrantLookup;
   /** The grant lengths an approver may pick (`permissions.grant_durations`). */
   grantDurationsMs?: readonly number[];
+  /** Reviews a risky call before its approval is asked for; absent without a model or with it switched off. */
+  reviewer?: CallReviewer;
   redactor: Redactor;
   clock: Clock;
   limits: KernelLimits;

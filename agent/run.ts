@@ -1,5 +1,6 @@
 // A Run: one task being carried out, as a versioned record that is a union on its status, plus an event list.
 import { z } from 'zod';
+import { CallReviewSchema } from './call-review/call-review.js';
 import { ConversationSchema } from './conversation.js';
 import { ModelMessageSchema, UsageSchema } from './model-message.js';
 import { ApproverSetSchema } from './policy/approver-set.js';
@@ -118,6 +119,11 @@ export const PendingApprovalSchema = z.object({
    * Only the requester may decide it (see policy/unrequested-call.ts).
    */
   confirm: z.literal(true).optional(),
+  /**
+   * The reviewer's verdict on the call, or why there is none, shown on the card: advice for the approver, never
+   * part of the decision. Absent when no review was asked for (no model, switched off, or a run stored before).
+   */
+  review: CallReviewSchema.optional(),
 });
 export type PendingApproval = z.infer<typeof PendingApprovalSchema>;
 

@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { RiskSchema } from '../tool.js';
 import { DurationSchema } from './duration.js';
+import { ReviewerSettingsSchema } from './reviewer-settings.js';
 
 export const IDENTITY_KINDS = [
   'slack',
@@ -194,6 +195,9 @@ export const PermissionSettingsSchema = z
         'What a denied or expired approval does to the run: `continue` tells the model, which may try another ' +
           'way; `stop` ends the run.',
       ),
+    reviewer: ReviewerSettingsSchema.describe(
+      "A model reviews a risky call against the run's evidence before its approval card is posted: advice for the approver.",
+    ),
     tasks_per_minute: z
       .number()
       .int()
@@ -215,6 +219,15 @@ export const PermissionSettingsSchema = z
           code: 'custom',
           path: [key],
           message: `role "${permissions[key]}" is not defined under permissions.roles (defined: ${known})`,
+        });
+      }
+    }
+    for (const role of permissions.reviewer.skip_roles) {
+      if (!defined(role)) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['reviewer', 'skip_roles'],
+          message: `role "${role}" is not defined under permissions.roles (defined: ${known})`,
         });
       }
     }

@@ -1,6 +1,7 @@
 // An approval as the run asks for it: the request event with its binding and card, the card built again from the
 // run, and the audit entry of its end. Pure: the decisions that use them are in approvals.ts.
 import type { ApprovalNeed } from '../approval-need.js';
+import type { CallReview } from '../call-review/call-review.js';
 import { durationSetting } from '../duration-text.js';
 import { bindingHash, newApprovalId } from '../policy/approval-record.js';
 import { type ApproverSet, describeApprovers } from '../policy/approver-set.js';
@@ -25,6 +26,8 @@ export function requestApproval(
   need: ApprovalNeed,
   at: number,
   redactor: Redactor,
+  /** The reviewer's verdict, or why there is none; absent when the call was not reviewed. */
+  review?: CallReview,
 ): Extract<RunMachineEvent, { type: 'approval_requested' }> {
   const approvalId = newApprovalId(run.id);
   const expiresAt = at + need.ttlMs;
@@ -55,6 +58,7 @@ export function requestApproval(
       ...(freeText.length > 0 ? { freeText } : {}),
       ...(need.grantOffer ? { grantOffer: need.grantOffer } : {}),
       ...(need.confirm ? { confirm: true as const } : {}),
+      ...(review ? { review } : {}),
     },
     card: {
       kind: 'approval',
@@ -70,6 +74,7 @@ export function requestApproval(
       ...preview,
       ...(freeText.length > 0 ? { freeText } : {}),
       ...(need.confirm ? { confirm: true } : {}),
+      ...(review ? { review } : {}),
       ...grantButtonsOf(need.grantOffer),
     },
   };
@@ -99,6 +104,7 @@ export function approvalCardOf(run: RunIn<'waiting_for_approval'>): ApprovalCard
     ...previewOf(pending),
     ...(pending.freeText?.length ? { freeText: pending.freeText } : {}),
     ...(pending.confirm ? { confirm: true } : {}),
+    ...(pending.review ? { review: pending.review } : {}),
     ...grantButtonsOf(pending.grantOffer),
   };
 }

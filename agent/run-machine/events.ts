@@ -59,7 +59,7 @@ export type RunMachineEvent =
       card: ApprovalCard;
       /** What the run keeps to decide the approval by itself: the binding, who may approve, what was shown. */
       decides: Required<Pick<PendingApproval, 'bindingHash' | 'approvers' | 'reason'>> &
-        Pick<PendingApproval, 'willRun' | 'impact' | 'grantOffer' | 'freeText' | 'confirm'> & {
+        Pick<PendingApproval, 'willRun' | 'impact' | 'grantOffer' | 'freeText' | 'confirm' | 'review'> & {
           displayArgs: unknown;
           /** How many distinct approvers the call needs; 1 when absent. */
           approvals?: 1 | 2;

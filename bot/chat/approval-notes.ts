@@ -1,5 +1,6 @@
-// What an approval card says besides the call itself: why a Confirm card asks the requester, and which arguments
-// of a danger call are free text from the model.
+// What an approval card says besides the call itself: why a Confirm card asks the requester, which arguments
+// of a danger call are free text from the model, and the reviewer's advice.
+import { reviewText } from '../../agent/call-review/call-review.js';
 import type { OutboundMessage } from '../../agent/chat-port.js';
 import type { ViewBlock } from './message-view-types.js';
 import { inert } from './neutralize-pings.js';
@@ -52,5 +53,24 @@ export function approvalNotes(card: ApprovalCard, fieldChars: number): ViewBlock
       ),
     });
   }
+  if (card.review) notes.push(reviewerNote(card.review, fieldChars));
   return notes;
+}
+
+/** The marker a `contradicted` verdict carries on every platform, so an approver cannot read past it. */
+export const CONTRADICTED_MARKER = '⚠️';
+
+/**
+ * "Reviewer: supported: the health check failed 3 times; the log shows OOM kills". A contradicted verdict is
+ * marked as a warning; none of them changes the buttons: the approver decides.
+ */
+function reviewerNote(review: NonNullable<ApprovalCard['review']>, fieldChars: number): ViewBlock {
+  const contradicted = review.kind === 'verdict' && review.verdict === 'contradicted';
+  const text = `${contradicted ? `${CONTRADICTED_MARKER} ` : ''}${reviewText(review)}`;
+  return {
+    type: 'text',
+    format: 'plain',
+    label: contradicted ? `${CONTRADICTED_MARKER} Reviewer (advice, not an approval)` : 'Reviewer',
+    text: inert(clip(text, fieldChars)),
+  };
 }

@@ -1,4 +1,5 @@
 // Renders runs and chat messages for a terminal: steps as they happen, questions, approval cards and results.
+import { reviewText } from '../../agent/call-review/call-review.js';
 import type { OutboundMessage } from '../../agent/chat-port.js';
 import type { RunEvent } from '../../agent/run.js';
 import { approvalProgressText } from '../chat/message-view.js';
@@ -79,6 +80,7 @@ function formatApproval(message: Extract<OutboundMessage, { kind: 'approval' }>)
     `  arguments: ${message.argumentsJson}`,
     ...(message.freeText?.length ? [`  free text, from the model: ${message.freeText.join(', ')}`] : []),
     `  reason:    ${message.reason || '(none given)'}`,
+    ...(message.review ? [reviewerLine(message.review)] : []),
     `  approvers: ${message.approvers.join(', ')}`,
     ...(message.progress && !message.decision
       ? [`  approvals: ${approvalProgressText(message.progress)}`]
@@ -110,4 +112,12 @@ export function formatData(data: unknown): string {
 
 export function truncate(text: string, max: number): string {
   return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
+}
+
+/** The reviewer's advice, a contradicted verdict in the warning colour. */
+function reviewerLine(review: NonNullable<Extract<OutboundMessage, { kind: 'approval' }>['review']>): string {
+  const text = `  reviewer:  ${reviewText(review)}`;
+  return review.kind === 'verdict' && review.verdict === 'contradicted'
+    ? yellow(`⚠ ${text.trimStart()}`)
+    : text;
 }

@@ -65,6 +65,8 @@ export async function createApprovalHarness(
     /** Tools beside the shared test tools, such as one that fails. */
     tools?: Tool[];
     trace?: TraceSink;
+    /** False: no model is configured, so only typed commands run (and no reviewer looks at a call). */
+    model?: false;
   } = {},
 ): Promise<ApprovalHarness> {
   const fake = await startFakeOpenAIServer();
@@ -92,13 +94,17 @@ export async function createApprovalHarness(
       store,
       tools: [...testTools(probe), ...(extra.tools ?? [])],
       ...(extra.trace ? { trace: extra.trace } : {}),
-      model: createOpenAIModelClient({
-        baseURL: fake.baseURL,
-        apiKey: 'sk-test',
-        model: 'fake',
-        timeoutMs: 2000,
-        maxRetries: 0,
-      }),
+      ...(extra.model === false
+        ? {}
+        : {
+            model: createOpenAIModelClient({
+              baseURL: fake.baseURL,
+              apiKey: 'sk-test',
+              model: 'fake',
+              timeoutMs: 2000,
+              maxRetries: 0,
+            }),
+          }),
       policy: (registry) => settingsToolPolicy(settings, registry),
       approvals: {
         audit: new AuditLog(store, { clock }),

@@ -6,7 +6,7 @@ import {
   type DiscordMessagePayload,
   renderDiscordOutbound,
 } from '../../bot/discord/discord-render.js';
-import { sampleApprovalCard, sampleQuestion } from '../fixtures/outbound-messages.js';
+import { reviewedApprovalCard, sampleApprovalCard, sampleQuestion } from '../fixtures/outbound-messages.js';
 
 const NOON = Date.UTC(2026, 0, 1, 12, 0);
 
@@ -55,6 +55,21 @@ describe('Discord rendering', () => {
     expect(shown).toContain('systemctl restart api.service');
     expect(shown).toContain('Impact');
     expect(shown).toContain('about 20 s of 502s');
+  });
+
+  it("shows the reviewer's verdict, a contradicted one marked as a warning, and keeps the buttons", () => {
+    const weak = allText(renderDiscordOutbound(reviewedApprovalCard('weak'), { now: NOON }).messages);
+    expect(weak).toContain('Reviewer');
+    expect(weak).toContain('weak: the health check failed 3 times; the log shows OOM kills');
+    expect(weak).not.toContain('⚠️');
+    const { messages } = renderDiscordOutbound(reviewedApprovalCard('contradicted'), { now: NOON });
+    expect(allText(messages)).toContain('⚠️ Reviewer (advice, not an approval)');
+    expect(allText(messages)).toContain('⚠️ contradicted: the health check failed 3 times');
+    const buttons = messages[0]!.components.flatMap((row) => row.components);
+    expect(buttons.map((button) => button.label)).toEqual(['Approve', 'Deny']);
+    expect(allText(renderDiscordOutbound(sampleApprovalCard, { now: NOON }).messages)).not.toContain(
+      'Reviewer',
+    );
   });
 
   it('shows an expired or decided card with its outcome and no buttons', () => {

@@ -2,6 +2,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { createServer as createTlsServer } from 'node:https';
 import type { AddressInfo, Socket } from 'node:net';
+import { renderPrompt } from '../../agent/prompts.js';
 import {
   type FakeAnswer,
   type FakeRequestBody,
@@ -9,6 +10,7 @@ import {
   type FakeUsage,
   type RecordedRequest,
   status,
+  text,
 } from './openai-answers.js';
 
 export * from './openai-answers.js';
@@ -24,8 +26,28 @@ export interface FakeOpenAIServerOptions {
   basicAuth?: { user: string; password: string };
 }
 
+/**
+ * The reviewer's request (agent/call-review/): its system prompt is the call-review prompt. The fake answers it
+ * from its own queue, so a script written for a run's turns is not shifted by a review before an approval.
+ */
+const CALL_REVIEW_PROMPT = renderPrompt('callReview');
+
+/** What an unscripted review gets: a verdict, so a test that did not think of the reviewer sees a normal card. */
+export const DEFAULT_REVIEW_ANSWER: FakeAnswer = text(
+  JSON.stringify({ verdict: 'supported', reasons: ['no review was scripted in this test'] }),
+);
+
+export function isCallReviewRequest(request: RecordedRequest): boolean {
+  const first = request.body.messages?.[0];
+  return first?.role === 'system' && first.content === CALL_REVIEW_PROMPT;
+}
+
 export class FakeOpenAIServer {
+  /** Chat completion requests and model lists, without the reviewer's requests (see `reviewRequests`). */
   readonly requests: RecordedRequest[] = [];
+  /** The reviewer's requests, in order. */
+  readonly reviewRequests: RecordedRequest[] = [];
+  private readonly reviewQueue: FakeAnswer[] = [];
   /** Every request received, recorded or not. */
   requestCount = 0;
   private readonly queue: FakeAnswer[] = [];
@@ -71,6 +93,12 @@ export class FakeOpenAIServer {
     return this;
   }
 
+  /** Queues answers for the reviewer's next requests; without one a review gets DEFAULT_REVIEW_ANSWER. */
+  review(...answers: FakeAnswer[]): this {
+    this.reviewQueue.push(...answers);
+    return this;
+  }
+
   /** Answers every request once the queue is empty; pass undefined to remove it. */
   respond(responder: FakeResponder | undefined): this {
     this.responder = responder;
@@ -102,7 +130,9 @@ export class FakeOpenAIServer {
       rawBody,
     };
     this.requestCount++;
-    if (this.options.record !== false) this.requests.push(recorded);
+    const review = isCallReviewRequest(recorded);
+    if (review) this.reviewRequests.push(recorded);
+    else if (this.options.record !== false) this.requests.push(recorded);
     if (this.options.basicAuth && !basicAuthMatches(request, this.options.basicAuth)) {
       response.setHeader('www-authenticate', 'Basic realm="fake openai"');
       return sendError(response, 401, 'Fake OpenAI server: this server wants basic auth.');
@@ -121,7 +151,7 @@ export class FakeOpenAIServer {
 
     let answer: FakeAnswer;
     try {
-      answer = await this.nextAnswer(recorded);
+      answer = review ? (this.reviewQueue.shift() ?? DEFAULT_REVIEW_ANSWER) : await this.nextAnswer(recorded);
     } catch (error) {
       return sendError(response, 500, `Fake OpenAI server: the responder threw: ${String(error)}`);
     }

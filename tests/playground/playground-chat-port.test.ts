@@ -6,7 +6,7 @@ import { MemoryStore } from '../../agent/store/memory-store.js';
 import { PlaygroundChatPort } from '../../bot/playground/playground-chat-port.js';
 import { DEFAULT_CHANNEL, PlaygroundStore } from '../../bot/playground/playground-store.js';
 import { runChatPortContract } from '../chat-port-contract.js';
-import { sampleQuestion } from '../fixtures/outbound-messages.js';
+import { reviewedApprovalCard, sampleApprovalCard, sampleQuestion } from '../fixtures/outbound-messages.js';
 import { inspectRendered } from './rendered-message.js';
 
 runChatPortContract('playground', async () => {
@@ -94,5 +94,27 @@ describe('playground store', () => {
     const shown = inspectRendered(message);
     expect(shown.buttons).toEqual([]);
     expect(shown.text).toContain('Answered by Alice: prod');
+  });
+
+  it("shows the reviewer's verdict on an approval card, a contradicted one marked as a warning", async () => {
+    const playground = new PlaygroundStore(new MemoryStore());
+    await playground.ensureChannel('ops');
+    const port = new PlaygroundChatPort(playground, 'opsbot');
+    const shown = async (card: typeof sampleApprovalCard) => {
+      const ref = await port.post({ platform: 'playground', channelId: 'ops' }, card);
+      return inspectRendered(
+        (await playground.message(ref.messageId))!,
+        [],
+        sampleApprovalCard.expiresAt - 60_000,
+      );
+    };
+    const supported = await shown(reviewedApprovalCard('supported'));
+    expect(supported.text).toContain('supported: the health check failed 3 times; the log shows OOM kills');
+    expect(supported.text).not.toContain('⚠️');
+    const contradicted = await shown(reviewedApprovalCard('contradicted'));
+    expect(contradicted.text).toContain('⚠️ Reviewer (advice, not an approval)');
+    expect(contradicted.text).toContain('⚠️ contradicted: the health check failed 3 times');
+    expect(contradicted.buttons).toEqual(['Approve', 'Deny']);
+    expect((await shown(sampleApprovalCard)).text).not.toContain('Reviewer');
   });
 });

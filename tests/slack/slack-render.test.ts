@@ -9,7 +9,7 @@ import { SLACK_LIMITS } from '../../bot/slack/slack-limits.js';
 import { markdownToMrkdwn, safeMrkdwn } from '../../bot/slack/slack-mrkdwn.js';
 import { renderOutbound } from '../../bot/slack/slack-render.js';
 import { renderSlackMessage } from '../fakes/slack/render-slack-message.js';
-import { sampleApprovalCard } from '../fixtures/outbound-messages.js';
+import { reviewedApprovalCard, sampleApprovalCard } from '../fixtures/outbound-messages.js';
 
 const now = Date.UTC(2026, 0, 1, 12, 0);
 
@@ -195,6 +195,27 @@ describe('Slack tables and cards', () => {
     const shown = renderSlackMessage(message!).text;
     expect(shown).toContain('*Will run*\n```\nsystemctl restart api.service\n```');
     expect(shown).toMatch(/\*Impact\*\n.*about 20 s of 502s/);
+  });
+
+  it("shows the reviewer's verdict on an approval card, a contradicted one marked as a warning", () => {
+    const shown = (card: typeof sampleApprovalCard) =>
+      renderSlackMessage(renderOutbound(card, { now }).messages[0]!);
+    const supported = shown(reviewedApprovalCard('supported'));
+    expect(supported.text).toMatch(
+      /\*Reviewer\*\n.*supported: the health check failed 3 times; the log shows OOM kills/,
+    );
+    expect(supported.text).not.toContain('⚠️');
+    const contradicted = shown(reviewedApprovalCard('contradicted'));
+    expect(contradicted.text).toContain('⚠️ Reviewer (advice, not an approval)');
+    expect(contradicted.text).toContain('⚠️ contradicted: the health check failed 3 times');
+    // Advice only: the approver keeps both buttons.
+    expect(contradicted.buttons).toEqual(['Approve', 'Deny']);
+    const unavailable = shown({
+      ...sampleApprovalCard,
+      review: { kind: 'unavailable', why: 'no answer within 10 s' },
+    });
+    expect(unavailable.text).toMatch(/\*Reviewer\*\n.*unavailable \(no answer within 10 s\)/);
+    expect(shown(sampleApprovalCard).text).not.toContain('Reviewer');
   });
 
   it('gives each status tone its emoji', () => {
