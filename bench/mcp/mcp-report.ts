@@ -8,10 +8,10 @@ const FIGURES = {
   'seq p50 ms': (f: McpProcessFigures) => f.sequential.p50Ms,
   'seq p99 ms': (f: McpProcessFigures) => f.sequential.p99Ms,
   'seq CPU ms': (f: McpProcessFigures) => f.sequential.cpuMsPerCall,
-  'x10 p50 ms': (f: McpProcessFigures) => f.concurrent.p50Ms,
-  'x10 p99 ms': (f: McpProcessFigures) => f.concurrent.p99Ms,
-  'x10 CPU ms': (f: McpProcessFigures) => f.concurrent.cpuMsPerCall,
-  'x10 calls/s': (f: McpProcessFigures) => f.concurrent.callsPerS,
+  'par p50 ms': (f: McpProcessFigures) => f.concurrent.p50Ms,
+  'par p99 ms': (f: McpProcessFigures) => f.concurrent.p99Ms,
+  'par CPU ms': (f: McpProcessFigures) => f.concurrent.cpuMsPerCall,
+  'par calls/s': (f: McpProcessFigures) => f.concurrent.callsPerS,
   'RSS MB': (f: McpProcessFigures) => f.rssMb,
   'start ms': (f: McpProcessFigures) => f.startMs,
 } as const;
@@ -27,7 +27,7 @@ export interface McpOverhead {
   addedMs: MinMedian;
   ratio: MinMedian;
 }
-const OVERHEAD_FIGURES: McpFigure[] = ['seq p50 ms', 'seq p99 ms', 'seq CPU ms', 'x10 p50 ms', 'x10 CPU ms'];
+const OVERHEAD_FIGURES: McpFigure[] = ['seq p50 ms', 'seq p99 ms', 'seq CPU ms', 'par p50 ms', 'par CPU ms'];
 
 export function summarize(results: Partial<Record<McpRunnerName, McpProcessFigures[]>>): McpSummary {
   const summary: McpSummary = {};

@@ -64,7 +64,7 @@ export async function runMcpBench(argv: string[]): Promise<number> {
   const loadAtEnd = loadavg();
   console.log(`\n${formatMcpTables(summary)}\n`);
   console.log(
-    `min/median over ${settings.rounds} rounds; seq: one call at a time, x10: ${settings.concurrency} in flight; CPU is the runner process's (user+system) per call, the server's own is apart; RSS after the measured calls; start: to the first call possible, the server's tsx start-up included; overhead min = min − min, median = median − median; load average at end ${loadAtEnd.map((v) => v.toFixed(2)).join(' ')}`,
+    `min/median over ${settings.rounds} rounds; seq: one call at a time, par: ${settings.concurrency} in flight; CPU is the runner process's (user+system) per call, the server's own is apart; RSS after the measured calls; start: to the first call possible, the server's tsx start-up included; overhead min = min − min, median = median − median; load average at end ${loadAtEnd.map((v) => v.toFixed(2)).join(' ')}`,
   );
   if (settings.write) {
     const record = { at: new Date().toISOString(), ...settings, loadAtStart: load, loadAtEnd };
