@@ -92,7 +92,7 @@ export async function measureSegment(
 let gc: (() => void) | undefined;
 
 /** A full collection without needing --expose-gc on the runner process's command line. */
-function collectGarbage(): void {
+export function collectGarbage(): void {
   if (!gc) {
     setFlagsFromString('--expose-gc');
     gc = runInNewContext('gc') as () => void;

@@ -29,6 +29,8 @@ const MODES: Record<string, () => Promise<(argv: string[]) => Promise<number>>> 
   sweep: async () => (await import('./sweep/run-sweep.js')).runSweepBench,
   // An Alertmanager storm (1,000 alerts in 100 groups) against the receiver, and a plain node:http server.
   alerts: async () => (await import('./alerts/run-alerts.js')).runAlertsBench,
+  // One MCP tool call (the test server's echo over stdio): opsbot's tool and whole runs against the bare SDK client.
+  mcp: async () => (await import('./mcp/run-mcp.js')).runMcpBench,
 };
 
 const mode = process.argv[2] ? MODES[process.argv[2]] : undefined;

@@ -8,13 +8,19 @@ import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import { bundleOptions, copyAssets } from '../bin/bundle-options.js';
 
-const outdir = fileURLToPath(new URL('./.build/', import.meta.url));
+const buildDir = fileURLToPath(new URL('./.build/', import.meta.url));
 
 /** Builds the runner process and returns the file to start it from. */
-export async function buildRunnerBundle(): Promise<string> {
+export function buildRunnerBundle(): Promise<string> {
+  return buildBenchBundle('runner-process', 'bench/runner-process.ts');
+}
+
+/** Builds one bench's child process, `entry` (from the repository's root), into `bench/.build/<folder>`. */
+export async function buildBenchBundle(name: string, entry: string, folder = ''): Promise<string> {
+  const outdir = `${buildDir}${folder}`;
   rmSync(outdir, { recursive: true, force: true });
   mkdirSync(outdir, { recursive: true });
-  await build(bundleOptions({ 'runner-process': 'bench/runner-process.ts' }, outdir));
+  await build(bundleOptions({ [name]: entry }, outdir));
   copyAssets(outdir);
-  return `${outdir}runner-process.js`;
+  return `${outdir}${name}.js`;
 }
