@@ -162,7 +162,9 @@ describe('opsbot config check with MCP servers', () => {
     const warning = out.split('\n').find((line) => line.startsWith('⚠ MCP server gone is down: '));
     expect(warning).toBeDefined();
     expect(warning).toContain('no-such-mcp-server');
-    expect(warning).toContain('opsbot would still start, without its tools until the server answers (it is tried again with backoff)');
+    expect(warning).toContain(
+      'opsbot would still start, without its tools until the server answers (it is tried again with backoff)',
+    );
     expect(warning).toContain('Fix mcp.servers.gone');
     expect(warning).toContain('then run opsbot config check again');
   });
