@@ -42,7 +42,12 @@ export class CommandEngine implements Engine {
 
   async plan(run: Run): Promise<PlanOutcome> {
     const lastTool = [...run.messages].reverse().find((message) => message.role === 'tool');
-    if (lastTool) return answerFromToolMessage(lastTool.name, lastTool.content);
+    if (lastTool) {
+      const ran = run.events.some(
+        (event) => event.type === 'tool_result' && event.callId === lastTool.toolCallId && event.ran === true,
+      );
+      return answerFromToolMessage(lastTool.name, lastTool.content, ran);
+    }
     // A button's run (an alert group's Silence) carries its call ready made: no typed text to parse.
     const planned = run.plan?.calls;
     if (planned) {
@@ -105,7 +110,8 @@ export class CommandEngine implements Engine {
   }
 }
 
-function answerFromToolMessage(tool: string, content: string): PlanOutcome {
+/** The answer to a typed command, from its tool message; `ran` when the call reached its tool (its event says so). */
+function answerFromToolMessage(tool: string, content: string, ran: boolean): PlanOutcome {
   try {
     const parsed = JSON.parse(content) as {
       ok?: boolean;
@@ -115,9 +121,8 @@ function answerFromToolMessage(tool: string, content: string): PlanOutcome {
     };
     if (parsed.error) {
       const message = parsed.error.message ?? 'unknown error';
-      // A transient failure ran the tool (it threw, or was cut off) or names why it was held back ("temporarily
-      // disabled"), in its own words; the other classes never reached the tool.
-      const ran = parsed.error.class === 'transient';
+      // A call that reached its tool failed in the tool's own words (a target that said no ran, and said no); one
+      // that never reached it says so.
       return { kind: 'answer', answer: ran ? message : `${tool} did not run: ${message}`, ok: false };
     }
     const summary = parsed.summary ?? `${tool} finished.`;

@@ -64,7 +64,7 @@ export function finish(run: Run, event: Extract<RunMachineEvent, { type: 'finish
     switched?.type === 'engine_switched'
       ? [`Note: ${switched.reason}, so this ran as a typed command, without the model.`]
       : [];
-  const answer = [event.answer, ...endNotes(problems, wrapUp, run), ...fallback].join('\n\n');
+  const answer = [event.answer, ...endNotes(problems, wrapUp, run, event.answer), ...fallback].join('\n\n');
   const ended = end(
     run,
     'finished',
@@ -114,9 +114,15 @@ export function finish(run: Run, event: Extract<RunMachineEvent, { type: 'finish
  * The bot's own lines under the engine's answer: a refusal the model may gloss over ("restarted, or tried to"),
  * and for an answer asked for without tools, why, and every error the run met on the way.
  */
-function endNotes(problems: CallOutcomeFact[], wrapUp: WrapUp | undefined, run: Run): string[] {
+function endNotes(
+  problems: CallOutcomeFact[],
+  wrapUp: WrapUp | undefined,
+  run: Run,
+  answer: string,
+): string[] {
+  // A refusal the answer already gives in full (a typed command's answer is its tool's words) is not said twice.
   const refused = problems
-    .filter((fact) => fact.state === 'refused')
+    .filter((fact) => fact.state === 'refused' && !answer.includes(fact.summary))
     .map((fact) => `Note: ${fact.tool} was refused: ${fact.summary}`);
   if (!wrapUp) return refused;
   const why =

@@ -3,6 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { parseCommand, splitWords } from '../../agent/engines/command-parser.js';
 import { defineTool } from '../../agent/tool.js';
+import { ToolPermissionError } from '../../agent/tool-errors.js';
 import { alice, answerRun, conversation, createHarness, type Harness, runTask } from './harness.js';
 
 let harness: Harness;
@@ -116,6 +117,23 @@ describe('command engine results', () => {
     harness = await createHarness({ model: false, kernel: { tools: [exploding] } });
     const run = await runTask(harness.kernel, { text: 'exploding_probe', principal: alice, conversation });
     expect(run.answer).toBe('exploding_probe failed: the disk is on fire');
+    expect(harness.chat.ofKind('result')[0]).toMatchObject({ ok: false });
+  });
+
+  it('says a call its target refused ran and was refused, not that it did not run', async () => {
+    const guarded = defineTool({
+      name: 'guarded_read',
+      description: 'A read whose target says no, for this test.',
+      input: z.object({}),
+      risk: 'read',
+      async execute() {
+        throw new ToolPermissionError('access denied - path outside allowed directories');
+      },
+    });
+    harness = await createHarness({ model: false, kernel: { tools: [guarded] } });
+    const run = await runTask(harness.kernel, { text: 'guarded_read', principal: alice, conversation });
+    expect(run.answer).toBe('guarded_read: access denied - path outside allowed directories');
+    expect(run.answer).not.toContain('did not run');
     expect(harness.chat.ofKind('result')[0]).toMatchObject({ ok: false });
   });
 });

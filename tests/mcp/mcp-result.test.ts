@@ -103,7 +103,7 @@ describe('mcpToolResult', () => {
       }),
     );
     expect(transient).not.toBeInstanceOf(ToolArgumentError);
-    expect(transient.message).toBe(`kube__pods_list reported an error. ${MARK}: connection reset`);
+    expect(transient.message).toBe(`its MCP server reported an error. ${MARK}: connection reset`);
     const denied = captured(() =>
       mcpToolResult('kube__pods_list', {
         content: [{ type: 'text', text: 'pods is forbidden' }],
@@ -112,7 +112,7 @@ describe('mcpToolResult', () => {
     );
     expect(denied).toBeInstanceOf(ToolPermissionError);
     expect(transient).not.toBeInstanceOf(ToolPermissionError);
-    expect(denied.message).toBe(`kube__pods_list reported an error. ${MARK}: pods is forbidden`);
+    expect(denied.message).toBe(`its MCP server reported an error. ${MARK}: pods is forbidden`);
   });
 
   it('fails transient on something that is not a tool result', () => {

@@ -81,7 +81,7 @@ export function mcpCallOutcome(registryName: string, raw: unknown): McpCallOutco
     return {
       kind: 'failure',
       errorClass: classOfErrorText(errorText),
-      message: `${registryName} reported an error. ${externalContentMark(registryName)}: ${errorText}`,
+      message: `its MCP server reported an error. ${externalContentMark(registryName)}: ${errorText}`,
     };
   }
   const data: Record<string, unknown> = {};
