@@ -2,8 +2,7 @@
 // `executing` saved first (so an approved call runs once: the run's lease and that save are its guarantee), and
 // the per-run call budget (a tool's own budget is checked when the call is prepared).
 import type { ApprovalNeed } from './approval-need.js';
-import type { CallReview } from './call-review/call-review.js';
-import type { CallReviewer } from './call-review/call-reviewer.js';
+import type { CallReviewer, ReviewResult } from './call-review/call-reviewer.js';
 import type { Clock } from './clock.js';
 import type { KernelLimits } from './kernel-options.js';
 import type { Grant, GrantMatch } from './policy/approval-grants.js';
@@ -120,10 +119,18 @@ export class RunCalls {
                 ? grantOfferFor(prepared.tool, prepared.args, this.deps.grantDurationsMs, prepared.approvals)
                 : undefined;
             const need = offer ? { ...prepared, grantOffer: offer } : prepared;
-            const review = await this.reviewOf(run, call, need, signal);
+            const reviewed = await this.reviewOf(run, call, need, signal);
             // Cancelled during the review: no card is posted; the drive loop applies the cancel.
             if (signal.aborted) return run;
-            return this.apply(run, requestApproval(run, call, need, this.now(), this.deps.redactor, review));
+            const request = requestApproval(
+              run,
+              call,
+              need,
+              this.now(),
+              this.deps.redactor,
+              reviewed?.review,
+            );
+            return this.apply(run, reviewed?.usage ? { ...request, reviewUsage: reviewed.usage } : request);
           }
           run = await this.record(
             run,
@@ -156,7 +163,7 @@ export class RunCalls {
     call: PlannedCall,
     need: ApprovalNeed,
     signal: AbortSignal,
-  ): Promise<CallReview | undefined> {
+  ): Promise<ReviewResult | undefined> {
     const reviewer = this.deps.reviewer;
     if (!reviewer?.applies(run, need.tool)) return undefined;
     const { redactor } = this.deps;

@@ -155,7 +155,19 @@ function apply(run: Run, event: RunMachineEvent): Next {
     case 'question_expired':
       return questionExpired(run as RunIn<'waiting_for_user'>, event.at);
     case 'approval_requested': {
-      const next = to(run, 'waiting_for_approval', {
+      const reviewed = event.reviewUsage;
+      const counted = reviewed
+        ? {
+            ...run,
+            usage: {
+              ...run.usage,
+              modelCalls: run.usage.modelCalls + 1,
+              promptTokens: run.usage.promptTokens + reviewed.promptTokens,
+              completionTokens: run.usage.completionTokens + reviewed.completionTokens,
+            },
+          }
+        : run;
+      const next = to(counted, 'waiting_for_approval', {
         approval: {
           approvalId: event.approvalId,
           call: event.call,
@@ -188,6 +200,8 @@ function apply(run: Run, event: RunMachineEvent): Next {
               args: event.decides.displayArgs,
               ...(run.conversation.channelName ? { channelName: run.conversation.channelName } : {}),
               outcome: 'pending',
+              // The approver saw the reviewer's advice: the trail keeps what they saw.
+              ...(event.decides.review ? { reason: `reviewer: ${reviewText(event.decides.review)}` } : {}),
             },
           },
           {

@@ -6,7 +6,7 @@ import { formatDuration } from '../duration-text.js';
 import { errorMessage } from '../errors.js';
 import type { Logger } from '../logger.js';
 import { isJsonObject, parseJson, unwrapFence } from '../model/json-text.js';
-import type { ModelClient } from '../model/model-port.js';
+import type { ModelClient, ModelUsage } from '../model/model-port.js';
 import type { PermissionSettings } from '../policy/permission-settings.js';
 import { resolveRoles } from '../policy/resolve-roles.js';
 import type { ReviewerSettings } from '../policy/reviewer-settings.js';
@@ -31,6 +31,12 @@ export interface CallReviewerDeps {
   timers: Timers;
 }
 
+/** A review, and what its model call cost when one answered. */
+export interface ReviewResult {
+  review: CallReview;
+  usage?: ModelUsage;
+}
+
 export class CallReviewer {
   constructor(private readonly deps: CallReviewerDeps) {}
 
@@ -43,8 +49,11 @@ export class CallReviewer {
     return !roles.some((role) => settings.skip_roles.includes(role));
   }
 
-  /** The verdict, or why there is none; never throws, and takes at most the settings' timeout. */
-  async review(run: Run, call: ProposedCall, cancel?: AbortSignal): Promise<CallReview> {
+  /**
+   * The verdict, or why there is none, with the model's usage when it answered (the run counts it); never throws,
+   * and takes at most the settings' timeout.
+   */
+  async review(run: Run, call: ProposedCall, cancel?: AbortSignal): Promise<ReviewResult> {
     const timeoutMs = this.deps.settings.timeout;
     const timeout = new AbortController();
     const timer = this.deps.timers.setTimeout(
@@ -61,11 +70,11 @@ export class CallReviewer {
         }),
         signal,
       );
-      return this.verdictOf(reply.content ?? '');
+      return { review: this.verdictOf(reply.content ?? ''), usage: reply.usage };
     } catch (error) {
       const why = signal.aborted ? errorMessage(signal.reason) : errorMessage(error);
       this.deps.logger.warn({ runId: run.id, tool: call.tool, err: why }, 'the call review is unavailable');
-      return this.unavailable(why);
+      return { review: this.unavailable(why) };
     } finally {
       this.deps.timers.clearTimeout(timer);
     }

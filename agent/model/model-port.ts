@@ -8,11 +8,17 @@ export interface ModelToolSpec {
   parameters: Record<string, unknown>;
 }
 
+/** What one model call cost, as the server counted it. */
+export interface ModelUsage {
+  promptTokens: number;
+  completionTokens: number;
+}
+
 export interface ModelReply {
   content: string | null;
   toolCalls: ModelToolCall[];
   finishReason: string;
-  usage: { promptTokens: number; completionTokens: number };
+  usage: ModelUsage;
 }
 
 /** A model call whose attempt failed and that will be tried again. */

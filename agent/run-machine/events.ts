@@ -1,5 +1,6 @@
 // The events the run machine takes, and the shapes its transitions share.
 import type { OutboundMessage } from '../chat-port.js';
+import type { ModelUsage } from '../model/model-port.js';
 import { type Principal, personKey } from '../principal.js';
 import type { PendingApproval, PlannedCall, Run } from '../run.js';
 import type { MessageSlot, RunEffect } from '../run-effect.js';
@@ -64,6 +65,8 @@ export type RunMachineEvent =
           /** How many distinct approvers the call needs; 1 when absent. */
           approvals?: 1 | 2;
         };
+      /** The reviewer's model call, counted in the run's usage like any other; absent when none answered. */
+      reviewUsage?: ModelUsage;
     }
   /** An approve click that counts toward a call needing more approvers than it has: the run keeps waiting. */
   | { type: 'approval_counted'; at: number; approvalId: string; by: Actor }

@@ -65,6 +65,33 @@ describe('the reviewer before risky actions', () => {
     },
   );
 
+  it("counts the review's model call in the run's usage, and keeps the verdict in the audit trail", async () => {
+    harness = await createApprovalHarness('memory');
+    harness.fake.review(
+      text(JSON.stringify({ verdict: 'weak', reasons: ['only the logs were read'] }), {
+        usage: { promptTokens: 700, completionTokens: 40 },
+      }),
+    );
+    const { run } = await waitingRestart(harness);
+    const stored = await harness.kernel.settled(run.id);
+    // Two tool-loop turns at the fake's 10 + 5 tokens each, and the review's 700 + 40.
+    expect(stored.usage).toMatchObject({ modelCalls: 3, promptTokens: 720, completionTokens: 50 });
+    const requested = (await harness.audit().list()).find((entry) => entry.kind === 'approval_requested');
+    expect(requested).toMatchObject({
+      tool: 'restart_service',
+      outcome: 'pending',
+      reason: 'reviewer: weak: only the logs were read',
+    });
+  });
+
+  it('counts no usage for a review that never answered', async () => {
+    harness = await createApprovalHarness('memory');
+    harness.fake.review(status(503));
+    const { run } = await waitingRestart(harness);
+    const stored = await harness.kernel.settled(run.id);
+    expect(stored.usage).toMatchObject({ modelCalls: 2, promptTokens: 20, completionTokens: 10 });
+  });
+
   it("gives the reviewer the task and the run's tool results, redacted, as data, with no tools", async () => {
     harness = await createApprovalHarness('memory');
     harness.fake.review(verdict('supported', 'the logs were read'));
