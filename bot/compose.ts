@@ -98,6 +98,11 @@ export interface ComposeOptions {
    * of patrols and budgets leave out the tools named `<server>__…` of a configured server.
    */
   mcp?: 'start' | 'skip';
+  /**
+   * A CLI command beside a running server: the server holding the data directory's instance id is the normal
+   * set-up, so the fresh id this process takes is not worth a warning (a second server sharing it is).
+   */
+  besideServer?: boolean;
 }
 
 export async function createOpsbot(options: ComposeOptions): Promise<Opsbot> {
@@ -159,7 +164,10 @@ export async function createOpsbot(options: ComposeOptions): Promise<Opsbot> {
   }
   const warnings = twoPersonWarnings(settings.permissions, registry.all());
   const instance = claimInstanceId(environment.OPSBOT_DATA_DIR);
-  if (instance.note) logger.warn({ instanceId: instance.id }, instance.note);
+  if (instance.note) {
+    if (options.besideServer) logger.debug({ instanceId: instance.id }, instance.note);
+    else logger.warn({ instanceId: instance.id }, instance.note);
+  }
   const storeWrites = new StoreWriteHealth(() => (options.clock ?? systemClock).now());
   const store = watchWrites(metrics ? meteredStore(opened, metrics) : opened, storeWrites);
   const limits = settings.limits;

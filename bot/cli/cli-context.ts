@@ -82,5 +82,6 @@ export function terminalOpsbot(
     chat: new TerminalChatPort(write),
     logger: context.logger,
     redactor: context.redactor,
+    besideServer: true,
   });
 }
