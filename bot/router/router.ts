@@ -80,10 +80,18 @@ export class Router {
         : error instanceof OpsbotError
           ? error.message
           : SOMETHING_WENT_WRONG;
-      this.options.logger.error(
-        { err: errorMessage(error), eventId: event.eventId },
-        'could not handle a chat event',
-      );
+      // A refusal or a bad request is the rules working, told to the person: INFO. ERROR is for faults.
+      if (error instanceof OpsbotError && error.fault === 'caller') {
+        this.options.logger.info(
+          { reason: error.message, code: error.code, eventId: event.eventId },
+          'refused a chat request',
+        );
+      } else {
+        this.options.logger.error(
+          { err: errorMessage(error), eventId: event.eventId },
+          'could not handle a chat event',
+        );
+      }
       return { ephemeral: message };
     }
   }

@@ -2,11 +2,13 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Conversation } from '../../agent/conversation.js';
 import { ErrorCode, SystemError } from '../../agent/errors.js';
+import type { Logger } from '../../agent/logger.js';
 import type { Principal } from '../../agent/principal.js';
 import type { ChatEvent } from '../../bot/chat/chat-event.js';
 import { SettingsSchema } from '../../bot/config/settings-schema.js';
 import { Router } from '../../bot/router/router.js';
 import { type ApprovalHarness, createApprovalHarness, permissions } from '../approvals/approval-harness.js';
+import { recordingLogger } from '../discord/discord-adapter-rig.js';
 import { text, toolCalls } from '../fakes/openai-server.js';
 
 let harness: ApprovalHarness;
@@ -18,10 +20,10 @@ afterEach(async () => harness?.close());
 const channel: Conversation = { platform: 'playground', channelId: 'ops', channelName: 'ops' };
 const thread = (id: string): Conversation => ({ ...channel, threadId: id });
 
-async function setup(overrides: Record<string, unknown> = {}) {
+async function setup(overrides: Record<string, unknown> = {}, logger: Logger = silent) {
   harness = await createApprovalHarness('memory', overrides);
   const settings = SettingsSchema.parse({ permissions: { ...permissions, ...overrides } });
-  const real = new Router({ kernel: harness.kernel, settings, logger: silent, clock: harness.clock });
+  const real = new Router({ kernel: harness.kernel, settings, logger, clock: harness.clock });
   router = {
     async handle(event) {
       const reply = await real.handle(event);
@@ -265,6 +267,26 @@ describe('router', () => {
       text: `cancel ${runId}`,
     });
     expect(cancel.ephemeral).toBe(`Cancelled ${runId}.`);
+  });
+
+  it('logs an ordinary refusal at INFO, not ERROR', async () => {
+    const logger = recordingLogger();
+    await setup({}, logger);
+    harness.fake.reply(toolCalls([{ name: 'ask_user', arguments: { question: 'Which env?' } }]));
+    await router.handle(message(harness.person('alice'), thread('t1'), 'check'));
+    const runId = harness.chat.ofKind('question')[0]!.runId;
+    const refused = await router.handle({
+      kind: 'command',
+      eventId: 'c8',
+      principal: harness.person('carol'),
+      conversation: channel,
+      text: `cancel ${runId}`,
+    });
+    expect(refused.ephemeral).toMatch(/Only Alice/);
+    expect(logger.lines.filter((line) => line.level === 'error')).toEqual([]);
+    expect(logger.lines).toContainEqual(
+      expect.objectContaining({ level: 'info', msg: 'refused a chat request' }),
+    );
   });
 
   it('frees the thread and runs the queued task when a run ends outside the router (an approval from the CLI)', async () => {
