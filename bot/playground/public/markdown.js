@@ -117,6 +117,12 @@ function emphasis(escaped, options) {
     const labelled = match[1] !== undefined;
     const url = labelled ? match[2] : trimUrl(match[0]);
     const length = labelled ? match[0].length : url.length;
+    // "http:// or https://" names a scheme, not a place: a link needs a host after it.
+    if (!HOST_AFTER_SCHEME.test(url)) {
+      pieces.push(styled(rest.slice(0, match.index + match[0].length), options));
+      rest = rest.slice(match.index + match[0].length);
+      continue;
+    }
     pieces.push(
       styled(rest.slice(0, match.index), options),
       link(url, labelled ? styled(match[1], {}) : url),
@@ -130,12 +136,14 @@ function emphasis(escaped, options) {
 // Matched on escaped text, so a URL cannot contain a quote or an angle bracket that ends the attribute.
 const LINK = /\[([^\]\n]+)\]\((https?:\/\/[^\s)<]+)\)|\bhttps?:\/\/[^\s<]+/;
 
+const HOST_AFTER_SCHEME = /^https?:\/\/[a-z0-9[]/i;
+
 /** Sentence punctuation after a link belongs to the sentence. */
 function trimUrl(url) {
   let trimmed = url;
   for (;;) {
     const next = trimmed.replace(/(?:[.,:;!?)]|&#39;|&quot;|&gt;)$/, '');
-    if (next === trimmed || next.length < 'https://x'.length) return trimmed;
+    if (next === trimmed || next.length < 'http://'.length) return trimmed;
     trimmed = next;
   }
 }
