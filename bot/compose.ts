@@ -20,6 +20,7 @@ import { StoreWriteHealth, watchWrites } from '../agent/store/store-write-health
 import { ToolRegistry } from '../agent/tool-registry.js';
 import { FileTraceSink } from '../agent/trace.js';
 import { patrolProblems } from '../scheduled/patrol-validation.js';
+import { selfPortWarnings } from '../scheduled/self-port-warnings.js';
 import { createOpsTools } from '../tools/index.js';
 import { mcpRegistryName } from '../tools/mcp/mcp-tool-names.js';
 import { type McpToolSource, startMcpTools } from '../tools/mcp/start-mcp-tools.js';
@@ -162,7 +163,10 @@ export async function createOpsbot(options: ComposeOptions): Promise<Opsbot> {
     await closeOnFailure();
     throw error;
   }
-  const warnings = twoPersonWarnings(settings.permissions, registry.all());
+  const warnings = [
+    ...twoPersonWarnings(settings.permissions, registry.all()),
+    ...selfPortWarnings(settings.patrols, { host: environment.HOST, port: environment.PORT }),
+  ];
   const instance = claimInstanceId(environment.OPSBOT_DATA_DIR);
   if (instance.note) {
     if (options.besideServer) logger.debug({ instanceId: instance.id }, instance.note);

@@ -6,6 +6,7 @@ import type { Logger } from '../agent/logger.js';
 import { StoreEpoch } from '../agent/store/store-epoch.js';
 import { StoreResetWatch } from '../agent/store-reset-watch.js';
 import { systemTimers } from '../agent/timers.js';
+import { selfUrlOf } from '../scheduled/self-address.js';
 import { ChatPortByPlatform } from './chat-port-by-platform.js';
 import { liveProcesses, ProcessPresence } from './cluster/process-presence.js';
 import { settingsHash, warnOnSettingsDrift } from './cluster/settings-drift.js';
@@ -102,7 +103,9 @@ export async function serve(options: ServeOptions): Promise<Serving> {
       : [];
   // Patrols run on their schedule where runs are stepped; a gateway answers their buttons and commands, and a
   // manual run it starts has its checks made by the workers.
-  const patrols = createPatrols(opsbot, chat, logger, systemClock, { schedule: stepsRuns });
+  // A check of `{{opsbot.url}}` reaches this process where it listens (PORT=0 picks the port at start).
+  const selfUrl = () => selfUrlOf(environment.HOST, http.port);
+  const patrols = createPatrols(opsbot, chat, logger, systemClock, { schedule: stepsRuns, selfUrl });
   // A store emptied under the bot (Redis FLUSHALL) is noticed by its epoch, and said in the threads it cost.
   const storeReset = new StoreResetWatch({
     epoch: new StoreEpoch(opsbot.store),

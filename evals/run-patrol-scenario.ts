@@ -89,7 +89,10 @@ export async function runPatrolScenario(scenario: Scenario, mode: ModelMode): Pr
   try {
     world = await startWorld(scenario.world);
     ({ opsbot } = await composeScenarioOpsbot(scenario, { world, model, dataDir, chat }));
-    patrols = createPatrols(opsbot, chat, silentLogger, systemClock, { schedule: true });
+    patrols = createPatrols(opsbot, chat, silentLogger, systemClock, {
+      schedule: true,
+      selfUrl: () => 'http://127.0.0.1:3000',
+    });
     patrols?.prepare();
     if (!patrols?.running().includes(block.name))
       throw new Error(`settings.patrols has no patrol ${block.name}`);

@@ -7,6 +7,7 @@ import type { PlannedCall, Run } from '../agent/run.js';
 import { type CheckOutcome, checkOutcome } from './check-outcome.js';
 import { patrolConversation, patrolPrincipal } from './patrol-identity.js';
 import type { Patrol } from './patrol-settings.js';
+import { withSelfUrl } from './self-address.js';
 
 export interface PatrolRunResult {
   run: Run;
@@ -23,6 +24,8 @@ export interface PatrolRunnerOptions {
   permissions: PermissionSettings;
   /** How long the run record is kept (limits.patrol_history). */
   keepForMs: number;
+  /** This bot's own address, for checks that name it as `{{opsbot.url}}`. */
+  selfUrl(): string;
 }
 
 const callId = (checkId: string) => `chk_${checkId}`;
@@ -32,12 +35,11 @@ export async function runPatrolChecks(
   name: string,
   patrol: Patrol,
 ): Promise<PatrolRunResult> {
-  const calls: PlannedCall[] = patrol.checks.map((check) => ({
-    id: callId(check.id),
-    name: check.tool,
-    args: check.args,
-    rawArguments: JSON.stringify(check.args),
-  }));
+  const selfUrl = options.selfUrl();
+  const calls: PlannedCall[] = patrol.checks.map((check) => {
+    const args = withSelfUrl(check.args, selfUrl) as Record<string, unknown>;
+    return { id: callId(check.id), name: check.tool, args, rawArguments: JSON.stringify(args) };
+  });
   const runId = await options.kernel.start({
     text: `patrol ${name}`,
     principal: withResolvedRoles(options.permissions, patrolPrincipal(name)),

@@ -49,6 +49,8 @@ export interface PatrolServiceOptions {
    * it answers report buttons and `patrol …` commands, and a manual run's checks go to the workers like any run.
    */
   schedule?: boolean;
+  /** This bot's own address, for checks that name it as `{{opsbot.url}}`: the server's once it listens. */
+  selfUrl(): string;
 }
 
 export class PatrolService implements PatrolControl {
@@ -260,6 +262,7 @@ export class PatrolService implements PatrolControl {
       kernel: this.options.kernel,
       permissions: this.options.permissions,
       keepForMs: this.options.keepHistoryMs,
+      selfUrl: this.options.selfUrl,
     };
   }
 }

@@ -4,6 +4,7 @@ import type { Conversation } from '../agent/conversation.js';
 import type { Principal } from '../agent/principal.js';
 import type { Tool } from '../agent/tool.js';
 import type { ToolPolicy } from '../agent/tool-policy.js';
+import { withSampleSelfUrl } from './self-address.js';
 
 export interface CheckProblem {
   path: (string | number)[];
@@ -70,7 +71,7 @@ export function readOnlyCheckProblems(
     const why = decision.outcome === 'deny' ? decision.reason : 'it would need an approval';
     return [{ path: at('tool'), message: `${owner.runsAs}, which may not run ${check.tool}: ${why}` }];
   }
-  const parsed = tool.input.safeParse(check.args);
+  const parsed = tool.input.safeParse(withSampleSelfUrl(check.args));
   if (parsed.success) return [];
   return parsed.error.issues.map((issue) => ({
     path: at('args', ...issue.path.map((part) => (typeof part === 'symbol' ? String(part) : part))),

@@ -1,11 +1,13 @@
 // `opsbot patrol …`: `run <name>` makes a patrol's checks now and prints them, exiting non-zero when one fails
 // (for a crontab or CI; it changes no stored state and posts nothing); the other verbs are the chat commands, and
 // exit 1 when what they asked was not done (refused, unknown patrol, bad length).
+
 import { nullChatPort } from '../../agent/chat-port.js';
 import { systemClock } from '../../agent/clock.js';
 import type { Principal } from '../../agent/principal.js';
 import { PATROL_USAGE } from '../../scheduled/patrol-commands.js';
 import { PatrolService } from '../../scheduled/patrol-service.js';
+import { selfUrlOf } from '../../scheduled/self-address.js';
 import type { Opsbot } from '../compose.js';
 import { type CliContext, terminalOpsbot } from './cli-context.js';
 import type { CliIo } from './cli-io.js';
@@ -59,6 +61,8 @@ function cliPatrols(opsbot: Opsbot, context: CliContext): PatrolService {
     logger: context.logger,
     keepHistoryMs: opsbot.settings.limits.patrol_history,
     owner: 'cli',
+    // The server's address as its settings give it: the CLI checks the bot it sits beside.
+    selfUrl: () => selfUrlOf(context.environment.HOST, context.environment.PORT),
   });
   patrols.prepare();
   return patrols;

@@ -16,7 +16,7 @@ export function createPatrols(
   chat: ChatPortByPlatform,
   logger: Logger,
   clock: Clock,
-  { schedule }: { schedule: boolean },
+  { schedule, selfUrl }: { schedule: boolean; selfUrl(): string },
 ) {
   const { settings } = opsbot;
   if (Object.keys(settings.patrols).length === 0) return undefined;
@@ -33,6 +33,7 @@ export function createPatrols(
     keepHistoryMs: settings.limits.patrol_history,
     owner: `patrols_${randomBytes(6).toString('hex')}`,
     schedule,
+    selfUrl,
   });
 }
 

@@ -164,6 +164,7 @@ export function newReplica(options: ReplicaOptions): Replica {
   const audit = new AuditLog(options.store, { clock: options.clock });
   const service = new PatrolService({
     patrols: settings.patrols,
+    selfUrl: () => 'http://127.0.0.1:3000',
     kernel,
     store: options.store,
     chat: options.chat,

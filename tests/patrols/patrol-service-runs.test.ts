@@ -49,6 +49,7 @@ async function start(statuses: number[]) {
   const chat = new RecordingChatPort();
   service = new PatrolService({
     patrols: settings.patrols,
+    selfUrl: () => 'http://127.0.0.1:3000',
     kernel,
     store,
     chat,

@@ -241,6 +241,7 @@ describe.skipIf(!installed)('the Prometheus tools against the real Prometheus', 
     const chat = new RecordingChatPort();
     const service = new PatrolService({
       patrols: settings.patrols,
+      selfUrl: () => 'http://127.0.0.1:3000',
       kernel,
       store,
       chat,
