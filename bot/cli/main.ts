@@ -38,8 +38,9 @@ Commands:
   grants                    The approval grants in force: id, tool, arguments, requester, channel, by, until.
   revoke <grant-id>         End a grant now (admins and the tool's approvers). Exit 1 when refused.
   trace <run-id>            Print a run's trace.
-  audit [--since 24h] [--json]
-                            Print the audit log (JSON lines with --json), optionally from a time or age.
+  audit [--since 24h] [--run <id>] [--who <person>] [--tool <name|glob>] [--kind <k,k>] [--all] [--json]
+                            Print the audit log, filtered; a patrol run that changed nothing is folded into
+                            one line (--all lists every line). --json exports every matching entry.
   cluster                   The queue, the processes seen in the last minute, the oldest waiting run.
   whoami | permissions      Your roles, or which tools you can run, need approval for, or may approve.
   config check              Validate opsbot.yaml and the environment, reach the store, ask the model server
@@ -161,6 +162,11 @@ export async function runCli(argv: string[], streams: CliStreams, program?: CliP
       case 'audit':
         return await auditCommand(context, io, {
           ...(values.since ? { since: values.since } : {}),
+          ...(values.run ? { run: values.run } : {}),
+          ...(values.who ? { who: values.who } : {}),
+          ...(values.tool ? { tool: values.tool } : {}),
+          ...(values.kind ? { kind: values.kind } : {}),
+          all: values.all === true,
           json: values.json === true,
         });
       case 'whoami':
@@ -201,6 +207,11 @@ function parse(argv: string[]) {
       help: { type: 'boolean', short: 'h' },
       version: { type: 'boolean' },
       since: { type: 'string' },
+      run: { type: 'string' },
+      who: { type: 'string' },
+      tool: { type: 'string' },
+      kind: { type: 'string' },
+      all: { type: 'boolean' },
       json: { type: 'boolean' },
       guild: { type: 'string' },
       for: { type: 'string' },

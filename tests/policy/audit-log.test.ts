@@ -1,7 +1,8 @@
 // The audit log: entries are validated, appended, listed by time, and printed safely for a terminal.
 import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../../agent/clock.js';
-import { AuditLog, auditActor, formatAuditEntries } from '../../agent/policy/audit-log.js';
+import { AuditLog, auditActor } from '../../agent/policy/audit-log.js';
+import { formatAuditEntries } from '../../agent/policy/audit-table.js';
 import { decideToolCall } from '../../agent/policy/decide-tool-call.js';
 import { MemoryStore } from '../../agent/store/memory-store.js';
 import { people, places, settings, tools } from './policy-fixtures.js';
