@@ -22,6 +22,7 @@ import { loadSettings, settingsLocation } from './config/load-settings.js';
 import { HttpServer } from './http/http-server.js';
 import { createLogger } from './logger.js';
 import { Router } from './router/router.js';
+import { writeServerSettingsMarker } from './server-settings-marker.js';
 import {
   alertChannelsWithoutAdapter,
   alertDeliveryService,
@@ -233,7 +234,15 @@ export async function serve(options: ServeOptions): Promise<Serving> {
     }
   }
   const url = http.url;
-  const uninstall = installGracefulShutdown({ logger, steps: services.stopSteps() });
+  // A CLI command on this machine reads the settings file this server reads (bot/cli/cli-context.ts).
+  const removeMarker = writeServerSettingsMarker(
+    environment.OPSBOT_DATA_DIR,
+    loaded.source === 'file' ? loaded.path : undefined,
+  );
+  const uninstall = installGracefulShutdown({
+    logger,
+    steps: [{ name: 'settings marker', stop: async () => removeMarker() }, ...services.stopSteps()],
+  });
 
   const startUp: StartUp = {
     role,
@@ -277,6 +286,7 @@ export async function serve(options: ServeOptions): Promise<Serving> {
     stop() {
       stopping ??= (async () => {
         uninstall();
+        removeMarker();
         await services.stop();
       })();
       return stopping;

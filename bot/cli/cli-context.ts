@@ -1,4 +1,5 @@
 // Loads settings and environment for a CLI command, and builds the local operator's principal and opsbot.
+import { resolve } from 'node:path';
 import { CallerError, ErrorCode } from '../../agent/errors.js';
 import { withResolvedRoles } from '../../agent/policy/resolve-roles.js';
 import type { Principal } from '../../agent/principal.js';
@@ -8,6 +9,7 @@ import { didYouMean } from '../config/did-you-mean.js';
 import { type Environment, environmentWarnings, readEnvironment } from '../config/environment.js';
 import { type LoadedSettings, loadSettings, settingsLocation } from '../config/load-settings.js';
 import { createLogger } from '../logger.js';
+import { readServerSettingsMarker, type ServerSettingsMarker } from '../server-settings-marker.js';
 import { settingsRedactor } from '../settings-redactor.js';
 import type { CliIo } from './cli-io.js';
 import { TerminalChatPort } from './terminal-chat-port.js';
@@ -23,10 +25,13 @@ export interface CliContext {
 
 export async function loadCliContext(io: CliIo, configPath?: string): Promise<CliContext> {
   const environment = readEnvironment(io.env);
-  const location = configPath
+  const chosen = configPath
     ? { path: configPath, origin: 'argument' as const }
     : settingsLocation(environment);
+  const server = readServerSettingsMarker(environment.OPSBOT_DATA_DIR);
+  const location = settingsBesideServer(chosen, server);
   const loaded = await loadSettings(location.path, { origin: location.origin });
+  if (location.note) io.stderr.write(`opsbot: ${location.note}\n`);
   const redactor = settingsRedactor(loaded.settings);
   // The CLI's own output is the terminal; logs go to stderr so they never mix with results.
   const logger = createLogger({
@@ -36,6 +41,32 @@ export async function loadCliContext(io: CliIo, configPath?: string): Promise<Cl
     destination: io.stderr,
   });
   return { environment, loaded, redactor, logger, warnings: environmentWarnings(io.env) };
+}
+
+/**
+ * The settings a CLI command reads beside a server running on this machine with the same data folder: the
+ * server's file when none was chosen (--config, OPSBOT_CONFIG), so both see the same patrols and URLs; a file
+ * chosen that is not the server's is read, and said.
+ */
+export function settingsBesideServer(
+  chosen: { path: string; origin: 'argument' | 'OPSBOT_CONFIG' | 'default' },
+  server: ServerSettingsMarker | undefined,
+): { path: string; origin: 'argument' | 'OPSBOT_CONFIG' | 'default'; note?: string } {
+  if (!server) return chosen;
+  const theirs = server.settingsPath ?? '(the built-in defaults)';
+  if (resolve(chosen.path) === server.settingsPath) return chosen;
+  if (chosen.origin === 'default' && server.settingsPath) {
+    return {
+      path: server.settingsPath,
+      origin: 'argument',
+      note: `reading the settings of the server running here (pid ${server.pid}): ${server.settingsPath}; pass --config to read another file`,
+    };
+  }
+  if (chosen.origin === 'default') return chosen;
+  return {
+    ...chosen,
+    note: `reading ${resolve(chosen.path)}, but the server running here (pid ${server.pid}) reads ${theirs}: patrols and checks may differ from the server's`,
+  };
 }
 
 /**

@@ -35,6 +35,7 @@ describe('npm start', () => {
     expect(ended.code).toBe(0);
     const stopped = [...ended.stdout.matchAll(/shutdown: stopping ([^"]+)"/g)].map((match) => match[1]);
     expect(stopped).toEqual([
+      'settings marker',
       'patrols',
       'expiry sweep',
       'recovery sweep',
