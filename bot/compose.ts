@@ -19,20 +19,16 @@ import type { Store } from '../agent/store/store.js';
 import { StoreWriteHealth, watchWrites } from '../agent/store/store-write-health.js';
 import { ToolRegistry } from '../agent/tool-registry.js';
 import { FileTraceSink } from '../agent/trace.js';
-import { patrolProblems } from '../scheduled/patrol-validation.js';
 import { selfPortWarnings } from '../scheduled/self-port-warnings.js';
 import { createOpsTools } from '../tools/index.js';
-import { mcpRegistryName } from '../tools/mcp/mcp-tool-names.js';
 import { type McpToolSource, startMcpTools } from '../tools/mcp/start-mcp-tools.js';
 import { ToolSettingsError } from '../tools/tool-settings-error.js';
-import { alertCheckProblems } from './alerts/alert-check-validation.js';
 import { AlertGroupRepository } from './alerts/alert-group-repository.js';
 import { AlertSilenceEnds } from './alerts/alert-silence-ends.js';
 import { SilenceRunLinks } from './alerts/alert-silence-links.js';
 import { type Environment, modelConfigured } from './config/environment.js';
 import { settingsProblemsError } from './config/load-settings.js';
 import type { Settings } from './config/settings-schema.js';
-import { toolBudgetProblems } from './config/tool-budget-checks.js';
 import { claimInstanceId } from './instance-id.js';
 import { meteredStore } from './metrics/metered-store.js';
 import { meteredTraceSink } from './metrics/metered-trace-sink.js';
@@ -40,6 +36,7 @@ import type { OpsbotMetrics } from './metrics/opsbot-metrics.js';
 import { runLifecycleMetrics } from './metrics/run-lifecycle-metrics.js';
 import { createModelClients } from './model-clients.js';
 import { settingsRedactor } from './settings-redactor.js';
+import { namesAnMcpServer, settingsToolProblems } from './settings-tool-checks.js';
 
 export interface Opsbot {
   kernel: Kernel;
@@ -153,11 +150,7 @@ export async function createOpsbot(options: ComposeOptions): Promise<Opsbot> {
     };
     // An alert investigation (alert:<receiver>) runs as alerts.role, which the policy reads with the permissions.
     policy = settingsToolPolicy(permissions, registry);
-    const registryIssues = [
-      ...patrolProblems(settings.patrols, checkTools, policy, settings.permissions),
-      ...alertCheckProblems(settings.alerts, checkTools, policy, permissions),
-      ...toolBudgetProblems(settings.limits, checkTools),
-    ];
+    const registryIssues = settingsToolProblems(settings, checkTools, policy, permissions);
     if (registryIssues.length > 0) throw settingsProblemsError(settings, registryIssues);
   } catch (error) {
     await closeOnFailure();
@@ -301,9 +294,4 @@ async function runQueueFor(
   // BullMQ is loaded only on Redis.
   const { BullmqRunQueue } = await import('../agent/queue/bullmq-run-queue.js');
   return new BullmqRunQueue({ url: location.url, logger, lockMs });
-}
-
-/** Whether `name` is `<server>__…` for a configured MCP server. */
-function namesAnMcpServer(name: string, settings: Settings): boolean {
-  return Object.keys(settings.mcp.servers).some((server) => name.startsWith(mcpRegistryName(server, '')));
 }

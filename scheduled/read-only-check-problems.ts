@@ -1,8 +1,9 @@
 // What is wrong with one check that must only read: a patrol's, or an alert route's. The tool must exist, be
 // read-only, be allowed to the principal the check runs as, and take the check's arguments.
 import type { Conversation } from '../agent/conversation.js';
+import { didYouMean } from '../agent/did-you-mean.js';
 import type { Principal } from '../agent/principal.js';
-import type { Tool } from '../agent/tool.js';
+import { type Tool, toolParametersSchema } from '../agent/tool.js';
 import type { ToolPolicy } from '../agent/tool-policy.js';
 import { withSampleSelfUrl } from './self-address.js';
 
@@ -73,8 +74,22 @@ export function readOnlyCheckProblems(
   }
   const parsed = tool.input.safeParse(withSampleSelfUrl(check.args));
   if (parsed.success) return [];
-  return parsed.error.issues.map((issue) => ({
-    path: at('args', ...issue.path.map((part) => (typeof part === 'symbol' ? String(part) : part))),
-    message: `check "${check.id}"${owner.of}: invalid argument for ${check.tool}: ${issue.message}`,
-  }));
+  const takes = Object.keys((toolParametersSchema(tool.input).properties ?? {}) as Record<string, unknown>);
+  const named = `check "${check.id}"${owner.of}`;
+  return parsed.error.issues.flatMap((issue) => {
+    const path = issue.path.map((part) => (typeof part === 'symbol' ? String(part) : part));
+    // A misspelt argument is said as one, with the nearest name and what the tool takes; not in zod's words.
+    if (issue.code === 'unrecognized_keys' && path.length === 0) {
+      return issue.keys.map((key) => ({
+        path: at('args', key),
+        message: `${named}: ${check.tool} takes no argument "${key}"${didYouMean(key, takes)}; it takes ${takes.join(', ') || 'none'}`,
+      }));
+    }
+    return [
+      {
+        path: at('args', ...path),
+        message: `${named}: invalid argument for ${check.tool}: ${issue.message}`,
+      },
+    ];
+  });
 }

@@ -1,8 +1,8 @@
 // Checks of `alerts:` that its schema cannot express: route regular expressions that must compile and cannot
 // backtrack forever (they run on every notification's labels), and an investigation role that must exist.
 import safeRegex from 'safe-regex2';
+import { didYouMean } from '../../agent/did-you-mean.js';
 import { errorMessage } from '../../agent/errors.js';
-import { didYouMean } from '../config/did-you-mean.js';
 import type { PathProblem } from '../config/settings-issues.js';
 import type { AlertSettings } from './alert-settings.js';
 

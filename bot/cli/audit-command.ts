@@ -2,13 +2,13 @@
 // [--all] [--json]`: prints or exports the audit log. Printed, a patrol run that changed nothing since the
 // patrol's run before it is folded into one line (--all lists every line); --json exports every matching entry.
 
+import { didYouMean } from '../../agent/did-you-mean.js';
 import { type AuditFilter, matchesAuditFilter } from '../../agent/policy/audit-filter.js';
 import { type AuditKind, AuditKindSchema, AuditLog } from '../../agent/policy/audit-log.js';
 import { foldUnchangedPatrolRuns } from '../../agent/policy/audit-patrol-summary.js';
 import { formatAuditRows } from '../../agent/policy/audit-table.js';
 import { parseDuration } from '../../agent/policy/duration.js';
 import { openStore } from '../../agent/store/open-store.js';
-import { didYouMean } from '../config/did-you-mean.js';
 import type { CliContext } from './cli-context.js';
 import type { CliIo } from './cli-io.js';
 import { EXIT } from './run-task.js';

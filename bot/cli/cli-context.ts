@@ -1,11 +1,11 @@
 // Loads settings and environment for a CLI command, and builds the local operator's principal and opsbot.
 import { resolve } from 'node:path';
+import { didYouMean } from '../../agent/did-you-mean.js';
 import { CallerError, ErrorCode } from '../../agent/errors.js';
 import { withResolvedRoles } from '../../agent/policy/resolve-roles.js';
 import type { Principal } from '../../agent/principal.js';
 import type { Redactor } from '../../agent/redaction.js';
 import { type ComposeOptions, createOpsbot, type Opsbot } from '../compose.js';
-import { didYouMean } from '../config/did-you-mean.js';
 import { type Environment, environmentWarnings, readEnvironment } from '../config/environment.js';
 import { type LoadedSettings, loadSettings, settingsLocation } from '../config/load-settings.js';
 import { createLogger } from '../logger.js';

@@ -18,6 +18,7 @@ import { type CliContext, terminalOpsbot } from './cli-context.js';
 import type { CliIo } from './cli-io.js';
 import { mcpConfigCheckLines } from './mcp/mcp-config-check.js';
 import { EXIT, exitCodeOf, followRuns } from './run-task.js';
+import { settingsSummary } from './settings-summary.js';
 import { dim, green, red, yellow } from './terminal-output.js';
 
 export async function traceCommand(context: CliContext, io: CliIo, runId: string): Promise<number> {
@@ -59,6 +60,7 @@ export async function configCheckCommand(context: CliContext, io: CliIo): Promis
       `  roles: ${Object.keys(settings.permissions.roles).join(', ')} (default: ${settings.permissions.default_role})`,
       `  identities: ${Object.keys(settings.permissions.identities).length}`,
       `  commands: ${Object.keys(settings.tools.commands).join(', ') || 'none'}`,
+      ...settingsSummary(settings).map((line) => `  ${line}`),
       // Without the store, opsbot was built on a memory one for the other checks: that is not worth a line.
       ...opsbot
         .describe()

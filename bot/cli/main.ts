@@ -1,10 +1,13 @@
 // The `opsbot` command: run a task, answer a waiting run, print a trace, or check the settings.
 import { parseArgs } from 'node:util';
 import { errorMessage, OpsbotError } from '../../agent/errors.js';
+import { silentLogger } from '../../agent/logger.js';
 import { parseDuration } from '../../agent/policy/duration.js';
+import { InvalidSettingsError } from '../config/settings-problem.js';
 import { auditCommand } from './audit-command.js';
 import { loadCliContext, localPrincipal } from './cli-context.js';
 import { type CliIo, type CliStreams, processIo, terminalIo } from './cli-io.js';
+import { withToolProblems } from './config-check-problems.js';
 
 export { processIo };
 
@@ -189,7 +192,12 @@ export async function runCli(argv: string[], streams: CliStreams, program?: CliP
       default:
         return usage(io, `unknown command "${command}"`);
     }
-  } catch (error) {
+  } catch (thrown) {
+    // config check names every problem at once, those the tools find in the file's valid parts too.
+    const error =
+      command === 'config' && thrown instanceof InvalidSettingsError
+        ? await withToolProblems(thrown, silentLogger).catch(() => thrown)
+        : thrown;
     const message = error instanceof OpsbotError ? error.message : `unexpected error: ${errorMessage(error)}`;
     io.stderr.write(`opsbot: ${message}\n`);
     return error instanceof OpsbotError && error.fault === 'caller' ? EXIT.usage : EXIT.failed;

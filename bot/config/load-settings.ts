@@ -3,6 +3,7 @@ import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { LineCounter, parseDocument } from 'yaml';
 import { CallerError, ErrorCode, errorMessage } from '../../agent/errors.js';
+import { salvagedSettings } from './salvaged-settings.js';
 import { crossCheckSettings, sectionChecks } from './settings-cross-checks.js';
 import { issuesToProblems, type PathProblem } from './settings-issues.js';
 import {
@@ -116,17 +117,21 @@ export function parseSettings(yamlText: string, sourceName: string): Settings {
         ]),
     ...unknownKeyProblems(SettingsSchema, raw),
   ];
+  const source: SettingsSource = {
+    name: sourceName,
+    locate: (path) => locate(document, lineCounter, path) ?? {},
+  };
   if (!result.success || problems.length > 0) {
     const located = problems.map((problem): SettingsProblem => {
       const position = locate(document, lineCounter, problem.path);
       return { key: formatKeyPath(problem.path), ...position, message: problem.message };
     });
-    throw new InvalidSettingsError(sourceName, sortByLine(located));
+    // The valid parts, for `config check` to run the checks that need the tools on them too.
+    const partial = result.success ? result.data : salvagedSettings(raw as Record<string, unknown>);
+    if (partial) sources.set(partial, source);
+    throw new InvalidSettingsError(sourceName, sortByLine(located), partial ? { partial } : {});
   }
-  sources.set(result.data, {
-    name: sourceName,
-    locate: (path) => locate(document, lineCounter, path) ?? {},
-  });
+  sources.set(result.data, source);
   return result.data;
 }
 
@@ -164,7 +169,7 @@ function crossCheckValidSections(raw: Record<string, unknown>): PathProblem[] {
 }
 
 // Reading the file top to bottom is how people fix it; problems without a line go last.
-function sortByLine(problems: SettingsProblem[]): SettingsProblem[] {
+export function sortByLine(problems: SettingsProblem[]): SettingsProblem[] {
   return problems
     .map((problem, index) => ({ problem, index }))
     .sort((a, b) => (a.problem.line ?? Infinity) - (b.problem.line ?? Infinity) || a.index - b.index)

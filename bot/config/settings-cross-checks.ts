@@ -2,9 +2,9 @@
 // must match parameters, aliases that must name a tool. Role references are checked by the permissions schema.
 import { isAbsolute } from 'node:path';
 import safeRegex from 'safe-regex2';
+import { didYouMean } from '../../agent/did-you-mean.js';
 import { errorMessage } from '../../agent/errors.js';
 import { alertRoleProblems, alertRouteProblems } from '../alerts/alert-settings-checks.js';
-import { didYouMean } from './did-you-mean.js';
 import type { PathProblem } from './settings-issues.js';
 import type { Settings } from './settings-schema.js';
 

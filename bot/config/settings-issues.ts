@@ -1,6 +1,6 @@
 // Turns zod's validation issues into problems a person can act on: the key, what was expected, what was found.
 import type { z } from 'zod';
-import { didYouMean } from './did-you-mean.js';
+import { didYouMean } from '../../agent/did-you-mean.js';
 import { describeValue, type SettingsPath } from './settings-problem.js';
 import { knownKeys, unknownKeyMessage, type Walkable } from './settings-strictness.js';
 

@@ -20,11 +20,21 @@ export interface SettingsProblem {
 export class InvalidSettingsError extends CallerError {
   readonly source: string;
   readonly problems: readonly SettingsProblem[];
+  /**
+   * The file's valid parts, when there are enough of them to be settings: `config check` runs the checks that
+   * need the tools on them, so that one pass reports every problem. Never used to run the bot.
+   */
+  readonly partial: unknown;
 
-  constructor(source: string, problems: readonly SettingsProblem[], options?: { cause?: unknown }) {
-    super(ErrorCode.InvalidSettings, formatProblems(source, problems), options);
+  constructor(
+    source: string,
+    problems: readonly SettingsProblem[],
+    options: { cause?: unknown; partial?: unknown } = {},
+  ) {
+    super(ErrorCode.InvalidSettings, formatProblems(source, problems), { cause: options.cause });
     this.source = source;
     this.problems = problems;
+    this.partial = options.partial;
   }
 }
 

@@ -1,6 +1,6 @@
 // Unknown keys anywhere in the settings are errors, including in sections whose schemas other modules own
 // and declare with a plain (key-stripping) z.object.
-import { didYouMean } from './did-you-mean.js';
+import { didYouMean } from '../../agent/did-you-mean.js';
 import type { SettingsPath } from './settings-problem.js';
 
 export interface UnknownKeyProblem {

@@ -1,6 +1,6 @@
 // Checks that every tool `limits.tool_budgets.calls` names is a tool opsbot has: known only once the tools are built
 // (commands, plugins), so it runs at start-up next to the patrol checks, before anything opens or runs.
-import { didYouMean } from './did-you-mean.js';
+import { didYouMean } from '../../agent/did-you-mean.js';
 import type { PathProblem } from './settings-issues.js';
 import type { Settings } from './settings-schema.js';
 

@@ -211,6 +211,9 @@ describe('opsbot config check with MCP servers', () => {
   it('has no MCP section when mcp.servers names no server', async () => {
     const { code, out } = await cli(['config', 'check'], 'no-mcp.yaml');
     expect(code).toBe(0);
-    expect(out).not.toContain('MCP');
+    // The summary says there are none; no server is inspected.
+    expect(out).toContain('MCP servers: none');
+    expect(out).not.toContain('MCP server ');
+    expect(out).not.toContain('MCP pins');
   });
 });

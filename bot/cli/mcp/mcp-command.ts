@@ -1,11 +1,12 @@
 // `opsbot mcp list|diff|trust`: the configured MCP servers, their tools and pins; what changed since a tool was
 // trusted; and accepting it. Each connects to the servers it needs once and leaves them closed.
+
+import { didYouMean } from '../../../agent/did-you-mean.js';
 import { CallerError, ErrorCode } from '../../../agent/errors.js';
 import type { Principal } from '../../../agent/principal.js';
 import { openStore } from '../../../agent/store/open-store.js';
 import type { Store } from '../../../agent/store/store.js';
 import { needsReview } from '../../../tools/mcp/mcp-tool-review.js';
-import { didYouMean } from '../../config/did-you-mean.js';
 import type { CliContext } from '../cli-context.js';
 import type { CliIo } from '../cli-io.js';
 import { EXIT } from '../run-task.js';

@@ -1,8 +1,9 @@
 // The MCP section of `opsbot config check`: every configured server connected once (as `opsbot mcp list` does,
 // through inspectMcpServers, which records no pin), its state, and per tool its risk, where that came from and
 // its pin. Everything here is a warning at most: the bot starts with a server down, without that server's tools.
+
+import { didYouMean } from '../../../agent/did-you-mean.js';
 import type { Store } from '../../../agent/store/store.js';
-import { didYouMean } from '../../config/did-you-mean.js';
 import type { CliContext } from '../cli-context.js';
 import { green, yellow } from '../terminal-output.js';
 import { inspectMcpServers, type McpInspection, type McpServerStatus } from './mcp-inspection.js';

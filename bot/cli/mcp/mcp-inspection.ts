@@ -2,6 +2,7 @@
 // timeout), its tools listed and closed again, beside the pins the Store holds, reviewed as start-up would.
 import { BUILTIN_TOOLS } from '../../../agent/builtin-tools.js';
 import { systemClock } from '../../../agent/clock.js';
+import { didYouMean } from '../../../agent/did-you-mean.js';
 import { CallerError, ErrorCode, errorMessage } from '../../../agent/errors.js';
 import type { Store } from '../../../agent/store/store.js';
 import { createOpsTools } from '../../../tools/index.js';
@@ -12,7 +13,6 @@ import { mcpEndpointOf } from '../../../tools/mcp/mcp-settings-endpoint.js';
 import type { McpToolDefinition } from '../../../tools/mcp/mcp-tool-definition.js';
 import { type McpToolReview, reviewMcpTools } from '../../../tools/mcp/mcp-tool-review.js';
 import { createNetworkGuard } from '../../../tools/network-guard.js';
-import { didYouMean } from '../../config/did-you-mean.js';
 import type { CliContext } from '../cli-context.js';
 import type { CliIo } from '../cli-io.js';
 import { EXIT } from '../run-task.js';
