@@ -131,9 +131,11 @@ export class PatrolPoster {
   private async update(post: Extract<PatrolPost, { kind: 'update_report' }>, context: PatrolRunContext) {
     const record = await this.repository.report(post.reportId);
     if (!record) return;
+    const changed = new Map(post.lines.map((line) => [line.checkId, line]));
     const next: PatrolReportRecord = {
       ...record,
       level: post.level,
+      lines: record.lines.map((line) => changed.get(line.checkId) ?? line),
       ...(post.allResolved ? { resolvedAt: context.now } : {}),
     };
     await this.chat.update(record.ref, reportMessage(next, context));

@@ -11,13 +11,17 @@ export type PatrolPost =
   | { kind: 'new_report'; reportId: string; level: ShownLevel; lines: PatrolReportLine[] }
   /** Resolves, severity changes and reminders for the checks of one existing report, in its thread. */
   | { kind: 'thread_reply'; reportId: string; lines: PatrolReportLine[] }
-  /** The existing report's header: its level now, and which of its checks resolved this run. */
+  /**
+   * The existing report brought up to date: its level now, which of its checks resolved this run, and the new line
+   * of each check that changed, in place of its old one (a resolved card does not keep "failing" under RESOLVED).
+   */
   | {
       kind: 'update_report';
       reportId: string;
       level: ReportLevel;
       resolvedCheckIds: string[];
       allResolved: boolean;
+      lines: PatrolReportLine[];
     };
 
 const worstFirst: ShownLevel[] = ['critical', 'error', 'warn', 'flapping'];
@@ -73,6 +77,8 @@ export function groupPosts(
       level: level ?? 'resolved',
       resolvedCheckIds: thread.resolvedCheckIds,
       allResolved: level === undefined,
+      // A reminder changes nothing the card says; the other changes replace their check's line.
+      lines: thread.lines.filter((line) => line.change !== 'reminder' && line.change !== 'still_failing'),
     });
   }
   return posts;

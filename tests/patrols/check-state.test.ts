@@ -34,6 +34,7 @@ describe('stored check states', () => {
         level: 'resolved',
         resolvedCheckIds: ['web'],
         allResolved: true,
+        lines: [expect.objectContaining({ checkId: 'web', change: 'resolved' })],
       },
     ]);
   });

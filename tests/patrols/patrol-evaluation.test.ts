@@ -49,6 +49,7 @@ describe('raise_after and clear_after', () => {
         level: 'resolved',
         resolvedCheckIds: ['web'],
         allResolved: true,
+        lines: [expect.objectContaining({ checkId: 'web', change: 'resolved', detail: 'HTTP 200' })],
       },
     ]);
     expect(world.run({ web: 'pass' })).toEqual([]);
@@ -93,7 +94,16 @@ describe('severity change while firing', () => {
           },
         ],
       },
-      { kind: 'update_report', reportId: 'r1', level: 'critical', resolvedCheckIds: [], allResolved: false },
+      {
+        kind: 'update_report',
+        reportId: 'r1',
+        level: 'critical',
+        resolvedCheckIds: [],
+        allResolved: false,
+        lines: [
+          expect.objectContaining({ checkId: 'web', change: 'severity_changed', severity: 'critical' }),
+        ],
+      },
     ]);
     expect(summary(world.run({ web: { kind: 'fail', severity: 'warn', detail: 'p95 800ms' } }))).toEqual([
       'thread_reply:r1:web:severity_changed',
@@ -164,6 +174,10 @@ describe('one grouped message per run', () => {
         level: 'critical',
         resolvedCheckIds: ['web', 'disk'],
         allResolved: false,
+        lines: [
+          expect.objectContaining({ checkId: 'web', change: 'resolved' }),
+          expect.objectContaining({ checkId: 'disk', change: 'resolved' }),
+        ],
       },
     ]);
     expect(summary(world.run({ web: 'pass', disk: 'pass', db: 'pass' }))).toEqual([

@@ -85,6 +85,9 @@ describe('a patrol on Slack, end to end', () => {
     expect(resolved.text).toContain(`RESOLVED · ${PATROL}`);
     expect(resolved.text).toMatch(/Resolved at .*, open for \d+ min/);
     expect(resolved.buttons).toEqual([]);
+    // The card's body says what the header says: the check resolved, no longer "failing, critical".
+    expect(resolved.text).toMatch(/`?api`? \(http_check\) resolved/);
+    expect(resolved.text).not.toContain('failing, critical');
   });
 
   it('acks, refuses a viewer, snoozes and runs again from the report buttons, all audited', async () => {
