@@ -25,6 +25,7 @@ import { interactive } from './interactive.js';
 import { mcpCommand } from './mcp/mcp-command.js';
 import { patrolCommand } from './patrol-command.js';
 import { EXIT, runTask } from './run-task.js';
+import { showCommand } from './show-command.js';
 
 const USAGE = `Usage: opsbot <command> [options]
 
@@ -41,6 +42,7 @@ Commands:
   grants                    The approval grants in force: id, tool, arguments, requester, channel, by, until.
   revoke <grant-id>         End a grant now (admins and the tool's approvers). Exit 1 when refused.
   trace <run-id>            Print a run's trace.
+  show <run-id>             Print a run in full: each call's whole output and the whole answer, redacted.
   audit [--since 24h] [--run <id>] [--who <person>] [--tool <name|glob>] [--kind <k,k>] [--all] [--json]
                             Print the audit log, filtered; a patrol run that changed nothing is folded into
                             one line (--all lists every line). --json exports every matching entry.
@@ -162,6 +164,9 @@ export async function runCli(argv: string[], streams: CliStreams, program?: CliP
       case 'trace':
         if (rest.length !== 1) return usage(io, 'trace needs one run id');
         return await traceCommand(context, io, rest[0]!);
+      case 'show':
+        if (rest.length !== 1) return usage(io, 'show needs one run id');
+        return await showCommand(context, io, rest[0]!);
       case 'audit':
         return await auditCommand(context, io, {
           ...(values.since ? { since: values.since } : {}),

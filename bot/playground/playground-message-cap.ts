@@ -43,8 +43,7 @@ function cutNote(limitBytes: number, runId: string | undefined): string {
   const size = `${Math.round(limitBytes / 1024)} KB`;
   return runId === undefined
     ? `… output cut at ${size}.`
-    : `… output cut at ${size}; the full text is kept in the record of run ${runId} in the store, and ` +
-        `\`opsbot trace ${runId}\` shows its steps.`;
+    : `… output cut at ${size}; \`opsbot show ${runId}\` prints the full text.`;
 }
 
 /** The longest prefix of `text` within `limitBytes` of UTF-8, never splitting a character. */

@@ -121,6 +121,26 @@ describe('opsbot CLI', () => {
     expect(trace.out).toContain('disk_usage');
   });
 
+  it('shows a run in full: each call with its whole output, and the whole answer, redacted', async () => {
+    const long = `${'x'.repeat(70_000)} the end`;
+    fake.reply(
+      toolCalls([{ name: 'disk_usage', arguments: { paths: ['/'] } }]),
+      text(`The disk is fine. ${long} token ghp_abcdefghijklmnopqrstuvwxyz0123456789`),
+    );
+    const { out } = await cli(['run', 'how full is the disk?']);
+    const runId = /run (run_[0-9a-f]+): finished/.exec(out)![1]!;
+    const shown = await cli(['show', runId]);
+    expect(shown.code).toBe(0);
+    expect(shown.out).toContain(`run ${runId}: finished · react engine`);
+    expect(shown.out).toContain('Task:\nhow full is the disk?');
+    expect(shown.out).toMatch(/── disk_usage \{"paths":\["\/"\]\}\n\{\n {2}"tool": "disk_usage"/);
+    expect(shown.out).toContain(`Answer:\nThe disk is fine. ${long}`);
+    expect(shown.out).not.toContain('ghp_abcdefghijklmnopqrstuvwxyz0123456789');
+    const missing = await cli(['show', 'run_0000000000000000']);
+    expect(missing.code).toBe(1);
+    expect(missing.err).toContain('there is no run run_0000000000000000');
+  });
+
   it('checks the settings, and reports a bad file with its key and line', async () => {
     const ok = await cli(['config', 'check']);
     expect(ok.code).toBe(0);

@@ -6,9 +6,7 @@ import { EventStream } from '../playground/helpers/event-stream.js';
 import { type PlaygroundRig, startPlaygroundRig } from './helpers/playground-rig.js';
 
 const THREE_MB = 'answer line\n'.repeat(262_144);
-const NOTE =
-  '… output cut at 64 KB; the full text is kept in the record of run run_big in the store, and ' +
-  '`opsbot trace run_big` shows its steps.';
+const NOTE = '… output cut at 64 KB; `opsbot show run_big` prints the full text.';
 
 let rig: PlaygroundRig;
 beforeAll(async () => {
