@@ -2,8 +2,9 @@
 // of the class that tells the model what to do next. The breaker counts what says the tool or its service is
 // failing (a timeout, a throw, a malformed result), not the model's mistakes or a target's refusal.
 import type { CallSettlement } from './call-deadline.js';
-import { type CallOutcome, capContent, failureOutcome, timedOutOutcome } from './call-outcome.js';
+import { type CallOutcome, failureOutcome, timedOutOutcome } from './call-outcome.js';
 import type { CallScope } from './call-scope.js';
+import { cappedResultJson } from './capped-result.js';
 import type { CircuitBreaker } from './circuit-breaker.js';
 import { errorMessage } from './errors.js';
 import { maskSecretValues, secretValuesOf } from './policy/secret-arguments.js';
@@ -84,7 +85,7 @@ async function returnedOutcome(call: SettledCall, result: unknown): Promise<Call
   await breaker.recordSuccess();
   // A declared secret is masked by its exact value too: it need not look like one to redaction.
   const redacted = maskSecretValues(redactor.redactValue(checked.data), secretValuesOf(tool, call.args));
-  const content = capContent(call.toolOutputChars, JSON.stringify({ tool: name, ...redacted }));
+  const content = cappedResultJson(call.toolOutputChars, { tool: name, ...redacted });
   return {
     content,
     ok: redacted.ok,

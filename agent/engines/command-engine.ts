@@ -133,7 +133,8 @@ function answerFromToolMessage(tool: string, content: string, ran: boolean): Pla
       ok: parsed.ok !== false,
     };
   } catch {
-    return { kind: 'answer', answer: content };
+    // Output cut as text (JSON that did not fit even with its lists cut): its start is its summary's words.
+    return { kind: 'answer', answer: truncate(content, 2000) };
   }
 }
 
