@@ -43,7 +43,7 @@ export function cancel(run: Run, event: Extract<RunMachineEvent, { type: 'cancel
     run: ended,
     effects: [
       ...closed,
-      { kind: 'post', message: { kind: 'text', text: `Cancelled by ${by}.`, tone: 'warning' } },
+      // The run's status message says it, once; a second "Cancelled by" message would only repeat it.
       { kind: 'status', text: `Cancelled by ${by}`, tone: 'warning' },
       { kind: 'audit', entry: { kind: 'cancel', actor: event.by } },
       { kind: 'forget_cancel_request' },

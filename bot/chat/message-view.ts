@@ -50,7 +50,7 @@ export function messageView(message: OutboundMessage, options: ViewOptions): Mes
         summary: line(message.text, 300),
         ...body(message.text, detailBlocks(message, options.limits), options.limits),
         buttons: [],
-        footer: inert(message.runId),
+        // No run id here: the run's status message under the answer ("Done · run_…") carries it, once.
       };
     case 'question':
       return questionView(message, options);

@@ -150,7 +150,7 @@ describe('durable runs', () => {
     const cancelled = await harness.kernel.cancel(run.id, alice);
     expect(cancelled.run.status).toBe('cancelled');
     expect(cancelled.message).toBe(`Cancelled ${run.id}.`);
-    expect(harness.chat.texts()).toContain('Cancelled by Alice.');
+    expect(harness.chat.ofKind('status').at(-1)).toMatchObject({ text: 'Cancelled by Alice' });
   });
 
   it('stops a running run at its next step boundary when cancelled', async () => {

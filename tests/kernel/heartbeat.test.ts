@@ -60,6 +60,6 @@ describe('the lease heartbeat', () => {
     expect(run.status).toBe('cancelled');
     expect(run.cancelled).toMatchObject({ by: 'Alice' });
     expect(harness.fake.requests).toHaveLength(1);
-    expect(harness.chat.texts()).toContain('Cancelled by Alice.');
+    expect(harness.chat.ofKind('status').at(-1)).toMatchObject({ text: 'Cancelled by Alice' });
   });
 });

@@ -97,6 +97,8 @@ describe('playground: cancel sticks', () => {
     expect(model.requests).toHaveLength(1);
     const shown = await threadText(rootId);
     expect(shown).toContain('Cancelled by Alice');
+    // Said once, by the run's status: not a second message repeating it.
+    expect(shown.split('Cancelled by Alice')).toHaveLength(2);
     expect(shown).not.toMatch(/Done|All done/);
     const status = (await thread(rootId)).find((message) => message.content.kind === 'status');
     expect(status?.content).toMatchObject({ text: 'Cancelled by Alice', tone: 'warning' });
@@ -162,5 +164,19 @@ describe('playground: approvals that nobody clicks', () => {
     await playground.settled();
     expect(await threadText(rootId)).toContain('The worker is fine.');
     expect(await threadText(rootId)).not.toContain('request is queued');
+  });
+});
+
+describe('playground: said once', () => {
+  it("shows a finished run's id once in its thread: in its status, not again under the answer", async () => {
+    await start();
+    model.reply(text('the api answers 200'));
+    const posted = await playground.say('alice', '@opsbot is the api up?');
+    await playground.settled();
+    const rootId: string = posted.body.message.id;
+    const runId = await runIdOf(rootId);
+    const shown = await threadText(rootId);
+    expect(shown).toContain('the api answers 200');
+    expect(shown.split(runId)).toHaveLength(2);
   });
 });
