@@ -47,7 +47,7 @@ const LIVE_SETTLE_TIMEOUT_MS = 10 * 60_000;
 function modelFor(mode: ModelMode, scenario: Scenario, values: Record<string, string>): Promise<ModelSource> {
   if (mode.kind === 'live') return liveModel(mode.target, values);
   if (mode.kind === 'cassette') return cassetteModel(mode.cassette, values, mode.where);
-  return scriptedModel(scenario.model, values);
+  return scriptedModel(scenario.model, values, mode.rewriteRequest);
 }
 
 function lockCheck(mode: ModelMode, scenario: Scenario, sent: SentFingerprint[]): string[] {

@@ -1,5 +1,6 @@
 // What running one scenario gives: pass or fail with the reasons, the run's figures, and what the model was sent.
 import type { Run } from '../agent/run.js';
+import type { FakeRequestBody } from '../tests/fakes/openai-answers.js';
 import type { Cassette, CassetteTurn } from './cassette.js';
 import type { ModelEndpoint } from './model-source.js';
 import type { Scenario } from './schema.js';
@@ -27,7 +28,12 @@ export interface ScenarioResult {
 }
 
 export type ModelMode =
-  | { kind: 'scripted'; lock?: SentLock | 'skip' }
+  | {
+      kind: 'scripted';
+      lock?: SentLock | 'skip';
+      /** Tests only: what opsbot sends, changed on its way to the fake model (a kernel that breaks the conversation). */
+      rewriteRequest?: (body: FakeRequestBody) => FakeRequestBody;
+    }
   | { kind: 'cassette'; cassette: Cassette; where: string }
   | { kind: 'live'; target: ModelEndpoint; onRecording?: (turns: CassetteTurn[], passed: boolean) => void };
 
