@@ -163,6 +163,15 @@ const TextMatcherSchema = z
   .strict();
 
 /**
+ * The answer's text checks. Each `contains` term must also be grounded: found in a tool result of the run or in
+ * the task (judge-grounding.ts). `mentions_outcome` terms are the bot's own words about how the run went
+ * ("refused", "approved", "step limit"), which no tool returns: they must be in the answer, and are not grounded.
+ */
+const AnswerMatcherSchema = TextMatcherSchema.extend({
+  mentions_outcome: z.array(z.string()).default([]),
+}).strict();
+
+/**
  * What the run's calls came to, as the kernel keeps it (agent/run-outcomes.ts) and as the status line, the result
  * cards and `opsbot run`'s exit code read it. Each list names the tools whose last call ended that way.
  */
@@ -207,7 +216,7 @@ export const ExpectSchema = z
     tools_not_run: z.array(z.string()).default([]),
     question_asked: z.union([z.boolean(), TextMatcherSchema]).optional(),
     approval_requested: z.union([z.boolean(), z.object({ tool: z.string() }).strict()]).optional(),
-    answer: TextMatcherSchema.optional(),
+    answer: AnswerMatcherSchema.optional(),
     /** Failure code of a failed run (e.g. step_limit). */
     error_code: z.string().optional(),
     /** Text that must appear nowhere: not in any model request, chat message or the answer. */
