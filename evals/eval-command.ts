@@ -13,6 +13,8 @@ export const USAGE = `usage: npm run eval -- [options]
   (no mode)        scripted: every scenario's own model script, then any recorded cassette
   --live           against the model in OPENAI_BASE_URL and OPENAI_MODEL (OPENAI_API_KEY if it needs one)
   --record         with --live: save each scenario's passing run as its cassette
+  --user-model <name>  with --live: the model that plays the person answering the bot's questions (from the
+                   scenario's who.knows and who.persona), on the same server; the live model by default
   --update-lock    scripted, and rewrite evals/sent.lock.json with what the model is sent now
   --filter <glob>  only scenarios whose <group>/<name>, <name> or <group> matches
   --repeat N       run each scenario N times and report its pass rate
@@ -47,6 +49,7 @@ function options(argv: string[]) {
       repeat: { type: 'string', default: '1' },
       live: { type: 'boolean', default: false },
       record: { type: 'boolean', default: false },
+      'user-model': { type: 'string' },
       'update-lock': { type: 'boolean', default: false },
       cassettes: { type: 'string', default: CASSETTES_DIR },
       lock: { type: 'string', default: LOCK_PATH },
@@ -59,6 +62,9 @@ function options(argv: string[]) {
     throw new UsageError(`--repeat must be a whole number of at least 1, not "${values.repeat}"`);
   }
   if (values.record && !values.live) throw new UsageError('--record records a live model: add --live');
+  if (values['user-model'] !== undefined && !values.live) {
+    throw new UsageError('--user-model plays the person in a live run: add --live');
+  }
   if (values['update-lock'] && values.live)
     throw new UsageError('--update-lock is for scripted runs, not --live');
   return { ...values, repeat };
@@ -81,7 +87,10 @@ export async function evalCommand(argv: string[], env: NodeJS.ProcessEnv, io: Ev
   }
   const updating = parsed['update-lock'];
   const scenarios = loadScenarios();
-  if (live) io.err(`live model: ${live.model} at ${live.baseURL}`);
+  if (live) {
+    const user = parsed['user-model'] ?? live.model;
+    io.err(`live model: ${live.model} at ${live.baseURL}; the person is played by ${user}`);
+  }
   const recordings: string[] = [];
   const results = await runScenarios(scenarios, {
     filter: parsed.filter,
@@ -89,6 +98,7 @@ export async function evalCommand(argv: string[], env: NodeJS.ProcessEnv, io: Ev
     cassettesDir: parsed.cassettes,
     lock: updating ? 'skip' : readLock(parsed.lock),
     live,
+    userModel: live && parsed['user-model'] ? { ...live, model: parsed['user-model'] } : undefined,
     record: parsed.record,
     onResult: (result) => io.progress(result.skipped ? 's' : result.passed ? '.' : 'F'),
     onRecorded: (scenario, outcome) =>

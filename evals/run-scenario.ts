@@ -24,6 +24,7 @@ import type { Scenario } from './schema.js';
 import { distinctFingerprints, type SentFingerprint } from './sent-fingerprint.js';
 import { lockProblems, readLock } from './sent-lock.js';
 import { mergeSettings } from './settings.js';
+import { liveUser, type SimulatedUser, scriptedUser } from './simulated-user.js';
 import { fillText } from './template.js';
 import { type RunningWorld, startWorld } from './world.js';
 
@@ -48,6 +49,23 @@ function modelFor(mode: ModelMode, scenario: Scenario, values: Record<string, st
   if (mode.kind === 'live') return liveModel(mode.target, values);
   if (mode.kind === 'cassette') return cassetteModel(mode.cassette, values, mode.where);
   return scriptedModel(scenario.model, values, mode.rewriteRequest);
+}
+
+/** Who answers the run's questions: the scenario's rules and facts, or in a live run the user model. */
+function userFor(
+  mode: ModelMode,
+  scenario: Scenario,
+  values: Record<string, string>,
+  run: Run,
+): SimulatedUser {
+  if (mode.kind !== 'live') return scriptedUser(scenario, values);
+  const task = run.events.find((event) => event.type === 'task_received');
+  return liveUser(
+    scenario,
+    values,
+    mode.user ?? mode.target,
+    task?.type === 'task_received' ? task.text : '',
+  );
 }
 
 function lockCheck(mode: ModelMode, scenario: Scenario, sent: SentFingerprint[]): string[] {
@@ -110,10 +128,11 @@ export async function runScenario(
       ? await startAlertRun(scenario, { opsbot, chat, clock, values })
       : await startTask(scenario, opsbot, values);
     run = await withinTimeout(kernel.settled(runId), 'the run', settleWithin);
+    const user = userFor(mode, scenario, values, run);
     const personNotes: string[] = [];
     for (let moves = 0; moves < MAX_PERSON_MOVES; moves++) {
       if (run.status !== 'waiting_for_user' && run.status !== 'waiting_for_approval') break;
-      const move = await respondTo(run, scenario, kernel, settings, clock);
+      const move = await respondTo(run, scenario, kernel, settings, clock, user);
       if (!move.acted) {
         personNotes.push(move.note);
         break;

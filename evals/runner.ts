@@ -20,6 +20,8 @@ export interface RunnerOptions {
   lock?: SentLock | 'skip';
   /** Live mode: the model to judge, instead of the scenarios' scripts. */
   live?: ModelEndpoint | undefined;
+  /** Live mode: the model that plays the person answering questions; the live model when absent. */
+  userModel?: ModelEndpoint | undefined;
   record?: boolean;
   /** Called once per scenario recorded in live mode: the cassette's path, or why none was written. */
   onRecorded?: (scenario: Scenario, outcome: { path: string } | { notRecorded: string }) => void;
@@ -57,7 +59,8 @@ async function runLive(
   const onRecording = (turns: CassetteTurn[], passed: boolean) => {
     if (passed) kept = turns;
   };
-  await repeated(scenario, { kind: 'live', target: live, onRecording }, options, results);
+  const user = options.userModel ? { user: options.userModel } : {};
+  await repeated(scenario, { kind: 'live', target: live, ...user, onRecording }, options, results);
   if (!options.record || scenario.scripted_only !== undefined) return;
   if (!kept) {
     options.onRecorded?.(scenario, {

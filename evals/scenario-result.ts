@@ -35,7 +35,13 @@ export type ModelMode =
       rewriteRequest?: (body: FakeRequestBody) => FakeRequestBody;
     }
   | { kind: 'cassette'; cassette: Cassette; where: string }
-  | { kind: 'live'; target: ModelEndpoint; onRecording?: (turns: CassetteTurn[], passed: boolean) => void };
+  | {
+      kind: 'live';
+      target: ModelEndpoint;
+      /** The model that plays the person (who.knows, who.persona); the target when absent. */
+      user?: ModelEndpoint;
+      onRecording?: (turns: CassetteTurn[], passed: boolean) => void;
+    };
 
 export interface Measured {
   run: Run | undefined;

@@ -38,6 +38,17 @@ const IdentitySchema = z
   .strict();
 export type Identity = z.infer<typeof IdentitySchema>;
 
+/**
+ * The person who asks: an identity, and what they know. `knows` are the facts they can tell the bot when it asks
+ * (placeholders filled); `persona` is how they come across (terse, in a hurry), for the simulated user of a live
+ * run. Scripted, questions are answered from the facts by a fixed rule (simulated-user.ts).
+ */
+const WhoSchema = IdentitySchema.extend({
+  knows: z.array(z.string().min(1)).default([]),
+  persona: z.string().min(1).optional(),
+}).strict();
+export type Who = z.infer<typeof WhoSchema>;
+
 const HttpAnswerSchema = z
   .object({
     status: z.number().int().min(100).max(599).default(200),
@@ -257,7 +268,7 @@ export const ScenarioSchema = z
     name: z.string().regex(/^[a-z0-9][a-z0-9_-]*$/, 'lower-case words joined by - or _'),
     group: GroupSchema,
     description: z.string().optional(),
-    who: IdentitySchema,
+    who: WhoSchema,
     platform: z.enum(['playground', 'cli', 'slack', 'discord']).default('playground'),
     /** The channel's name; channel rules in settings say `#<channel>`. */
     channel: z.string().min(1).default('ops'),
