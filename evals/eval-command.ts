@@ -15,6 +15,9 @@ export const USAGE = `usage: npm run eval -- [options]
   --record         with --live: save each scenario's passing run as its cassette
   --user-model <name>  with --live: the model that plays the person answering the bot's questions (from the
                    scenario's who.knows and who.persona), on the same server; the live model by default
+  --judge-model <name>  grade answers against each scenario's rubric: with that model on OPENAI_BASE_URL
+                   (OPENAI_API_KEY if it needs one), in any mode; the expectations still decide where a
+                   scenario has them
   --update-lock    scripted, and rewrite evals/sent.lock.json with what the model is sent now
   --filter <glob>  only scenarios whose <group>/<name>, <name> or <group> matches
   --repeat N       run each scenario N times and report its pass rate
@@ -41,6 +44,16 @@ function liveEndpoint(env: NodeJS.ProcessEnv): ModelEndpoint {
   return { baseURL, model, apiKey: env.OPENAI_API_KEY?.trim() || 'no-key' };
 }
 
+function judgeEndpoint(env: NodeJS.ProcessEnv, model: string): ModelEndpoint {
+  const baseURL = env.OPENAI_BASE_URL?.trim();
+  if (!baseURL) {
+    throw new UsageError(
+      '--judge-model needs the server it runs on: set OPENAI_BASE_URL (e.g. http://localhost:11434/v1 for Ollama)',
+    );
+  }
+  return { baseURL, model, apiKey: env.OPENAI_API_KEY?.trim() || 'no-key' };
+}
+
 function options(argv: string[]) {
   const { values } = parseArgs({
     args: argv,
@@ -50,6 +63,7 @@ function options(argv: string[]) {
       live: { type: 'boolean', default: false },
       record: { type: 'boolean', default: false },
       'user-model': { type: 'string' },
+      'judge-model': { type: 'string' },
       'update-lock': { type: 'boolean', default: false },
       cassettes: { type: 'string', default: CASSETTES_DIR },
       lock: { type: 'string', default: LOCK_PATH },
@@ -74,6 +88,7 @@ function options(argv: string[]) {
 export async function evalCommand(argv: string[], env: NodeJS.ProcessEnv, io: EvalIo): Promise<number> {
   let parsed: ReturnType<typeof options>;
   let live: ModelEndpoint | undefined;
+  let judge: ModelEndpoint | undefined;
   try {
     parsed = options(argv);
     if (parsed.help) {
@@ -81,6 +96,8 @@ export async function evalCommand(argv: string[], env: NodeJS.ProcessEnv, io: Ev
       return 0;
     }
     live = parsed.live ? liveEndpoint(env) : undefined;
+    const judgeModel = parsed['judge-model'];
+    judge = judgeModel === undefined ? undefined : judgeEndpoint(env, judgeModel);
   } catch (error) {
     io.err(`${error instanceof Error ? error.message : String(error)}\n${USAGE}`);
     return 2;
@@ -100,6 +117,7 @@ export async function evalCommand(argv: string[], env: NodeJS.ProcessEnv, io: Ev
     live,
     userModel: live && parsed['user-model'] ? { ...live, model: parsed['user-model'] } : undefined,
     record: parsed.record,
+    judge,
     onResult: (result) => io.progress(result.skipped ? 's' : result.passed ? '.' : 'F'),
     onRecorded: (scenario, outcome) =>
       recordings.push(

@@ -58,6 +58,18 @@ export function totalsOf(all: ScenarioResult[]): Totals {
   };
 }
 
+/** The judge's verdict under a scenario's row: how many items passed, and each item that did not. */
+function rubricLines(result: ScenarioResult): string[] {
+  const { rubric } = result;
+  if (!rubric) return [];
+  if ('error' in rubric) return [`    rubric (${rubric.model}): no verdict: ${rubric.error}`];
+  const passed = rubric.items.filter((entry) => entry.pass).length;
+  return [
+    `    rubric (${rubric.model}): ${passed}/${rubric.items.length} items passed`,
+    ...rubric.items.filter((entry) => !entry.pass).map((entry) => `      ✗ ${entry.item}: ${entry.reason}`),
+  ];
+}
+
 /** The table, one row per scenario run; failures list every reason under their row. */
 export function formatTable(results: ScenarioResult[]): string {
   const totals = totalsOf(results);
@@ -88,6 +100,7 @@ export function formatTable(results: ScenarioResult[]): string {
     ...(result.reasons.length > 1 || (result.reasons[0]?.length ?? 0) > 80
       ? result.reasons.map((reason) => `    - ${reason}`)
       : []),
+    ...rubricLines(result),
   ]);
   return [line(COLUMNS), rule, ...body, rule, line(footer)].join('\n');
 }

@@ -10,13 +10,15 @@ import { alertModeSettings, startAlertRun } from './alert-start.js';
 import { scenarioKey } from './cassette.js';
 import { cassetteModel } from './cassette-source.js';
 import { judge } from './judge.js';
+import { evidenceOf } from './judge-grounding.js';
 import { type LiveModelSource, liveModel } from './live-model.js';
 import { scriptedModel } from './model-script.js';
-import type { ModelSource } from './model-source.js';
+import type { ModelEndpoint, ModelSource } from './model-source.js';
 import { OffsetClock } from './offset-clock.js';
-import { approvalsOf, questionsOf, type ScenarioOutcome, toolCallsOf } from './outcome.js';
+import { answerOf, approvalsOf, questionsOf, type ScenarioOutcome, toolCallsOf } from './outcome.js';
 import { conversationFor, principalFor } from './people.js';
 import { respondTo } from './person.js';
+import { judgeRubric, type RubricResult, rubricProblems } from './rubric-judge.js';
 import { runPatrolScenario } from './run-patrol-scenario.js';
 import { composeScenarioOpsbot } from './scenario-opsbot.js';
 import { type ModelMode, resultOf, type ScenarioResult, skippedResult } from './scenario-result.js';
@@ -68,6 +70,21 @@ function userFor(
   );
 }
 
+function rubricFor(
+  scenario: Scenario,
+  outcome: ScenarioOutcome,
+  judgeModel: ModelEndpoint | undefined,
+): Promise<RubricResult | undefined> {
+  if (!judgeModel || scenario.rubric.length === 0) return Promise.resolve(undefined);
+  const task = outcome.run.events.find((event) => event.type === 'task_received');
+  return judgeRubric(judgeModel, {
+    task: task?.type === 'task_received' ? task.text : '',
+    evidence: evidenceOf(outcome),
+    answer: answerOf(outcome.run),
+    rubric: scenario.rubric,
+  });
+}
+
 function lockCheck(mode: ModelMode, scenario: Scenario, sent: SentFingerprint[]): string[] {
   if (mode.kind !== 'scripted' || mode.lock === 'skip') return [];
   const lock = mode.lock ?? readLock();
@@ -84,9 +101,15 @@ function startTask(scenario: Scenario, opsbot: Opsbot, values: Record<string, st
   });
 }
 
+export interface RunScenarioOptions {
+  /** The LLM judge that grades the answer against the scenario's rubric; none when absent. */
+  judge?: ModelEndpoint | undefined;
+}
+
 export async function runScenario(
   scenario: Scenario,
   mode: ModelMode = { kind: 'scripted' },
+  options: RunScenarioOptions = {},
 ): Promise<ScenarioResult> {
   if (scenario.patrol) return runPatrolScenario(scenario, mode);
   if (mode.kind === 'live' && scenario.scripted_only !== undefined) {
@@ -155,11 +178,16 @@ export async function runScenario(
       mcpCalls: world.mcp.calls(),
       approvalCards: chat.ofKind('approval'),
     };
-    const reasons = [...judge(scenario.expect, outcome), ...lockCheck(mode, scenario, sent)];
+    const rubric = await rubricFor(scenario, outcome, options.judge);
+    const reasons = [
+      ...judge(scenario.expect, outcome),
+      ...rubricProblems(scenario.expect, rubric),
+      ...lockCheck(mode, scenario, sent),
+    ];
     if (mode.kind === 'live' && mode.onRecording && 'recording' in model) {
       mode.onRecording((model as LiveModelSource).recording(), reasons.length === 0);
     }
-    return resultOf(scenario, mode, reasons, { run, wallMs, sent });
+    return resultOf(scenario, mode, reasons, { run, wallMs, sent, rubric });
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     const wallMs = Math.round(performance.now() - started);

@@ -23,6 +23,8 @@ export interface RunnerOptions {
   /** Live mode: the model that plays the person answering questions; the live model when absent. */
   userModel?: ModelEndpoint | undefined;
   record?: boolean;
+  /** The LLM judge for scenarios' rubrics (--judge-model), in any mode. */
+  judge?: ModelEndpoint | undefined;
   /** Called once per scenario recorded in live mode: the cassette's path, or why none was written. */
   onRecorded?: (scenario: Scenario, outcome: { path: string } | { notRecorded: string }) => void;
 }
@@ -43,7 +45,7 @@ async function repeated(
   results: ScenarioResult[],
 ): Promise<void> {
   for (let round = 0; round < (options.repeat ?? 1); round++) {
-    const result = await runScenario(scenario, mode);
+    const result = await runScenario(scenario, mode, { judge: options.judge });
     results.push(result);
     options.onResult?.(result);
   }

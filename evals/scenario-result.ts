@@ -3,6 +3,7 @@ import type { Run } from '../agent/run.js';
 import type { FakeRequestBody } from '../tests/fakes/openai-answers.js';
 import type { Cassette, CassetteTurn } from './cassette.js';
 import type { ModelEndpoint } from './model-source.js';
+import type { RubricResult } from './rubric-judge.js';
 import type { Scenario } from './schema.js';
 import type { SentFingerprint } from './sent-fingerprint.js';
 import type { SentLock } from './sent-lock.js';
@@ -25,6 +26,8 @@ export interface ScenarioResult {
   wallMs: number;
   /** What the model was sent: tools offered and prompt hashes (see sent-fingerprint.ts). */
   sent: SentFingerprint[];
+  /** The LLM judge's verdict on the scenario's rubric, with --judge-model. */
+  rubric?: RubricResult;
 }
 
 export type ModelMode =
@@ -47,6 +50,7 @@ export interface Measured {
   run: Run | undefined;
   wallMs: number;
   sent: SentFingerprint[];
+  rubric?: RubricResult | undefined;
 }
 
 export function resultOf(
@@ -69,6 +73,7 @@ export function resultOf(
     completionTokens: run?.usage.completionTokens ?? 0,
     wallMs: measured.wallMs,
     sent: measured.sent,
+    ...(measured.rubric ? { rubric: measured.rubric } : {}),
   };
 }
 

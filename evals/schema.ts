@@ -287,6 +287,11 @@ export const ScenarioSchema = z
      * `--live` skips it and says why.
      */
     scripted_only: z.string().min(1).optional(),
+    /**
+     * What a good answer does, in words, for the optional LLM judge (`--judge-model`): one binary verdict per item.
+     * The deterministic checks in `expect` still decide pass or fail whenever the scenario has them.
+     */
+    rubric: z.array(z.string().min(1)).default([]),
     /** The scripted model: one entry per model request, in order. */
     model: z.array(ModelTurnSchema).default([]),
     expect: ExpectSchema,
