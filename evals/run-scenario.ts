@@ -28,6 +28,7 @@ import { lockProblems, readLock } from './sent-lock.js';
 import { mergeSettings } from './settings.js';
 import { liveUser, type SimulatedUser, scriptedUser } from './simulated-user.js';
 import { fillText } from './template.js';
+import type { WeakenedSafety } from './weakened-safety.js';
 import { type RunningWorld, startWorld } from './world.js';
 
 /** More questions and clicks than this in one scenario is a loop, not a conversation. */
@@ -104,6 +105,8 @@ function startTask(scenario: Scenario, opsbot: Opsbot, values: Record<string, st
 export interface RunScenarioOptions {
   /** The LLM judge that grades the answer against the scenario's rubric; none when absent. */
   judge?: ModelEndpoint | undefined;
+  /** Tests only: run with one safety rule switched off, to show the scenarios catch it. */
+  weakened?: WeakenedSafety;
 }
 
 export async function runScenario(
@@ -142,6 +145,7 @@ export async function runScenario(
       chat,
       clock,
       modeSettings,
+      weakened: options.weakened,
     });
     opsbot = composed.opsbot;
     const { settings } = composed;

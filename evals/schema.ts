@@ -23,6 +23,7 @@ export const GROUPS = [
   'small_models',
   'alerts',
   'mcp',
+  'safety',
 ] as const;
 export const GroupSchema = z.enum(GROUPS);
 
