@@ -3,6 +3,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { ReportMeta } from './report-meta.js';
 import type { ScenarioResult } from './scenario-result.js';
 
 export const RESULTS_DIR = fileURLToPath(new URL('./results/', import.meta.url));
@@ -126,15 +127,13 @@ export function formatRepeats(results: ScenarioResult[]): string {
 /** Writes <dir>/<timestamp>.json (evals/results/ by default) and returns its path. */
 export function writeResults(
   results: ScenarioResult[],
-  mode: string,
+  meta: ReportMeta,
   dir: string = RESULTS_DIR,
   now: Date = new Date(),
 ): string {
   mkdirSync(dir, { recursive: true });
   const path = join(dir, `${now.toISOString().replace(/[:.]/g, '-')}.json`);
-  writeFileSync(
-    path,
-    `${JSON.stringify({ at: now.toISOString(), mode, totals: totalsOf(results), results }, null, 2)}\n`,
-  );
+  const report = { at: now.toISOString(), ...meta, totals: totalsOf(results), results };
+  writeFileSync(path, `${JSON.stringify(report, null, 2)}\n`);
   return path;
 }

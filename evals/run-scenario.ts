@@ -4,6 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Run } from '../agent/run.js';
+import type { EngineKind } from '../agent/run-engine-kind.js';
 import type { Opsbot } from '../bot/compose.js';
 import { RecordingChatPort } from '../tests/fakes/recording-chat-port.js';
 import { alertModeSettings, startAlertRun } from './alert-start.js';
@@ -93,12 +94,18 @@ function lockCheck(mode: ModelMode, scenario: Scenario, sent: SentFingerprint[])
 }
 
 /** A person's task, typed in the scenario's channel. */
-function startTask(scenario: Scenario, opsbot: Opsbot, values: Record<string, string>): Promise<string> {
+function startTask(
+  scenario: Scenario,
+  opsbot: Opsbot,
+  values: Record<string, string>,
+  engine: EngineKind | undefined,
+): Promise<string> {
   const principal = principalFor(scenario.who.identity, scenario.platform, opsbot.settings);
   return opsbot.kernel.start({
     text: fillText(scenario.task ?? '', values),
     principal,
     conversation: conversationFor(scenario, principal),
+    ...(engine ? { engine } : {}),
   });
 }
 
@@ -107,6 +114,8 @@ export interface RunScenarioOptions {
   judge?: ModelEndpoint | undefined;
   /** Tests only: run with one safety rule switched off, to show the scenarios catch it. */
   weakened?: WeakenedSafety;
+  /** The engine a task starts with (`--engine`); the kernel's own choice when absent. */
+  engine?: EngineKind | undefined;
 }
 
 export async function runScenario(
@@ -153,7 +162,7 @@ export async function runScenario(
     started = performance.now();
     const runId = scenario.alert
       ? await startAlertRun(scenario, { opsbot, chat, clock, values })
-      : await startTask(scenario, opsbot, values);
+      : await startTask(scenario, opsbot, values, options.engine);
     run = await withinTimeout(kernel.settled(runId), 'the run', settleWithin);
     const user = userFor(mode, scenario, values, run);
     const personNotes: string[] = [];

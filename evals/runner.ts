@@ -2,6 +2,7 @@
 // scripted mode each scenario's script and then its cassette, if one was recorded; in live mode against the
 // live model, saving a passing run's replies as the scenario's cassette when recording.
 import picomatch from 'picomatch';
+import type { EngineKind } from '../agent/run-engine-kind.js';
 import { type CassetteTurn, cassettePath, loadCassette, saveCassette, scenarioKey } from './cassette.js';
 import type { ModelEndpoint } from './model-source.js';
 import { runScenario } from './run-scenario.js';
@@ -25,6 +26,8 @@ export interface RunnerOptions {
   record?: boolean;
   /** The LLM judge for scenarios' rubrics (--judge-model), in any mode. */
   judge?: ModelEndpoint | undefined;
+  /** The engine tasks start with (--engine); the kernel's own choice when absent. */
+  engine?: EngineKind | undefined;
   /** Called once per scenario recorded in live mode: the cassette's path, or why none was written. */
   onRecorded?: (scenario: Scenario, outcome: { path: string } | { notRecorded: string }) => void;
 }
@@ -45,7 +48,7 @@ async function repeated(
   results: ScenarioResult[],
 ): Promise<void> {
   for (let round = 0; round < (options.repeat ?? 1); round++) {
-    const result = await runScenario(scenario, mode, { judge: options.judge });
+    const result = await runScenario(scenario, mode, { judge: options.judge, engine: options.engine });
     results.push(result);
     options.onResult?.(result);
   }

@@ -26,6 +26,8 @@ export interface ScenarioResult {
   wallMs: number;
   /** What the model was sent: tools offered and prompt hashes (see sent-fingerprint.ts). */
   sent: SentFingerprint[];
+  /** The engine the run started with, as its first event records it; absent when no run started. */
+  engine?: string;
   /** The LLM judge's verdict on the scenario's rubric, with --judge-model. */
   rubric?: RubricResult;
 }
@@ -73,8 +75,14 @@ export function resultOf(
     completionTokens: run?.usage.completionTokens ?? 0,
     wallMs: measured.wallMs,
     sent: measured.sent,
+    ...(engineOf(run) ? { engine: engineOf(run) } : {}),
     ...(measured.rubric ? { rubric: measured.rubric } : {}),
   };
+}
+
+function engineOf(run: Run | undefined): string | undefined {
+  const received = run?.events.find((event) => event.type === 'task_received');
+  return received?.type === 'task_received' ? received.engine : undefined;
 }
 
 export function skippedResult(scenario: Scenario, mode: ModelMode, why: string): ScenarioResult {
