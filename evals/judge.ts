@@ -1,5 +1,6 @@
 // Judges a scenario's outcome against its `expect`: every unmet expectation becomes one readable reason.
 import { compressionProblems, lastRequestProblems } from './judge-context.js';
+import { groundingProblems } from './judge-grounding.js';
 import { mcpProblems } from './judge-mcp.js';
 import { outcomeProblems } from './judge-outcome.js';
 import { pingProblems } from './judge-pings.js';
@@ -114,6 +115,19 @@ function budgetProblems(expect: Expect, outcome: ScenarioOutcome): string[] {
   return problems;
 }
 
+function answerProblems(answer: NonNullable<Expect['answer']>, outcome: ScenarioOutcome): string[] {
+  const text = answerOf(outcome.run);
+  const worded = { ...answer, contains: [...answer.contains, ...answer.mentions_outcome] };
+  const task = outcome.run.events.find((event) => event.type === 'task_received');
+  return [
+    ...textProblems('the answer', worded, text),
+    // With no answer at all there is nothing to ground: the line above says so once.
+    ...(text === undefined
+      ? []
+      : groundingProblems(answer.contains, outcome, task?.type === 'task_received' ? task.text : '')),
+  ];
+}
+
 /** Every reason the scenario failed; empty when it passed. */
 export function judge(expect: Expect, outcome: ScenarioOutcome): string[] {
   const { run } = outcome;
@@ -129,7 +143,7 @@ export function judge(expect: Expect, outcome: ScenarioOutcome): string[] {
       problems.push(`error code ${code ?? 'none'}, expected ${expect.error_code}`);
   }
   problems.push(...toolProblems(expect, outcome.toolCalls), ...waitProblems(expect, outcome));
-  if (expect.answer) problems.push(...textProblems('the answer', expect.answer, answerOf(run)));
+  if (expect.answer) problems.push(...answerProblems(expect.answer, outcome));
   problems.push(...leakProblems(expect, outcome), ...budgetProblems(expect, outcome));
   problems.push(...outcome.modelProblems);
   problems.push(...compressionProblems(expect, outcome), ...lastRequestProblems(expect, outcome));

@@ -1,5 +1,13 @@
 // Scripts the fake OpenAI server from a scenario's `model` turns; a request past the end gets a clear error.
-import { type FakeAnswer, hang, malformed, status, text, toolCalls } from '../tests/fakes/openai-answers.js';
+import {
+  type FakeAnswer,
+  type FakeRequestBody,
+  hang,
+  malformed,
+  status,
+  text,
+  toolCalls,
+} from '../tests/fakes/openai-answers.js';
 import { type FakeOpenAIServer, startFakeOpenAIServer } from '../tests/fakes/openai-server.js';
 import type { ModelSource, SentModelRequest } from './model-source.js';
 import type { ModelTurn } from './schema.js';
@@ -33,8 +41,9 @@ export function completionRequests(fake: FakeOpenAIServer): SentModelRequest[] {
 export async function scriptedModel(
   turns: ModelTurn[],
   values: Record<string, string>,
+  rewriteRequest?: (body: FakeRequestBody) => FakeRequestBody,
 ): Promise<ModelSource> {
-  const fake = await startFakeOpenAIServer();
+  const fake = await startFakeOpenAIServer(rewriteRequest ? { rewriteRequest } : {});
   fake.reply(...turns.map((turn) => fakeAnswer(turn, values)));
   let unscripted = 0;
   fake.respond(() => {

@@ -1,11 +1,12 @@
-// Plays the person on call: answers the run's questions and clicks its approvals as the scenario says (or lets an
-// approval expire, by moving the scenario's clock past its lifetime).
+// Plays the person on call: answers the run's questions through the simulated user (simulated-user.ts), and clicks
+// its approvals as the scenario says (or lets an approval expire, by moving the scenario's clock past its lifetime).
 import type { Kernel } from '../agent/kernel.js';
 import type { Run } from '../agent/run.js';
 import type { Settings } from '../bot/config/settings-schema.js';
 import type { OffsetClock } from './offset-clock.js';
 import { principalFor } from './people.js';
 import type { Scenario } from './schema.js';
+import type { SimulatedUser } from './simulated-user.js';
 
 /** What the person did with a waiting run: acted (the run moved on), or left it waiting and why. */
 export type PersonMove = { acted: true } | { acted: false; note: string };
@@ -16,18 +17,12 @@ export async function respondTo(
   kernel: Kernel,
   settings: Settings,
   clock: OffsetClock,
+  user: SimulatedUser,
 ): Promise<PersonMove> {
   if (run.status === 'waiting_for_user') {
-    const question = run.question.question.toLowerCase();
-    const rule = scenario.person.answers.find(
-      (candidate) => candidate.match === undefined || question.includes(candidate.match.toLowerCase()),
-    );
-    if (!rule)
-      return { acted: false, note: `no person.answers rule matches the question "${run.question.question}"` };
-    const answer = rule.first_choice ? run.question.choices[0] : rule.answer;
-    if (answer === undefined)
-      return { acted: false, note: 'first_choice, but the question offered no choices' };
-    await kernel.answer(run.id, answer, run.principal);
+    const reply = await user.answer({ question: run.question.question, choices: run.question.choices });
+    if ('note' in reply) return { acted: false, note: reply.note };
+    await kernel.answer(run.id, reply.answer, run.principal);
     return { acted: true };
   }
   if (run.status === 'waiting_for_approval') {

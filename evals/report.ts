@@ -3,6 +3,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { ReportMeta } from './report-meta.js';
 import type { ScenarioResult } from './scenario-result.js';
 
 export const RESULTS_DIR = fileURLToPath(new URL('./results/', import.meta.url));
@@ -58,6 +59,18 @@ export function totalsOf(all: ScenarioResult[]): Totals {
   };
 }
 
+/** The judge's verdict under a scenario's row: how many items passed, and each item that did not. */
+function rubricLines(result: ScenarioResult): string[] {
+  const { rubric } = result;
+  if (!rubric) return [];
+  if ('error' in rubric) return [`    rubric (${rubric.model}): no verdict: ${rubric.error}`];
+  const passed = rubric.items.filter((entry) => entry.pass).length;
+  return [
+    `    rubric (${rubric.model}): ${passed}/${rubric.items.length} items passed`,
+    ...rubric.items.filter((entry) => !entry.pass).map((entry) => `      ✗ ${entry.item}: ${entry.reason}`),
+  ];
+}
+
 /** The table, one row per scenario run; failures list every reason under their row. */
 export function formatTable(results: ScenarioResult[]): string {
   const totals = totalsOf(results);
@@ -88,6 +101,7 @@ export function formatTable(results: ScenarioResult[]): string {
     ...(result.reasons.length > 1 || (result.reasons[0]?.length ?? 0) > 80
       ? result.reasons.map((reason) => `    - ${reason}`)
       : []),
+    ...rubricLines(result),
   ]);
   return [line(COLUMNS), rule, ...body, rule, line(footer)].join('\n');
 }
@@ -113,15 +127,13 @@ export function formatRepeats(results: ScenarioResult[]): string {
 /** Writes <dir>/<timestamp>.json (evals/results/ by default) and returns its path. */
 export function writeResults(
   results: ScenarioResult[],
-  mode: string,
+  meta: ReportMeta,
   dir: string = RESULTS_DIR,
   now: Date = new Date(),
 ): string {
   mkdirSync(dir, { recursive: true });
   const path = join(dir, `${now.toISOString().replace(/[:.]/g, '-')}.json`);
-  writeFileSync(
-    path,
-    `${JSON.stringify({ at: now.toISOString(), mode, totals: totalsOf(results), results }, null, 2)}\n`,
-  );
+  const report = { at: now.toISOString(), ...meta, totals: totalsOf(results), results };
+  writeFileSync(path, `${JSON.stringify(report, null, 2)}\n`);
   return path;
 }

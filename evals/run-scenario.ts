@@ -4,19 +4,22 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Run } from '../agent/run.js';
+import type { EngineKind } from '../agent/run-engine-kind.js';
 import type { Opsbot } from '../bot/compose.js';
 import { RecordingChatPort } from '../tests/fakes/recording-chat-port.js';
 import { alertModeSettings, startAlertRun } from './alert-start.js';
 import { scenarioKey } from './cassette.js';
 import { cassetteModel } from './cassette-source.js';
 import { judge } from './judge.js';
+import { evidenceOf } from './judge-grounding.js';
 import { type LiveModelSource, liveModel } from './live-model.js';
 import { scriptedModel } from './model-script.js';
-import type { ModelSource } from './model-source.js';
+import type { ModelEndpoint, ModelSource } from './model-source.js';
 import { OffsetClock } from './offset-clock.js';
-import { approvalsOf, questionsOf, type ScenarioOutcome, toolCallsOf } from './outcome.js';
+import { answerOf, approvalsOf, questionsOf, type ScenarioOutcome, toolCallsOf } from './outcome.js';
 import { conversationFor, principalFor } from './people.js';
 import { respondTo } from './person.js';
+import { judgeRubric, type RubricResult, rubricProblems } from './rubric-judge.js';
 import { runPatrolScenario } from './run-patrol-scenario.js';
 import { composeScenarioOpsbot } from './scenario-opsbot.js';
 import { type ModelMode, resultOf, type ScenarioResult, skippedResult } from './scenario-result.js';
@@ -24,7 +27,9 @@ import type { Scenario } from './schema.js';
 import { distinctFingerprints, type SentFingerprint } from './sent-fingerprint.js';
 import { lockProblems, readLock } from './sent-lock.js';
 import { mergeSettings } from './settings.js';
+import { liveUser, type SimulatedUser, scriptedUser } from './simulated-user.js';
 import { fillText } from './template.js';
+import type { WeakenedSafety } from './weakened-safety.js';
 import { type RunningWorld, startWorld } from './world.js';
 
 /** More questions and clicks than this in one scenario is a loop, not a conversation. */
@@ -47,7 +52,39 @@ const LIVE_SETTLE_TIMEOUT_MS = 10 * 60_000;
 function modelFor(mode: ModelMode, scenario: Scenario, values: Record<string, string>): Promise<ModelSource> {
   if (mode.kind === 'live') return liveModel(mode.target, values);
   if (mode.kind === 'cassette') return cassetteModel(mode.cassette, values, mode.where);
-  return scriptedModel(scenario.model, values);
+  return scriptedModel(scenario.model, values, mode.rewriteRequest);
+}
+
+/** Who answers the run's questions: the scenario's rules and facts, or in a live run the user model. */
+function userFor(
+  mode: ModelMode,
+  scenario: Scenario,
+  values: Record<string, string>,
+  run: Run,
+): SimulatedUser {
+  if (mode.kind !== 'live') return scriptedUser(scenario, values);
+  const task = run.events.find((event) => event.type === 'task_received');
+  return liveUser(
+    scenario,
+    values,
+    mode.user ?? mode.target,
+    task?.type === 'task_received' ? task.text : '',
+  );
+}
+
+function rubricFor(
+  scenario: Scenario,
+  outcome: ScenarioOutcome,
+  judgeModel: ModelEndpoint | undefined,
+): Promise<RubricResult | undefined> {
+  if (!judgeModel || scenario.rubric.length === 0) return Promise.resolve(undefined);
+  const task = outcome.run.events.find((event) => event.type === 'task_received');
+  return judgeRubric(judgeModel, {
+    task: task?.type === 'task_received' ? task.text : '',
+    evidence: evidenceOf(outcome),
+    answer: answerOf(outcome.run),
+    rubric: scenario.rubric,
+  });
 }
 
 function lockCheck(mode: ModelMode, scenario: Scenario, sent: SentFingerprint[]): string[] {
@@ -57,18 +94,34 @@ function lockCheck(mode: ModelMode, scenario: Scenario, sent: SentFingerprint[])
 }
 
 /** A person's task, typed in the scenario's channel. */
-function startTask(scenario: Scenario, opsbot: Opsbot, values: Record<string, string>): Promise<string> {
+function startTask(
+  scenario: Scenario,
+  opsbot: Opsbot,
+  values: Record<string, string>,
+  engine: EngineKind | undefined,
+): Promise<string> {
   const principal = principalFor(scenario.who.identity, scenario.platform, opsbot.settings);
   return opsbot.kernel.start({
     text: fillText(scenario.task ?? '', values),
     principal,
     conversation: conversationFor(scenario, principal),
+    ...(engine ? { engine } : {}),
   });
+}
+
+export interface RunScenarioOptions {
+  /** The LLM judge that grades the answer against the scenario's rubric; none when absent. */
+  judge?: ModelEndpoint | undefined;
+  /** Tests only: run with one safety rule switched off, to show the scenarios catch it. */
+  weakened?: WeakenedSafety;
+  /** The engine a task starts with (`--engine`); the kernel's own choice when absent. */
+  engine?: EngineKind | undefined;
 }
 
 export async function runScenario(
   scenario: Scenario,
   mode: ModelMode = { kind: 'scripted' },
+  options: RunScenarioOptions = {},
 ): Promise<ScenarioResult> {
   if (scenario.patrol) return runPatrolScenario(scenario, mode);
   if (mode.kind === 'live' && scenario.scripted_only !== undefined) {
@@ -101,6 +154,7 @@ export async function runScenario(
       chat,
       clock,
       modeSettings,
+      weakened: options.weakened,
     });
     opsbot = composed.opsbot;
     const { settings } = composed;
@@ -108,12 +162,13 @@ export async function runScenario(
     started = performance.now();
     const runId = scenario.alert
       ? await startAlertRun(scenario, { opsbot, chat, clock, values })
-      : await startTask(scenario, opsbot, values);
+      : await startTask(scenario, opsbot, values, options.engine);
     run = await withinTimeout(kernel.settled(runId), 'the run', settleWithin);
+    const user = userFor(mode, scenario, values, run);
     const personNotes: string[] = [];
     for (let moves = 0; moves < MAX_PERSON_MOVES; moves++) {
       if (run.status !== 'waiting_for_user' && run.status !== 'waiting_for_approval') break;
-      const move = await respondTo(run, scenario, kernel, settings, clock);
+      const move = await respondTo(run, scenario, kernel, settings, clock, user);
       if (!move.acted) {
         personNotes.push(move.note);
         break;
@@ -136,11 +191,16 @@ export async function runScenario(
       mcpCalls: world.mcp.calls(),
       approvalCards: chat.ofKind('approval'),
     };
-    const reasons = [...judge(scenario.expect, outcome), ...lockCheck(mode, scenario, sent)];
+    const rubric = await rubricFor(scenario, outcome, options.judge);
+    const reasons = [
+      ...judge(scenario.expect, outcome),
+      ...rubricProblems(scenario.expect, rubric),
+      ...lockCheck(mode, scenario, sent),
+    ];
     if (mode.kind === 'live' && mode.onRecording && 'recording' in model) {
       mode.onRecording((model as LiveModelSource).recording(), reasons.length === 0);
     }
-    return resultOf(scenario, mode, reasons, { run, wallMs, sent });
+    return resultOf(scenario, mode, reasons, { run, wallMs, sent, rubric });
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     const wallMs = Math.round(performance.now() - started);

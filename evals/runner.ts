@@ -2,6 +2,7 @@
 // scripted mode each scenario's script and then its cassette, if one was recorded; in live mode against the
 // live model, saving a passing run's replies as the scenario's cassette when recording.
 import picomatch from 'picomatch';
+import type { EngineKind } from '../agent/run-engine-kind.js';
 import { type CassetteTurn, cassettePath, loadCassette, saveCassette, scenarioKey } from './cassette.js';
 import type { ModelEndpoint } from './model-source.js';
 import { runScenario } from './run-scenario.js';
@@ -20,7 +21,13 @@ export interface RunnerOptions {
   lock?: SentLock | 'skip';
   /** Live mode: the model to judge, instead of the scenarios' scripts. */
   live?: ModelEndpoint | undefined;
+  /** Live mode: the model that plays the person answering questions; the live model when absent. */
+  userModel?: ModelEndpoint | undefined;
   record?: boolean;
+  /** The LLM judge for scenarios' rubrics (--judge-model), in any mode. */
+  judge?: ModelEndpoint | undefined;
+  /** The engine tasks start with (--engine); the kernel's own choice when absent. */
+  engine?: EngineKind | undefined;
   /** Called once per scenario recorded in live mode: the cassette's path, or why none was written. */
   onRecorded?: (scenario: Scenario, outcome: { path: string } | { notRecorded: string }) => void;
 }
@@ -41,7 +48,7 @@ async function repeated(
   results: ScenarioResult[],
 ): Promise<void> {
   for (let round = 0; round < (options.repeat ?? 1); round++) {
-    const result = await runScenario(scenario, mode);
+    const result = await runScenario(scenario, mode, { judge: options.judge, engine: options.engine });
     results.push(result);
     options.onResult?.(result);
   }
@@ -57,7 +64,8 @@ async function runLive(
   const onRecording = (turns: CassetteTurn[], passed: boolean) => {
     if (passed) kept = turns;
   };
-  await repeated(scenario, { kind: 'live', target: live, onRecording }, options, results);
+  const user = options.userModel ? { user: options.userModel } : {};
+  await repeated(scenario, { kind: 'live', target: live, ...user, onRecording }, options, results);
   if (!options.record || scenario.scripted_only !== undefined) return;
   if (!kept) {
     options.onRecorded?.(scenario, {

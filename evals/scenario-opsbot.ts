@@ -10,8 +10,9 @@ import type { Settings } from '../bot/config/settings-schema.js';
 import { pinTrustedTools } from './mcp-trusted-pins.js';
 import type { ModelSource } from './model-source.js';
 import type { Scenario } from './schema.js';
-import { scenarioSettings } from './settings.js';
+import { mergeSettings, scenarioSettings } from './settings.js';
 import { fillValue } from './template.js';
+import { type WeakenedSafety, weakenedRedactor, weakenedSettings } from './weakened-safety.js';
 import type { RunningWorld } from './world.js';
 import { worldNotes } from './world-notes.js';
 
@@ -31,10 +32,16 @@ export async function composeScenarioOpsbot(
     clock?: Clock;
     /** Settings the mode needs, applied before the scenario's own. */
     modeSettings?: Record<string, unknown>;
+    /** Tests only: a safety rule switched off (weakened-safety.ts). */
+    weakened?: WeakenedSafety | undefined;
   },
 ): Promise<ScenarioOpsbot> {
   const { world, model } = setup;
-  const settings = scenarioSettings(scenario, fillValue(scenario.settings, world.values), {
+  const overrides = mergeSettings(
+    fillValue(scenario.settings, world.values),
+    weakenedSettings(setup.weakened),
+  );
+  const settings = scenarioSettings(scenario, overrides, {
     logsDir: world.logsDir,
     notes: worldNotes(scenario.world, world.values),
     mcpServers: world.mcp.servers,
@@ -50,9 +57,11 @@ export async function composeScenarioOpsbot(
   });
   const store = new MemoryStore();
   if (world.mcp.hasTrusted) await pinTrustedTools(settings, world.mcp, store);
+  const redactor = weakenedRedactor(setup.weakened);
   const opsbot = await createOpsbot({
     environment,
     settings,
+    ...(redactor ? { redactor } : {}),
     chat: setup.chat,
     logger: silentLogger,
     store,

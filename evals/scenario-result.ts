@@ -1,7 +1,9 @@
 // What running one scenario gives: pass or fail with the reasons, the run's figures, and what the model was sent.
 import type { Run } from '../agent/run.js';
+import type { FakeRequestBody } from '../tests/fakes/openai-answers.js';
 import type { Cassette, CassetteTurn } from './cassette.js';
 import type { ModelEndpoint } from './model-source.js';
+import type { RubricResult } from './rubric-judge.js';
 import type { Scenario } from './schema.js';
 import type { SentFingerprint } from './sent-fingerprint.js';
 import type { SentLock } from './sent-lock.js';
@@ -24,17 +26,33 @@ export interface ScenarioResult {
   wallMs: number;
   /** What the model was sent: tools offered and prompt hashes (see sent-fingerprint.ts). */
   sent: SentFingerprint[];
+  /** The engine the run started with, as its first event records it; absent when no run started. */
+  engine?: string;
+  /** The LLM judge's verdict on the scenario's rubric, with --judge-model. */
+  rubric?: RubricResult;
 }
 
 export type ModelMode =
-  | { kind: 'scripted'; lock?: SentLock | 'skip' }
+  | {
+      kind: 'scripted';
+      lock?: SentLock | 'skip';
+      /** Tests only: what opsbot sends, changed on its way to the fake model (a kernel that breaks the conversation). */
+      rewriteRequest?: (body: FakeRequestBody) => FakeRequestBody;
+    }
   | { kind: 'cassette'; cassette: Cassette; where: string }
-  | { kind: 'live'; target: ModelEndpoint; onRecording?: (turns: CassetteTurn[], passed: boolean) => void };
+  | {
+      kind: 'live';
+      target: ModelEndpoint;
+      /** The model that plays the person (who.knows, who.persona); the target when absent. */
+      user?: ModelEndpoint;
+      onRecording?: (turns: CassetteTurn[], passed: boolean) => void;
+    };
 
 export interface Measured {
   run: Run | undefined;
   wallMs: number;
   sent: SentFingerprint[];
+  rubric?: RubricResult | undefined;
 }
 
 export function resultOf(
@@ -57,7 +75,14 @@ export function resultOf(
     completionTokens: run?.usage.completionTokens ?? 0,
     wallMs: measured.wallMs,
     sent: measured.sent,
+    ...(engineOf(run) ? { engine: engineOf(run) } : {}),
+    ...(measured.rubric ? { rubric: measured.rubric } : {}),
   };
+}
+
+function engineOf(run: Run | undefined): string | undefined {
+  const received = run?.events.find((event) => event.type === 'task_received');
+  return received?.type === 'task_received' ? received.engine : undefined;
 }
 
 export function skippedResult(scenario: Scenario, mode: ModelMode, why: string): ScenarioResult {

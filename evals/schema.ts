@@ -23,6 +23,7 @@ export const GROUPS = [
   'small_models',
   'alerts',
   'mcp',
+  'safety',
 ] as const;
 export const GroupSchema = z.enum(GROUPS);
 
@@ -37,6 +38,17 @@ const IdentitySchema = z
   })
   .strict();
 export type Identity = z.infer<typeof IdentitySchema>;
+
+/**
+ * The person who asks: an identity, and what they know. `knows` are the facts they can tell the bot when it asks
+ * (placeholders filled); `persona` is how they come across (terse, in a hurry), for the simulated user of a live
+ * run. Scripted, questions are answered from the facts by a fixed rule (simulated-user.ts).
+ */
+const WhoSchema = IdentitySchema.extend({
+  knows: z.array(z.string().min(1)).default([]),
+  persona: z.string().min(1).optional(),
+}).strict();
+export type Who = z.infer<typeof WhoSchema>;
 
 const HttpAnswerSchema = z
   .object({
@@ -163,6 +175,15 @@ const TextMatcherSchema = z
   .strict();
 
 /**
+ * The answer's text checks. Each `contains` term must also be grounded: found in a tool result of the run or in
+ * the task (judge-grounding.ts). `mentions_outcome` terms are the bot's own words about how the run went
+ * ("refused", "approved", "step limit"), which no tool returns: they must be in the answer, and are not grounded.
+ */
+const AnswerMatcherSchema = TextMatcherSchema.extend({
+  mentions_outcome: z.array(z.string()).default([]),
+}).strict();
+
+/**
  * What the run's calls came to, as the kernel keeps it (agent/run-outcomes.ts) and as the status line, the result
  * cards and `opsbot run`'s exit code read it. Each list names the tools whose last call ended that way.
  */
@@ -207,7 +228,7 @@ export const ExpectSchema = z
     tools_not_run: z.array(z.string()).default([]),
     question_asked: z.union([z.boolean(), TextMatcherSchema]).optional(),
     approval_requested: z.union([z.boolean(), z.object({ tool: z.string() }).strict()]).optional(),
-    answer: TextMatcherSchema.optional(),
+    answer: AnswerMatcherSchema.optional(),
     /** Failure code of a failed run (e.g. step_limit). */
     error_code: z.string().optional(),
     /** Text that must appear nowhere: not in any model request, chat message or the answer. */
@@ -248,7 +269,7 @@ export const ScenarioSchema = z
     name: z.string().regex(/^[a-z0-9][a-z0-9_-]*$/, 'lower-case words joined by - or _'),
     group: GroupSchema,
     description: z.string().optional(),
-    who: IdentitySchema,
+    who: WhoSchema,
     platform: z.enum(['playground', 'cli', 'slack', 'discord']).default('playground'),
     /** The channel's name; channel rules in settings say `#<channel>`. */
     channel: z.string().min(1).default('ops'),
@@ -267,6 +288,11 @@ export const ScenarioSchema = z
      * `--live` skips it and says why.
      */
     scripted_only: z.string().min(1).optional(),
+    /**
+     * What a good answer does, in words, for the optional LLM judge (`--judge-model`): one binary verdict per item.
+     * The deterministic checks in `expect` still decide pass or fail whenever the scenario has them.
+     */
+    rubric: z.array(z.string().min(1)).default([]),
     /** The scripted model: one entry per model request, in order. */
     model: z.array(ModelTurnSchema).default([]),
     expect: ExpectSchema,

@@ -42,7 +42,7 @@ describe('the judge', () => {
   it('fails a wrong expectation and says what happened instead', async () => {
     const scenario = byName('payments-api-up');
     scenario.expect.tools = [{ name: 'tcp_check' }];
-    scenario.expect.answer = { contains: ['down'], not_contains: [] };
+    scenario.expect.answer = { contains: ['down'], not_contains: [], mentions_outcome: [] };
     const result = await runScenario(scenario);
     expect(result.passed).toBe(false);
     expect(result.reasons).toEqual([
@@ -50,7 +50,39 @@ describe('the judge', () => {
         /^expected a call to tcp_check; got http_check\{"url":"http:\/\/127\.0\.0\.1:\d+\/",/,
       ),
       'the answer does not mention "down"',
+      'not grounded: "down" is in no tool result of the run, nor in the task',
     ]);
+  });
+
+  it('fails an answer term the script wrote but no tool returned: not grounded', async () => {
+    const scenario = byName('api-feels-slow');
+    // The scripted answer says "the database is the likely cause"; no tool result or the task says "database".
+    scenario.expect.answer = {
+      contains: ['db-primary', 'the database'],
+      not_contains: [],
+      mentions_outcome: [],
+    };
+    expect((await runScenario(scenario)).reasons).toEqual([
+      'not grounded: "the database" is in no tool result of the run, nor in the task',
+    ]);
+  });
+
+  it('grounds a term in the task, or in what the person answered, and takes outcome words as the bot’s own', async () => {
+    const fromTask = byName('api-feels-slow');
+    fromTask.expect.answer = { contains: ['slow'], not_contains: [], mentions_outcome: [] };
+    expect((await runScenario(fromTask)).reasons).toEqual([]);
+    const fromPerson = byName('which-service');
+    fromPerson.expect.answer = { contains: ['worker'], not_contains: [], mentions_outcome: [] };
+    expect((await runScenario(fromPerson)).reasons).toEqual([]);
+    const outcomeWords = byName('refused-action-said-done');
+    const answer = outcomeWords.expect.answer!;
+    expect((await runScenario(outcomeWords)).reasons).toEqual([]);
+    outcomeWords.expect.answer = { ...answer, contains: answer.mentions_outcome, mentions_outcome: [] };
+    expect((await runScenario(outcomeWords)).reasons).toEqual([
+      'not grounded: "Note: restart_service was refused" is in no tool result of the run, nor in the task',
+    ]);
+    outcomeWords.expect.answer = { ...answer, mentions_outcome: ['approved'] };
+    expect((await runScenario(outcomeWords)).reasons).toEqual(['the answer does not mention "approved"']);
   });
 
   it('sees text that reached the model, so never_shown is not vacuous', async () => {

@@ -12,8 +12,10 @@ import {
   status,
   text,
 } from './openai-answers.js';
+import { type RequestProblem, requestProblem } from './openai-request-check.js';
 
 export * from './openai-answers.js';
+export type { RequestProblem } from './openai-request-check.js';
 
 export interface FakeOpenAIServerOptions {
   /** Keep every request in `requests` (default true); turn off for long benchmarks. */
@@ -24,6 +26,16 @@ export interface FakeOpenAIServerOptions {
   models?: string[];
   /** Answer only requests with `Authorization: Basic` of this user and password (a server behind basic auth). */
   basicAuth?: { user: string; password: string };
+  /**
+   * Refuse a malformed chat completion request with a 400, as a real API does (openai-request-check.ts); on by
+   * default. Off only for a test about what a client does with a request that is not checked.
+   */
+  checkRequests?: boolean;
+  /**
+   * What the client sends, changed before anything reads it: a test's stand-in for a client that sends a broken
+   * conversation (dropped tool messages), so the check above can be shown to catch it.
+   */
+  rewriteRequest?: (body: FakeRequestBody) => FakeRequestBody;
 }
 
 /**
@@ -50,6 +62,8 @@ export class FakeOpenAIServer {
   private readonly reviewQueue: FakeAnswer[] = [];
   /** Every request received, recorded or not. */
   requestCount = 0;
+  /** Chat completion requests refused as malformed, with why, in order (see openai-request-check.ts). */
+  readonly rejected: Array<{ request: RecordedRequest; problem: RequestProblem }> = [];
   private readonly queue: FakeAnswer[] = [];
   private responder: FakeResponder | undefined;
   private readonly sockets = new Set<Socket>();
@@ -121,12 +135,17 @@ export class FakeOpenAIServer {
   private async handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
     const chunks: Buffer[] = [];
     for await (const chunk of request) chunks.push(chunk as Buffer);
-    const rawBody = Buffer.concat(chunks).toString('utf8');
+    let rawBody = Buffer.concat(chunks).toString('utf8');
+    let body = parseBody(rawBody);
+    if (this.options.rewriteRequest) {
+      body = this.options.rewriteRequest(body);
+      rawBody = JSON.stringify(body);
+    }
     const recorded: RecordedRequest = {
       method: request.method ?? 'GET',
       path: request.url ?? '/',
       headers: request.headers,
-      body: parseBody(rawBody),
+      body,
       rawBody,
     };
     this.requestCount++;
@@ -147,6 +166,14 @@ export class FakeOpenAIServer {
     }
     if (recorded.method !== 'POST' || !path.endsWith('/chat/completions')) {
       return sendError(response, 404, `Fake OpenAI server: no route for ${recorded.method} ${path}`);
+    }
+    const problem = this.options.checkRequests === false ? undefined : requestProblem(recorded.body);
+    if (problem) {
+      // Refused before any answer is taken, as a real API refuses it before the model sees it.
+      this.rejected.push({ request: recorded, problem });
+      return sendJson(response, 400, {
+        error: { message: problem.message, type: 'invalid_request_error', param: problem.param, code: null },
+      });
     }
 
     let answer: FakeAnswer;

@@ -120,14 +120,20 @@ describe('durable runs', () => {
     harness.fake.reply(toolCalls([{ name: 'ask_user', arguments: { question: 'Which?' } }]));
     const run = await runTask(harness.kernel, { text: 'check', principal: alice, conversation });
     const { question: _question, ...stored } = (await harness.kernel.get(run.id)) as TestRun;
+    const queued = { id: 'q1', name: 'check_http', arguments: '{"url":"https://x.example"}' };
     await harness.kernel.runs.save({
       ...stored,
       status: 'running',
+      // The model's last turn asked for the queued call, as a run between steps has it: a transcript whose call
+      // and tool message do not match is one a real API refuses.
+      messages: stored.messages.map((message) =>
+        message.role === 'assistant' ? { ...message, toolCalls: [queued] } : message,
+      ),
       queue: [
         {
-          id: 'q1',
-          name: 'check_http',
-          rawArguments: '{"url":"https://x.example"}',
+          id: queued.id,
+          name: queued.name,
+          rawArguments: queued.arguments,
           args: { url: 'https://x.example' },
         },
       ],
