@@ -9,6 +9,7 @@ import type { Redactor } from './redaction.js';
 import type { Run } from './run.js';
 import type { CancelRequest } from './run-cancels.js';
 import type { RunEffects } from './run-effects.js';
+import { isModelEngine } from './run-engine-kind.js';
 import type { RunMachineEvent } from './run-machine.js';
 import { errorsMet, outcomeProblems } from './run-outcomes.js';
 import { noProgress, wrapUpFor } from './run-progress.js';
@@ -58,9 +59,9 @@ export class RunPlanner {
   async plan(start: Run, engine: Engine, stepping: Stepping): Promise<Run> {
     const { limits, clock } = this.deps;
     if (start.step >= limits.maxSteps) return this.stepLimitReached(start);
-    // A model run that is not getting anywhere asks its requester before it spends more steps; its last turn (at
-    // the step limit, or told to stop) answers without tools.
-    const wrapUp = engine.kind === 'react' ? wrapUpFor(start, limits.maxSteps) : undefined;
+    // A model run's last turn (at the step limit, or told to stop) answers without tools. A react run that is not
+    // getting anywhere asks its requester before it spends more steps; a plan's steps are bounded by the plan.
+    const wrapUp = isModelEngine(engine.kind) ? wrapUpFor(start, limits.maxSteps) : undefined;
     const stuck = engine.kind === 'react' && !wrapUp ? noProgress(start) : undefined;
     if (stuck) {
       return this.apply(start, {
@@ -95,8 +96,9 @@ export class RunPlanner {
       const cancel = stepping.cancelled();
       if (cancel) return this.apply(working, { type: 'cancelled', at: this.now(), by: actor(cancel) });
       const code = error instanceof OpsbotError ? error.code : 'engine_error';
-      const fallback =
-        engine.kind === 'react' ? this.deps.fallback?.afterModelError(start, error) : undefined;
+      const fallback = isModelEngine(engine.kind)
+        ? this.deps.fallback?.afterModelError(start, error)
+        : undefined;
       if (fallback?.kind === 'switch')
         return this.apply(start, {
           type: 'engine_switched',
@@ -137,6 +139,11 @@ export class RunPlanner {
         message: `Stopped: the run used ${tokens} tokens, past its budget of ${limits.maxTokens} (limits.max_tokens).`,
       });
     }
+    // A plan made on this turn is recorded (and its checklist posted) before its first calls are planned.
+    const planned =
+      outcome.kind === 'calls' && outcome.stepPlan
+        ? await this.apply(working, { type: 'plan_made', at: this.now(), plan: outcome.stepPlan })
+        : working;
     if (outcome.kind === 'answer') {
       return this.apply(working, {
         type: 'finished',
@@ -160,7 +167,7 @@ export class RunPlanner {
     }
     // A step is a plan and its calls: the batch's save covers the plan too. A crash in between re-plans from
     // the last save; write and danger calls save `executing` before they run.
-    return this.apply(working, { type: 'calls_planned', at: this.now(), calls: outcome.calls });
+    return this.apply(planned, { type: 'calls_planned', at: this.now(), calls: outcome.calls });
   }
 }
 
