@@ -6,7 +6,7 @@ import { errorMessage, OpsbotError } from './errors.js';
 import type { KernelLimits } from './kernel-options.js';
 import type { ModelFallback } from './model-fallback.js';
 import type { Redactor } from './redaction.js';
-import type { Run } from './run.js';
+import type { EngineKind, Run } from './run.js';
 import type { CancelRequest } from './run-cancels.js';
 import type { RunEffects } from './run-effects.js';
 import { isModelEngine } from './run-engine-kind.js';
@@ -14,6 +14,7 @@ import type { RunMachineEvent } from './run-machine.js';
 import { errorsMet, outcomeProblems } from './run-outcomes.js';
 import { noProgress, wrapUpFor } from './run-progress.js';
 import { StepProgress } from './step-progress.js';
+import type { TraceKind } from './trace.js';
 
 export interface RunPlannerDeps {
   effects: RunEffects;
@@ -119,7 +120,7 @@ export class RunPlanner {
       const turn = working.events.slice(eventsBefore).find((event) => event.type === 'model_turn');
       await this.deps.effects.trace(working, {
         // Only a step that asked the model is a model turn; the command and checks engines mostly do not.
-        kind: turn ? 'model_turn' : engine.kind === 'checks' ? 'checks_step' : 'command_step',
+        kind: turn ? 'model_turn' : STEP_TRACE_KINDS[engine.kind],
         durationMs: clock.now() - began,
         summary:
           outcome.kind === 'answer'
@@ -170,6 +171,14 @@ export class RunPlanner {
     return this.apply(planned, { type: 'calls_planned', at: this.now(), calls: outcome.calls });
   }
 }
+
+/** What a step that asked no model is traced as, by engine. */
+const STEP_TRACE_KINDS: Record<EngineKind, TraceKind> = {
+  react: 'command_step',
+  command: 'command_step',
+  checks: 'checks_step',
+  plan: 'plan_step',
+};
 
 function actor(request: CancelRequest) {
   return { key: request.key, displayName: request.displayName };

@@ -10,6 +10,8 @@ export const TraceKindSchema = z.enum([
   'model_turn',
   /** The plan engine's plan, made or made again after a failure: its steps' tools. */
   'plan_made',
+  /** A step of the plan engine that needed no model: the plan's next level of calls. */
+  'plan_step',
   /** A step of the command engine: a typed command parsed into its call, or its result read back. No model. */
   'command_step',
   /** A step of the checks engine (patrols) that needed no model: its planned checks, or their verdict. */

@@ -32,12 +32,21 @@ export interface PlanEngineOptions {
   instructions: string;
 }
 
+/** The problems a failed run names; the model was told all of them. */
+const SHOWN_PROBLEMS = 5;
+
+function clipped(text: string, chars: number): string {
+  return text.length > chars ? `${text.slice(0, chars - 1)}…` : text;
+}
+
 /** A plan the model could not get right: the run fails with the problems, for the person to rephrase. */
 export class PlanInvalidError extends SystemError {
   constructor(problems: readonly string[]) {
+    const listed = problems.slice(0, SHOWN_PROBLEMS).join('; ');
+    const more = problems.length > SHOWN_PROBLEMS ? ` (and ${problems.length - SHOWN_PROBLEMS} more)` : '';
     super(
       ErrorCode.PlanInvalid,
-      `The model's plan was invalid twice: ${problems.join('; ')}. Rephrase the task, or name the checks you want.`,
+      `The model's plan was invalid twice: ${clipped(listed, 1_200)}${more}. Rephrase the task, or name the checks you want.`,
     );
   }
 }

@@ -296,6 +296,28 @@ describe('plan engine', () => {
     expect(run.answer).not.toContain('sk-proj-abcdefghijklmnop');
   });
 
+  it('answers from what it found at the step limit, and shows the steps not run as skipped', async () => {
+    harness = await createHarness({ kernel: { limits: { maxSteps: 3 } } });
+    harness.fake.reply(
+      planReply([
+        { id: 'a', tool: 'check_http', args: { url: 'https://a.example' } },
+        { id: 'b', tool: 'read_logs', args: { service: 'api' }, depends_on: ['a'] },
+        { id: 'c', tool: 'write_note', args: { text: 'done' }, depends_on: ['b'] },
+      ]),
+      text('a is up and the api logs are quiet; the note was not written.'),
+    );
+    const run = await runTask(harness.kernel, { text: 'check, read, note', ...onPlan });
+    expect(run.status).toBe('finished');
+    expect(harness.probe.calls.map((call) => call.tool)).toEqual(['check_http', 'read_logs']);
+    expect(lastMessage(harness.fake.requests[1]!)).toContain('limits.max_steps is 3');
+    expect(run.answer).toContain('a is up and the api logs are quiet; the note was not written.');
+    expect(stateLines(checklistVersions(harness.chat).at(-1))).toEqual([
+      '1 check_http ok',
+      '2 read_logs ok',
+      '3 write_note skipped',
+    ]);
+  });
+
   it('runs a typed command on the command engine when no model is configured', async () => {
     harness = await createHarness({ model: false });
     const run = await runTask(harness.kernel, {

@@ -3,7 +3,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { SettingsSchema } from '../../bot/config/settings-schema.js';
 import { planReply } from '../engines/plan-script.js';
-import { text } from '../fakes/openai-server.js';
+import { status, text } from '../fakes/openai-server.js';
 import { CHANNEL, SlackHarness, settings, USERS } from './slack-harness.js';
 
 let h: SlackHarness;
@@ -47,5 +47,18 @@ describe('Slack plan checklist', () => {
     expect(last).toContain('_replaced by the new plan_');
     expect(last).toContain(':white_check_mark: *4. read_logs*');
     expect(h.threadText(mention.ts)).toContain('The _api_ is up; flaky failed.');
+  });
+
+  it('runs a typed command without the model when it is down, as on react, and says why', async () => {
+    h = await SlackHarness.start({
+      settings: SettingsSchema.parse({ permissions: settings.permissions, engines: { default: 'plan' } }),
+    });
+    h.openai.reply(status(503), status(503));
+    const mention = await h.mention(USERS.alice, 'check_http url=http://api.internal/health');
+    await h.settled();
+    expect(h.probe.count('check_http')).toBe(1);
+    const shown = h.threadText(mention.ts);
+    expect(shown).toContain('http://api.internal/health answered 200');
+    expect(shown).toMatch(/is unreachable since .*, so this ran as a typed command, without the model\./);
   });
 });
