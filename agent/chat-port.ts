@@ -1,6 +1,7 @@
 // What the kernel needs from a chat platform: post and update messages in a conversation. Nothing more.
 import type { CallReview } from './call-review/call-review.js';
 import type { Conversation } from './conversation.js';
+import type { PlanStepState } from './plan-progress.js';
 
 export type MessageTone = 'info' | 'working' | 'success' | 'warning' | 'error';
 
@@ -79,8 +80,30 @@ export type OutboundMessage =
       /** Structured tool results to render as tables or fields. */
       details?: { tool: string; summary: string; data?: unknown }[];
     }
+  | PlanChecklistMessage
   | PatrolReportMessage
   | AlertGroupMessage;
+
+/** One step of a plan's checklist: its tool, the model's reason, how it stands, and the tool's own summary. */
+export type PlanChecklistStep = {
+  /** 1-based across the whole plan, re-planned steps included. */
+  number: number;
+  tool: string;
+  /** The model's reason for the step: model text, shown escaped. */
+  why?: string;
+  state: PlanStepState;
+  /** The tool's summary once it ran (redacted), or why it waits or was skipped. */
+  summary?: string;
+};
+
+/** The plan engine's plan as a checklist in the thread: posted when the plan is made, updated as steps finish. */
+export type PlanChecklistMessage = {
+  kind: 'plan';
+  runId: string;
+  /** 2 once the model made a new plan after a step failed. */
+  round: number;
+  steps: PlanChecklistStep[];
+};
 
 /** One check's line in a patrol report: what changed, its figure, and what it was before since when. */
 export type PatrolReportLine = {

@@ -15,6 +15,8 @@ export const ErrorCode = {
   RunSchema: 'opsbot_run_schema',
   ModelUnavailable: 'opsbot_model_unavailable',
   ModelFailed: 'opsbot_model_failed',
+  /** The model's plan (the plan engine's) was invalid, and so was the one it made when told why. */
+  PlanInvalid: 'opsbot_plan_invalid',
   StoreUnavailable: 'opsbot_store_unavailable',
   RateLimited: 'opsbot_rate_limited',
 } as const;

@@ -3,13 +3,19 @@ import type { Conversation } from './conversation.js';
 import type { Principal } from './principal.js';
 import type { Redactor } from './redaction.js';
 import { type EngineKind, type PlannedCall, RUN_SCHEMA_VERSION, type RunIn } from './run.js';
+import { isModelEngine, type ModelEngineKind } from './run-engine-kind.js';
 
 export interface TaskInput {
   text: string;
   principal: Principal;
   conversation: Conversation;
-  /** Forces an engine; by default react when a model is configured, command otherwise. */
+  /** Forces an engine; by default `modelEngine` when a model is configured (and answers), command otherwise. */
   engine?: EngineKind;
+  /**
+   * The model engine the task runs on when no engine is forced: `react` when absent. Without a model, or with it
+   * unreachable, a typed command still runs on the command engine, whichever is named here.
+   */
+  modelEngine?: ModelEngineKind;
   /** The run's id, when the caller needs it before the run starts. */
   runId?: string;
   /** For the checks engine: the calls to make, and an optional task for a model's summary of their results. */
@@ -68,7 +74,7 @@ export function newRun(input: NewRunInput): RunIn<'queued'> {
 export function taskProblem(text: string, engine: EngineKind, maxTaskChars: number): string | undefined {
   const trimmed = text.trim();
   if (trimmed.length === 0) {
-    return engine === 'react'
+    return isModelEngine(engine)
       ? 'The task is empty. Tell me what to check, for example: "is https://example.com up?"'
       : 'The command is empty. Try `help` to list the commands.';
   }

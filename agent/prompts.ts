@@ -13,6 +13,10 @@ export const PROMPTS = {
   teamNotes: 'team-notes.v1.md',
   wrapUp: 'wrap-up.v1.md',
   callReview: 'call-review.v1.md',
+  plan: 'plan.v1.md',
+  planFix: 'plan-fix.v1.md',
+  planReplan: 'plan-replan.v1.md',
+  planAnswer: 'plan-answer.v1.md',
 } as const;
 export type PromptName = keyof typeof PROMPTS;
 

@@ -4,7 +4,7 @@ import type { AuditEntryInput } from './policy/audit-log.js';
 import type { TraceRecord } from './trace.js';
 
 /** Which field of the run remembers a posted message, so it can be updated later. */
-export type MessageSlot = 'question' | 'approval_card';
+export type MessageSlot = 'question' | 'approval_card' | 'plan_checklist';
 
 export type RunAuditEntry = Omit<AuditEntryInput, 'runId' | 'conversation' | 'actor'> & {
   /** Defaults to the run's requester. */

@@ -17,6 +17,13 @@ export const RunEventSchema = z.discriminatedUnion('type', [
     completionTokens: z.number(),
     durationMs: z.number(),
   }),
+  /** The plan engine's model made a plan (round 1) or a new one after a step failed (round 2). */
+  z.object({
+    ...eventBase,
+    type: z.literal('plan_made'),
+    round: z.number().int().positive(),
+    steps: z.array(z.object({ callId: z.string(), tool: z.string(), dependsOn: z.array(z.string()) })),
+  }),
   z.object({
     ...eventBase,
     type: z.literal('tool_call'),

@@ -8,6 +8,7 @@ import { approvalCounted, approvalDecided, approvalExpired } from './run-machine
 import { cancel } from './run-machine/cancel.js';
 import { fail, finish, interrupted } from './run-machine/endings.js';
 import type { Next, RunMachineEvent, RunMachineEventType } from './run-machine/events.js';
+import { planMade, withChecklistUpdate } from './run-machine/plan.js';
 import { askQuestion, questionExpired, takeAnswer } from './run-machine/questions.js';
 import { refusalCard } from './run-machine/refusals.js';
 import { base, rememberMessage, to, withEvent } from './run-machine/shape.js';
@@ -32,6 +33,7 @@ export const ALLOWED_FROM: { readonly [E in RunMachineEventType]: readonly RunSt
   thread_busy: ['queued'],
   work_started: ['queued', 'running'],
   calls_planned: ['running'],
+  plan_made: ['running'],
   call_recorded: ['running'],
   step_completed: ['running'],
   question_asked: ['running'],
@@ -87,7 +89,7 @@ export function transition(run: Run, event: RunMachineEvent): Transition {
       },
     };
   }
-  return { ok: true, ...apply(run, event) };
+  return { ok: true, ...withChecklistUpdate(run, event, apply(run, event)) };
 }
 
 function apply(run: Run, event: RunMachineEvent): Next {
@@ -117,6 +119,8 @@ function apply(run: Run, event: RunMachineEvent): Next {
       };
     case 'calls_planned':
       return { run: { ...(run as RunIn<'running'>), queue: event.calls }, effects: [] };
+    case 'plan_made':
+      return planMade(run as RunIn<'running'>, event);
     case 'call_recorded': {
       const before = base(run);
       const recorded = recordOutcome(before, event.call, event.outcome, event.at);

@@ -17,6 +17,7 @@ type RawRun = Record<string, unknown>;
  *   migration.
  *   Later, still v4: `conversation.workspaceId` (Slack's team id, Discord's guild id), optional. A run stored
  *   without it is read as it was: its cards take clicks from their channel, whichever workspace names it.
+ *   Later, still v4: `stepPlan`, the plan engine's plan, optional. Runs stored before it ran on other engines.
  * Add `migrations[n]` turning a vN record into vN+1 when the shape changes.
  */
 const migrations: Record<number, (raw: RawRun) => RawRun> = {

@@ -6,13 +6,15 @@ import { errorMessage, OpsbotError } from './errors.js';
 import type { KernelLimits } from './kernel-options.js';
 import type { ModelFallback } from './model-fallback.js';
 import type { Redactor } from './redaction.js';
-import type { Run } from './run.js';
+import type { EngineKind, Run } from './run.js';
 import type { CancelRequest } from './run-cancels.js';
 import type { RunEffects } from './run-effects.js';
+import { isModelEngine } from './run-engine-kind.js';
 import type { RunMachineEvent } from './run-machine.js';
 import { errorsMet, outcomeProblems } from './run-outcomes.js';
 import { noProgress, wrapUpFor } from './run-progress.js';
 import { StepProgress } from './step-progress.js';
+import type { TraceKind } from './trace.js';
 
 export interface RunPlannerDeps {
   effects: RunEffects;
@@ -58,9 +60,9 @@ export class RunPlanner {
   async plan(start: Run, engine: Engine, stepping: Stepping): Promise<Run> {
     const { limits, clock } = this.deps;
     if (start.step >= limits.maxSteps) return this.stepLimitReached(start);
-    // A model run that is not getting anywhere asks its requester before it spends more steps; its last turn (at
-    // the step limit, or told to stop) answers without tools.
-    const wrapUp = engine.kind === 'react' ? wrapUpFor(start, limits.maxSteps) : undefined;
+    // A model run's last turn (at the step limit, or told to stop) answers without tools. A react run that is not
+    // getting anywhere asks its requester before it spends more steps; a plan's steps are bounded by the plan.
+    const wrapUp = isModelEngine(engine.kind) ? wrapUpFor(start, limits.maxSteps) : undefined;
     const stuck = engine.kind === 'react' && !wrapUp ? noProgress(start) : undefined;
     if (stuck) {
       return this.apply(start, {
@@ -95,8 +97,9 @@ export class RunPlanner {
       const cancel = stepping.cancelled();
       if (cancel) return this.apply(working, { type: 'cancelled', at: this.now(), by: actor(cancel) });
       const code = error instanceof OpsbotError ? error.code : 'engine_error';
-      const fallback =
-        engine.kind === 'react' ? this.deps.fallback?.afterModelError(start, error) : undefined;
+      const fallback = isModelEngine(engine.kind)
+        ? this.deps.fallback?.afterModelError(start, error)
+        : undefined;
       if (fallback?.kind === 'switch')
         return this.apply(start, {
           type: 'engine_switched',
@@ -117,7 +120,7 @@ export class RunPlanner {
       const turn = working.events.slice(eventsBefore).find((event) => event.type === 'model_turn');
       await this.deps.effects.trace(working, {
         // Only a step that asked the model is a model turn; the command and checks engines mostly do not.
-        kind: turn ? 'model_turn' : engine.kind === 'checks' ? 'checks_step' : 'command_step',
+        kind: turn ? 'model_turn' : STEP_TRACE_KINDS[engine.kind],
         durationMs: clock.now() - began,
         summary:
           outcome.kind === 'answer'
@@ -137,6 +140,11 @@ export class RunPlanner {
         message: `Stopped: the run used ${tokens} tokens, past its budget of ${limits.maxTokens} (limits.max_tokens).`,
       });
     }
+    // A plan made on this turn is recorded (and its checklist posted) before its first calls are planned.
+    const planned =
+      outcome.kind === 'calls' && outcome.stepPlan
+        ? await this.apply(working, { type: 'plan_made', at: this.now(), plan: outcome.stepPlan })
+        : working;
     if (outcome.kind === 'answer') {
       return this.apply(working, {
         type: 'finished',
@@ -160,9 +168,17 @@ export class RunPlanner {
     }
     // A step is a plan and its calls: the batch's save covers the plan too. A crash in between re-plans from
     // the last save; write and danger calls save `executing` before they run.
-    return this.apply(working, { type: 'calls_planned', at: this.now(), calls: outcome.calls });
+    return this.apply(planned, { type: 'calls_planned', at: this.now(), calls: outcome.calls });
   }
 }
+
+/** What a step that asked no model is traced as, by engine. */
+const STEP_TRACE_KINDS: Record<EngineKind, TraceKind> = {
+  react: 'command_step',
+  command: 'command_step',
+  checks: 'checks_step',
+  plan: 'plan_step',
+};
 
 function actor(request: CancelRequest) {
   return { key: request.key, displayName: request.displayName };

@@ -8,6 +8,7 @@ import { GrantOfferSchema } from './policy/grant-offer.js';
 import { PrincipalSchema } from './principal.js';
 import { EngineKindSchema } from './run-engine-kind.js';
 import { RunEventSchema } from './run-events.js';
+import { StepPlanSchema } from './step-plan.js';
 
 export { type RunEvent, RunEventSchema, type RunEventType } from './run-events.js';
 
@@ -181,6 +182,8 @@ const base = {
   statusMessageId: z.string().optional(),
   /** For the checks engine: the calls to make, all at once, and what a model should summarize afterwards. */
   plan: z.object({ calls: z.array(PlannedCallSchema).min(1), summaryTask: z.string().optional() }).optional(),
+  /** For the plan engine: the model's plan and its round; its progress is read from the events (v4, optional). */
+  stepPlan: StepPlanSchema.optional(),
   /** A run kept only this long after it ends (patrol runs), with no place in its thread's memory. */
   keepForMs: z.number().int().positive().optional(),
   /**

@@ -1,6 +1,7 @@
 // Per-tool call budgets of a run: how many calls of one tool the model may make, counted from the run's own events,
 // so a run carried on in another process after a crash counts what it spent before.
 import type { RunBase } from './run.js';
+import { isModelEngine } from './run-engine-kind.js';
 import type { RunEvent } from './run-events.js';
 
 /** `limits.tool_budgets` in the kernel's words. */
@@ -53,7 +54,7 @@ export function callsLeft(
   budgets: ToolBudgets,
   tool: string,
 ): { left: number; budget: ToolBudget } | undefined {
-  if (run.engine !== 'react') return undefined;
+  if (!isModelEngine(run.engine)) return undefined;
   const budget = toolBudget(budgets, tool);
   return { left: Math.max(0, budget.calls - callsSpent(run, tool)), budget };
 }

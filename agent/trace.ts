@@ -8,6 +8,10 @@ import type { Redactor } from './redaction.js';
 export const TraceKindSchema = z.enum([
   'started',
   'model_turn',
+  /** The plan engine's plan, made or made again after a failure: its steps' tools. */
+  'plan_made',
+  /** A step of the plan engine that needed no model: the plan's next level of calls. */
+  'plan_step',
   /** A step of the command engine: a typed command parsed into its call, or its result read back. No model. */
   'command_step',
   /** A step of the checks engine (patrols) that needed no model: its planned checks, or their verdict. */

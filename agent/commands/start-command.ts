@@ -23,7 +23,8 @@ export async function startRun(core: CommandCore, task: TaskInput, options: Star
   const { clock, limits } = core;
   const unreachable =
     !task.engine && options.modelEngine ? options.fallback.engineAtStart(task.text) : undefined;
-  const engine = task.engine ?? (options.modelEngine && !unreachable ? 'react' : 'command');
+  const engine =
+    task.engine ?? (options.modelEngine && !unreachable ? (task.modelEngine ?? 'react') : 'command');
   const run = newRun({
     ...task,
     id: task.runId ?? options.newId(),

@@ -1,4 +1,5 @@
-// Builds the engines a kernel offers: the command engine always, the react engine when a model is configured.
+// Builds the engines a kernel offers: the command and checks engines always, react and plan when a model is
+// configured.
 import type { Clock } from '../clock.js';
 import { DEFAULT_CONTEXT } from '../context/context-settings.js';
 import type { KernelOptions } from '../kernel-options.js';
@@ -10,6 +11,7 @@ import { visibleToolsFor } from '../visible-tools.js';
 import { ChecksEngine } from './checks-engine.js';
 import { CommandEngine } from './command-engine.js';
 import type { Engine } from './engine.js';
+import { PlanEngine } from './plan-engine.js';
 import { ReactEngine } from './react-engine.js';
 
 export interface EngineDeps
@@ -70,6 +72,15 @@ export function createEngines(deps: EngineDeps): Partial<Record<EngineKind, Engi
       onToolOutputsCut: (run, count, keptTurns) => {
         run.events.push({ type: 'tool_outputs_cut', at: clock.now(), step: run.step, count, keptTurns });
       },
+    });
+    engines.plan = new PlanEngine({
+      model: deps.model,
+      registry,
+      policy,
+      redactor: deps.redactor,
+      clock,
+      botName: deps.botName ?? 'opsbot',
+      instructions: deps.instructions ?? '',
     });
   }
   return engines;

@@ -3,9 +3,15 @@ import type { ModelWait } from '../model/model-port.js';
 import type { ModelRetry } from '../model/model-retry.js';
 import type { EngineKind, PlannedCall, Run } from '../run.js';
 import type { WrapUp } from '../run-progress.js';
+import type { StepPlan } from '../step-plan.js';
 
 export type PlanOutcome =
-  | { kind: 'calls'; calls: PlannedCall[] }
+  | {
+      kind: 'calls';
+      calls: PlannedCall[];
+      /** A plan made on this turn (the plan engine's): the kernel records and posts it before the calls run. */
+      stepPlan?: Omit<StepPlan, 'messageId'>;
+    }
   | {
       kind: 'answer';
       answer: string;

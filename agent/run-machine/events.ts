@@ -6,6 +6,7 @@ import type { PendingApproval, PlannedCall, Run } from '../run.js';
 import type { MessageSlot, RunEffect } from '../run-effect.js';
 import type { WrapUp } from '../run-progress.js';
 import type { RecordedOutcome } from '../run-record-call.js';
+import type { StepPlan } from '../step-plan.js';
 
 export type ApprovalCard = Extract<OutboundMessage, { kind: 'approval' }>;
 
@@ -38,6 +39,8 @@ export type RunMachineEvent =
   | { type: 'thread_busy'; at: number; position: number }
   | { type: 'work_started'; at: number }
   | { type: 'calls_planned'; at: number; calls: PlannedCall[] }
+  /** The plan engine's model made a plan, or a new one after a step failed (round 2); without its message id. */
+  | { type: 'plan_made'; at: number; plan: Omit<StepPlan, 'messageId'> }
   | { type: 'call_recorded'; at: number; call: PlannedCall; outcome: RecordedOutcome }
   | { type: 'step_completed'; at: number }
   | {

@@ -43,5 +43,6 @@ export function rememberMessage(run: Run, slot: MessageSlot, messageId: string):
     return { ...run, question: { ...run.question, messageId } };
   if (slot === 'approval_card' && run.status === 'waiting_for_approval')
     return { ...run, approval: { ...run.approval, cardMessageId: messageId } };
+  if (slot === 'plan_checklist' && run.stepPlan) return { ...run, stepPlan: { ...run.stepPlan, messageId } };
   return run;
 }

@@ -73,7 +73,7 @@ export class AlertInvestigations {
       text: investigationTask(record, clock.now()),
       principal: alertPrincipal(record.receiver, settings.role),
       conversation: threadOf(record),
-      engine: 'react',
+      engine: settings.engine,
     });
     this.options.metrics?.investigationStarted(how);
     return { ...record, investigation: { runId, note: `Investigating: run ${runId}` } };

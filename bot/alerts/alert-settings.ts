@@ -1,6 +1,7 @@
 // The `alerts:` section of opsbot.yaml: where Alertmanager's groups are posted, whether they are investigated, and
 // routes by label. The keys are a contract (see docs/alerts.md); new keys may be added, none renamed.
 import { z } from 'zod';
+import { ModelEngineKindSchema } from '../../agent/run-engine-kind.js';
 import { PatrolChannelSchema, PatrolCheckSchema } from '../../scheduled/patrol-settings.js';
 
 const LabelName = z.string().regex(/^[a-zA-Z_][a-zA-Z0-9_]*$/, 'a Prometheus label name');
@@ -44,6 +45,10 @@ export const AlertSettingsSchema = z
       .describe(
         'With a model: start an investigation run in the thread of each new alert group, as `alert:<receiver>`.',
       ),
+    engine: ModelEngineKindSchema.default('plan').describe(
+      'The model engine investigations run on: `plan` (one call plans the checks, one answers from them) or ' +
+        '`react` (the tool loop).',
+    ),
     role: z
       .string()
       .default('patrol')

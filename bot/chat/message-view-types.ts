@@ -1,5 +1,6 @@
 // The neutral view every adapter renders: blocks, buttons, an outcome and small print, within one platform's limits.
 import type { MessageTone, OutboundMessage } from '../../agent/chat-port.js';
+import type { PlanStepState } from '../../agent/plan-progress.js';
 import type { ViewLimits } from './view-limits.js';
 import type { ToolDataView } from './view-tables.js';
 
@@ -11,7 +12,20 @@ export type ViewBlock =
   | { type: 'text'; text: string; format: 'markdown' | 'plain'; label?: string }
   | { type: 'code'; code: string; label?: string }
   | { type: 'fields'; fields: ViewField[] }
-  | { type: 'detail'; tool: string; summary?: string; data: ToolDataView };
+  | { type: 'detail'; tool: string; summary?: string; data: ToolDataView }
+  /** A plan's steps, each with its state: adapters show the state as an icon, its words when they have none. */
+  | { type: 'checklist'; items: ViewChecklistItem[] };
+
+/** One step of a checklist; every string plain text (a tool's summary and the model's reason, shown escaped). */
+export interface ViewChecklistItem {
+  state: PlanStepState;
+  /** "2. read_logs". */
+  label: string;
+  /** The model's reason for the step. */
+  why?: string;
+  /** The tool's summary once it ran, or why it waits or was skipped. */
+  note?: string;
+}
 
 export interface ViewField {
   label: string;

@@ -14,6 +14,7 @@ import {
 } from './message-view-types.js';
 import { inert } from './neutralize-pings.js';
 import { patrolReportView } from './patrol-report-view.js';
+import { planChecklistView } from './plan-checklist-view.js';
 import { clip, splitText } from './split-text.js';
 import type { ViewLimits } from './view-limits.js';
 import { toolDataView } from './view-tables.js';
@@ -56,6 +57,8 @@ export function messageView(message: OutboundMessage, options: ViewOptions): Mes
       return questionView(message, options);
     case 'approval':
       return approvalView(message, options);
+    case 'plan':
+      return planChecklistView(message, options.limits);
     case 'patrol_report':
       return patrolReportView(message, options.now, options.limits);
     case 'alert_group':

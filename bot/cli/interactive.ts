@@ -16,7 +16,7 @@ export async function interactive(
   context: CliContext,
   io: CliIo,
   principal: Principal,
-  engine?: 'react' | 'command',
+  engine?: 'react' | 'plan' | 'command',
 ): Promise<number> {
   const write = (line: string) => io.stdout.write(`${line}\n`);
   const opsbot = await terminalOpsbot(context, write);

@@ -80,7 +80,8 @@ Exit codes:
 
 Options:
   --as <name>               Act as the local user local:<name> from opsbot.yaml (default: operator).
-  --engine react|command    Force an engine (default: react with a model, command without).
+  --engine react|plan|command
+                            Force an engine (default: engines.default with a model, command without).
   --config <path>           Settings file (default: $OPSBOT_CONFIG or ./opsbot.yaml).
   -h, --help                Show this help.
   --version                 Show opsbot's version and which program runs (the bundle and when it was built).
@@ -110,8 +111,8 @@ export async function runCli(argv: string[], streams: CliStreams, program?: CliP
     return EXIT.ok;
   }
   const engine = values.engine;
-  if (engine !== undefined && engine !== 'react' && engine !== 'command') {
-    io.stderr.write('opsbot: --engine must be react or command\n');
+  if (engine !== undefined && engine !== 'react' && engine !== 'plan' && engine !== 'command') {
+    io.stderr.write('opsbot: --engine must be react, plan or command\n');
     return EXIT.usage;
   }
   const [command, ...rest] = positionals;

@@ -9,6 +9,7 @@ import type { Principal } from '../../agent/principal.js';
 import type { Run } from '../../agent/run.js';
 import { finishedWithProblem } from '../../agent/run-state-words.js';
 import type { Opsbot } from '../compose.js';
+import { modelEngineFor } from '../config/engine-settings.js';
 import { type CliContext, terminalOpsbot } from './cli-context.js';
 import { type CliIo, LineReader } from './cli-io.js';
 import { dim, formatEvent } from './terminal-output.js';
@@ -28,7 +29,7 @@ export function exitCodeOf(run: Run): number {
 export interface RunTaskOptions {
   task: string;
   principal: Principal;
-  engine?: 'react' | 'command';
+  engine?: 'react' | 'plan' | 'command';
   reader?: LineReader;
   opsbot?: Opsbot;
   /** Told the new run's id as soon as it exists (interactive mode watches it for changes made elsewhere). */
@@ -56,7 +57,9 @@ export async function runTask(context: CliContext, io: CliIo, options: RunTaskOp
       text: options.task,
       principal: options.principal,
       conversation,
-      ...(options.engine ? { engine: options.engine } : {}),
+      ...(options.engine
+        ? { engine: options.engine }
+        : { modelEngine: modelEngineFor(context.loaded.settings.engines, conversation) }),
     });
     options.onStarted?.(runId);
     return await carryOn(opsbot, io, runId, options.principal, reader);

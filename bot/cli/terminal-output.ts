@@ -1,8 +1,9 @@
 // Renders runs and chat messages for a terminal: steps as they happen, questions, approval cards and results.
 import { reviewText } from '../../agent/call-review/call-review.js';
-import type { OutboundMessage } from '../../agent/chat-port.js';
+import type { OutboundMessage, PlanChecklistStep } from '../../agent/chat-port.js';
 import type { RunEvent } from '../../agent/run.js';
 import { approvalProgressText } from '../chat/message-view.js';
+import { PLAN_STEP_ICONS, PLAN_STEP_WORDS } from '../chat/plan-checklist-view.js';
 import { VIEW_LIMITS } from '../chat/view-limits.js';
 import { monospaceTable, toolDataView } from '../chat/view-tables.js';
 
@@ -56,6 +57,8 @@ export function formatMessage(message: OutboundMessage): string | undefined {
     }
     case 'approval':
       return formatApproval(message);
+    case 'plan':
+      return formatPlan(message);
     case 'result': {
       const head = message.ok ? green('✔ ') : red('✘ ');
       const details = (message.details ?? [])
@@ -65,6 +68,24 @@ export function formatMessage(message: OutboundMessage): string | undefined {
       return `${head}${renderMarkdown(message.text)}${details ? `\n${details}` : ''}`;
     }
   }
+}
+
+/** The plan as a checklist: a heading, then a line per step (or only `steps`, when given). */
+export function formatPlan(
+  message: Extract<OutboundMessage, { kind: 'plan' }>,
+  steps: PlanChecklistStep[] = message.steps,
+): string {
+  const heading =
+    message.round > 1
+      ? bold('Plan, made again after a step failed:')
+      : bold(`Plan (${message.steps.length} steps):`);
+  const lines = steps.map((step) => {
+    const mark = PLAN_STEP_ICONS[step.state];
+    const why = step.why ? dim(` — ${truncate(step.why, 160)}`) : '';
+    const summary = step.summary ? `: ${truncate(step.summary, 200)}` : '';
+    return `  ${mark} ${step.number}. ${step.tool} ${dim(PLAN_STEP_WORDS[step.state])}${summary}${why}`;
+  });
+  return steps === message.steps ? [heading, ...lines].join('\n') : lines.join('\n');
 }
 
 function formatApproval(message: Extract<OutboundMessage, { kind: 'approval' }>): string {

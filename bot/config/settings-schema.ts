@@ -12,6 +12,7 @@ import { PatrolsSchema } from '../../scheduled/patrol-settings.js';
 import { McpSettingsSchema } from '../../tools/mcp/mcp-settings.js';
 import { ToolSettingsSchema } from '../../tools/tool-settings-schema.js';
 import { AlertSettingsSchema } from '../alerts/alert-settings.js';
+import { EngineSettingsSchema } from './engine-settings.js';
 
 // The kernel's limits and context keys are defined (with their defaults) in agent/, which cannot import bot/;
 // the model request keys belong to the bot, which builds the model client.
@@ -164,6 +165,9 @@ export const SettingsSchema = z.strictObject({
   limits: LimitsSettingsSchema.describe('How far one run may go before opsbot stops it and says why.'),
   model: ModelSettingsSchema.describe(
     'How the model is used. The model itself is chosen in the environment (`OPENAI_MODEL`, `OPENAI_BASE_URL`).',
+  ),
+  engines: EngineSettingsSchema.describe(
+    'Which model engine runs a task: by default, and per channel. `/ops plan <task>` and `opsbot run --engine` pick one per task.',
   ),
   redaction: RedactionSettingsSchema.describe(
     'Secrets removed from everything the model, traces, logs and chat see.',

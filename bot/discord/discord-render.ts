@@ -15,8 +15,10 @@ import {
   OUTCOME_WORDS,
   type ViewBlock,
   type ViewButton,
+  type ViewChecklistItem,
   type ViewOutcome,
 } from '../chat/message-view-types.js';
+import { PLAN_STEP_ICONS } from '../chat/plan-checklist-view.js';
 import { clip, paginate } from '../chat/split-text.js';
 import { VIEW_LIMITS } from '../chat/view-limits.js';
 import { monospaceTable, type ToolDataView } from '../chat/view-tables.js';
@@ -145,6 +147,14 @@ function viewEmbeds(view: MessageView): APIEmbed[] {
       current.fields = [...(current.fields ?? []), ...fields];
       continue;
     }
+    if (block.type === 'checklist') {
+      // Line by line, so that a long plan goes on in the next embed rather than past a description's limit.
+      for (const line of checklistLines(block.items)) {
+        if ((current.description?.length ?? 0) + line.length + 1 > DISCORD_LIMITS.embedDescription) push();
+        current.description = current.description ? `${current.description}\n${line}` : line;
+      }
+      continue;
+    }
     const text = blockText(block);
     if ((current.description?.length ?? 0) + text.length + 2 > DISCORD_LIMITS.embedDescription) push();
     current.description = current.description ? `${current.description}\n\n${text}` : text;
@@ -162,7 +172,19 @@ function viewEmbeds(view: MessageView): APIEmbed[] {
   return embeds;
 }
 
-function blockText(block: Exclude<ViewBlock, { type: 'fields' | 'detail' }>): string {
+/** A step per line: its state's icon, number and tool in bold, the model's reason, the tool's summary quoted. */
+function checklistLines(items: readonly ViewChecklistItem[]): string[] {
+  return items.map((item) => {
+    const why = item.why ? ` — ${escapeMarkdown(item.why)}` : '';
+    const note = item.note ? `\n> ${escapeMarkdown(item.note)}` : '';
+    return clip(
+      `${PLAN_STEP_ICONS[item.state]} **${escapeMarkdown(item.label)}**${why}${note}`,
+      DISCORD_LIMITS.embedDescription,
+    );
+  });
+}
+
+function blockText(block: Exclude<ViewBlock, { type: 'fields' | 'detail' | 'checklist' }>): string {
   const label = block.label ? `**${block.label}**\n` : '';
   if (block.type === 'code') return `${label}${fencedCode(block.code)}`;
   return `${label}${block.format === 'plain' ? escapeMarkdown(block.text) : block.text}`;

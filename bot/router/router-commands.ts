@@ -91,6 +91,11 @@ function helpText(context: CommandContext): string {
     `*${context.settings.bot_name}* carries out ops tasks. Mention me with a task, or use \`${command} <task>\`.`,
     '',
     `• \`${command} <task>\` — start a task in a new thread`,
+    ...(context.kernel.modelConfigured
+      ? [
+          `• \`${command} plan <task>\` — the same, planned first: the model plans its checks, they run (side by side where they can), and it answers from the results`,
+        ]
+      : []),
     `• \`${command} status [run]\` — active runs, or one run's state and last steps`,
     `• \`${command} cancel <run>\` — stop a run at its next step`,
     `• \`${command} whoami\` — your roles`,

@@ -10,6 +10,7 @@ import { parseDuration } from '../../agent/policy/duration.js';
 import { TaskRateLimiter } from '../../agent/policy/task-rate-limiter.js';
 import type { Principal } from '../../agent/principal.js';
 import type { Run } from '../../agent/run.js';
+import type { ModelEngineKind } from '../../agent/run-engine-kind.js';
 import { GONE_CARD_TEXT, type StoreResetWatch } from '../../agent/store-reset-watch.js';
 import type { PatrolControl } from '../../scheduled/patrol-control.js';
 import type { AlertButtons } from '../alerts/alert-buttons.js';
@@ -17,7 +18,9 @@ import { resolveAnswerChoice } from '../chat/answer-choice.js';
 import type { ChatEvent, RouterReply } from '../chat/chat-event.js';
 import { SOMETHING_WENT_WRONG, STORE_UNREACHABLE_REPLY } from '../chat/event-intake.js';
 import { storeFailureReply } from '../chat/store-failure-reply.js';
+import { modelEngineFor } from '../config/engine-settings.js';
 import type { Settings } from '../config/settings-schema.js';
+import { parsePlanCommand, planUsage } from './plan-command.js';
 import { parseRouterCommand, runRouterCommand } from './router-commands.js';
 
 export interface RouterOptions {
@@ -193,13 +196,17 @@ export class Router {
         ephemeral: await this.command(command ?? { name: 'help' }, event.principal, event.conversation),
       };
     }
+    // `/ops plan <task>`: the task on the plan engine, whatever the channel's default.
+    const planned = parsePlanCommand(event.text);
+    if (planned?.task === '') return { ephemeral: planUsage(this.options.slashCommand ?? '/ops') };
+    const task = planned?.task ?? event.text;
     // `/ops <task>`: show the task in the channel, and work in that message's thread.
     const ref = await this.kernel.notify(
       { ...event.conversation, threadId: undefined },
-      { kind: 'text', text: `${event.principal.displayName} asked: ${event.text}` },
+      { kind: 'text', text: `${event.principal.displayName} asked: ${task}` },
     );
     const conversation = { ...event.conversation, threadId: ref.messageId };
-    return this.startTask(event.text, event.principal, conversation);
+    return this.startTask(task, event.principal, conversation, planned ? 'plan' : undefined);
   }
 
   private async onMessage(event: Extract<ChatEvent, { kind: 'message' }>): Promise<RouterReply> {
@@ -244,6 +251,7 @@ export class Router {
     text: string,
     principal: Principal,
     conversation: Conversation,
+    engine?: ModelEngineKind,
   ): Promise<RouterReply> {
     const rate = await this.limiter.take(principal);
     if (!rate.allowed) {
@@ -255,7 +263,8 @@ export class Router {
       });
       return { ephemeral: rate.message };
     }
-    await this.kernel.start({ text, principal, conversation });
+    const modelEngine = engine ?? modelEngineFor(this.options.settings.engines, conversation);
+    await this.kernel.start({ text, principal, conversation, modelEngine });
     return {};
   }
 

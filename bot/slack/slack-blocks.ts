@@ -8,8 +8,10 @@ import {
   OUTCOME_WORDS,
   type ViewBlock,
   type ViewButton,
+  type ViewChecklistItem,
   type ViewOutcome,
 } from '../chat/message-view-types.js';
+import { chunkLines } from '../chat/plan-checklist-view.js';
 import { clip, splitText } from '../chat/split-text.js';
 import { VIEW_LIMITS } from '../chat/view-limits.js';
 import { cellText, monospaceTable, type ToolDataView, type ViewTable } from '../chat/view-tables.js';
@@ -64,7 +66,28 @@ export function viewBlockToSlack(block: ViewBlock, prefix = ''): KnownBlock[] {
       );
     case 'detail':
       return detailBlocks(block.tool, block.summary, block.data);
+    case 'checklist':
+      return checklistBlocks(block.items);
   }
+}
+
+const STEP_EMOJI: Record<ViewChecklistItem['state'], string> = {
+  waiting: ':white_circle:',
+  running: ':hourglass_flowing_sand:',
+  ok: ':white_check_mark:',
+  failed: ':x:',
+  refused: ':no_entry:',
+  skipped: ':fast_forward:',
+};
+
+/** One line per step (its state's emoji, number and tool, the model's reason, the tool's summary), in sections. */
+function checklistBlocks(items: readonly ViewChecklistItem[]): KnownBlock[] {
+  const lines = items.map((item) => {
+    const why = item.why ? ` — ${safeMrkdwn(item.why)}` : '';
+    const note = item.note ? `\n        _${safeMrkdwn(item.note)}_` : '';
+    return `${STEP_EMOJI[item.state]} *${safeMrkdwn(item.label)}*${why}${note}`;
+  });
+  return chunkLines(lines, SLACK_LIMITS.sectionText).map((chunk) => section(chunk));
 }
 
 function detailBlocks(tool: string, summary: string | undefined, data: ToolDataView): KnownBlock[] {

@@ -36,7 +36,7 @@ afterEach(async () => {
   bot = slack = directory = manager = model = undefined;
 });
 
-async function start(perHour: number) {
+async function start(perHour: number, extra: string[] = []) {
   slack = await startFakeSlackApi();
   slack.channels.set(CHANNEL, 'alerts');
   model = await startFakeOpenAIServer();
@@ -52,6 +52,7 @@ async function start(perHour: number) {
       `  channel: 'slack:${CHANNEL}'`,
       '  investigate: true',
       `  max_investigations_per_hour: ${perHour}`,
+      ...extra,
       '',
     ].join('\n'),
   );
@@ -98,6 +99,22 @@ describe.skipIf(!alertmanagerInstalled)('alert investigations through the real A
     expect(content).toMatch(/firing for: 2\d min/);
     expect(content).toContain('It is not an instruction');
     expect(shown(api.message(CHANNEL, root.ts)!)).toContain('Investigating: run');
+    // On the plan engine unless the settings say otherwise: the plan is asked for in text, with no tools offered.
+    const asked = model.requests.at(-1)!.body;
+    expect(asked.tools ?? []).toEqual([]);
+    expect(String(asked.messages?.[0]?.content)).toContain('First you reply with a plan');
+  }, 60_000);
+
+  it('investigates on the react engine when alerts.engine says so', async () => {
+    const { api, model, manager } = await start(30, ['  engine: react']);
+    await manager.post([alert('DiskFull')]);
+    const root = await waitFor('the root', () => api.topLevel(CHANNEL)[0]);
+    await waitFor('the answer in the thread', () =>
+      api.thread(CHANNEL, root.ts).find((message) => shown(message).includes(ANSWER)),
+    );
+    const asked = model.requests.at(-1)!.body;
+    expect(asked.tools?.length).toBeGreaterThan(0);
+    expect(String(asked.messages?.[0]?.content)).not.toContain('First you reply with a plan');
   }, 60_000);
 
   it("posts a group past the hourly cap with the note and no run, and a person's click past it still investigates", async () => {

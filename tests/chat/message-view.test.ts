@@ -26,6 +26,8 @@ function strings(shown: MessageView): string[] {
         return [block.code];
       case 'fields':
         return block.fields.flatMap((field) => [field.label, field.value]);
+      case 'checklist':
+        return block.items.flatMap((item) => [item.label, item.why ?? '', item.note ?? '']);
       case 'detail':
         return [
           block.tool,

@@ -176,6 +176,24 @@ describe('validation errors', () => {
     expect(error.problems[4]?.message).toBe('expected a number at most 0.95, found 2');
   });
 
+  it('name a model engine that does not exist, by default, per channel and for alerts', () => {
+    const error = problemsOf(
+      [
+        'engines:',
+        '  default: plann',
+        '  channels:',
+        "    '#incidents': command",
+        'alerts:',
+        '  engine: rect',
+      ].join('\n'),
+    );
+    expect(error.problems.map((problem) => [problem.key, problem.line, problem.message])).toEqual([
+      ['engines.default', 2, 'expected one of "react", "plan", found "plann" (did you mean "plan"?)'],
+      ['engines.channels["#incidents"]', 4, 'expected one of "react", "plan", found "command"'],
+      ['alerts.engine', 6, 'expected one of "react", "plan", found "rect" (did you mean "react"?)'],
+    ]);
+  });
+
   it('say when a required key is missing, pointing at its parent', () => {
     const error = problemsOf('permissions:\n  identities:\n    "local:dan":\n      display_name: Dan\n');
     expect(error.problems).toEqual([
@@ -221,7 +239,7 @@ describe('unknown keys', () => {
   it('list the allowed keys when nothing is close', () => {
     const message = problemsOf('colour: blue\n').problems[0]?.message;
     expect(message).toBe(
-      'unknown key; the keys allowed here are bot_name, limits, model, redaction, permissions, tools, mcp, aliases, slack, discord, patrols, alerts, playground',
+      'unknown key; the keys allowed here are bot_name, limits, model, engines, redaction, permissions, tools, mcp, aliases, slack, discord, patrols, alerts, playground',
     );
   });
 

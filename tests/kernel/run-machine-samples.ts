@@ -100,6 +100,23 @@ export const sampleEvents = {
   thread_busy: { type: 'thread_busy', at: AT, position: 2 },
   work_started: { type: 'work_started', at: AT },
   calls_planned: { type: 'calls_planned', at: AT, calls: [sampleCall] },
+  plan_made: {
+    type: 'plan_made',
+    at: AT,
+    plan: {
+      round: 1,
+      steps: [
+        {
+          id: 's1',
+          round: 1,
+          callId: 'plan1_1',
+          tool: 'restart_service',
+          args: { service: 'api' },
+          dependsOn: [],
+        },
+      ],
+    },
+  },
   call_recorded: { type: 'call_recorded', at: AT, call: sampleCall, outcome },
   step_completed: { type: 'step_completed', at: AT },
   question_asked: {

@@ -20,6 +20,7 @@ const TABLE: { [S in RunStatus]: Partial<Record<RunMachineEventType, RunStatus>>
   running: {
     work_started: 'running',
     calls_planned: 'running',
+    plan_made: 'running',
     call_recorded: 'running',
     step_completed: 'running',
     question_asked: 'waiting_for_user',
@@ -103,6 +104,25 @@ describe('what the transitions cause', () => {
     if (!result.ok) throw new Error(result.refusal.message);
     return result.effects.map((effect) => effect.kind);
   };
+
+  it('posts a plan as its checklist and saves it at once, so a restart goes on with it', () => {
+    expect(kinds('running', 'plan_made')).toEqual(['post', 'save', 'trace']);
+  });
+
+  it("updates a plan's posted checklist as its steps change, before the transition's own effects", () => {
+    const plan = sampleEvents.plan_made.plan;
+    const running = { ...sampleRuns.running, stepPlan: { ...plan, messageId: 'm_plan' } };
+    const completed = transition(running, sampleEvents.step_completed);
+    expect(completed.ok && completed.effects.map((effect) => effect.kind)).toEqual(['update', 'save']);
+    const ended = transition(running, sampleEvents.cancelled);
+    expect(ended.ok && ended.effects[0]).toMatchObject({
+      kind: 'update',
+      messageId: 'm_plan',
+      message: { kind: 'plan', steps: [{ state: 'skipped', summary: 'not run: the run was cancelled' }] },
+    });
+    // A run without a plan, or with one not posted, has no checklist to update.
+    expect(kinds('running', 'step_completed')).toEqual(['save']);
+  });
 
   it('saves `executing` before an action runs, so a crash is never replayed', () => {
     expect(kinds('running', 'execution_started')).toEqual(['audit', 'save']);

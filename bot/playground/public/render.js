@@ -77,6 +77,7 @@ export function renderContent(message, context) {
     case 'approval':
     case 'patrol_report':
     case 'alert_group':
+    case 'plan':
       return card(view, context);
     case 'result':
       return `<div class="result result--${view.tone === 'error' ? 'failed' : 'ok'}">${
@@ -129,12 +130,42 @@ function renderBlock(block, context) {
         .join('')}</dl>`;
     case 'detail':
       return renderDetail(block);
+    case 'checklist':
+      return renderChecklist(block);
     default:
       return '';
   }
 }
 
+/** A plan step's state as its icon and words; unknown states (from a newer server) show as their own word. */
+const STEP_STATES = {
+  waiting: ['', 'waiting'],
+  running: [ICONS.clock, 'running'],
+  ok: [ICONS.check, 'done'],
+  failed: [ICONS.cross, 'failed'],
+  refused: [ICONS.shield, 'refused'],
+  skipped: ['', 'skipped'],
+};
+
+/** A plan's steps as a list: each with its state, tool, the model's reason and the tool's summary, all escaped. */
+function renderChecklist(block) {
+  const items = block.items
+    .map((item) => {
+      const [icon, words] = STEP_STATES[item.state] ?? ['', String(item.state)];
+      return `<li class="step step--${escapeHtml(item.state)}"><span class="step__state" title="${escapeHtml(
+        words,
+      )}">${icon}<span class="step__words">${escapeHtml(words)}</span></span><span class="step__label">${escapeHtml(
+        item.label,
+      )}</span>${item.why ? `<span class="step__why">${escapeHtml(item.why)}</span>` : ''}${
+        item.note ? `<span class="step__note">${escapeHtml(item.note)}</span>` : ''
+      }</li>`;
+    })
+    .join('');
+  return `<ol class="checklist">${items}</ol>`;
+}
+
 const CARD_ICONS = {
+  plan: ICONS.check,
   question: ICONS.question,
   approval: ICONS.shield,
   patrol_report: ICONS.eye,
@@ -162,7 +193,7 @@ function card(view, context) {
     : `${buttons(view.buttons)}${view.kind === 'question' && view.footer ? `<div class="card__hint">${escapeHtml(view.footer)}</div>` : ''}`;
   const small = view.kind === 'question' ? '' : footer(view);
   const tone =
-    (view.kind === 'patrol_report' || view.kind === 'alert_group') && view.tone
+    (view.kind === 'patrol_report' || view.kind === 'alert_group' || view.kind === 'plan') && view.tone
       ? ` card--tone-${escapeHtml(view.tone)}`
       : '';
   const classes = `card card--${view.kind} card--${escapeHtml(CARD_STATES[state] ?? state)}${view.outcome ? ' card--done' : ''}${tone}`;
