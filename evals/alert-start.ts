@@ -3,6 +3,7 @@
 import type { ChatPort } from '../agent/chat-port.js';
 import type { Clock } from '../agent/clock.js';
 import { silentLogger } from '../agent/logger.js';
+import type { EngineKind } from '../agent/run-engine-kind.js';
 import { AlertGroupRepository, alertGroupId } from '../bot/alerts/alert-group-repository.js';
 import type { Opsbot } from '../bot/compose.js';
 import { mountAlerts } from '../bot/services/alerts-service.js';
@@ -14,8 +15,14 @@ import { fillValue } from './template.js';
  * Settings an alert scenario needs before its own: the group posted to the scenario's channel, and investigated
  * automatically. A scenario's `settings.alerts` still wins (its role, above all).
  */
-export function alertModeSettings(scenario: Scenario): Record<string, unknown> {
-  return { alerts: { channel: `playground:${scenario.channel}`, investigate: true } };
+export function alertModeSettings(
+  scenario: Scenario,
+  engine: EngineKind | undefined,
+): Record<string, unknown> {
+  // The investigation runs on the scenario's engine: its script is written for it (react unless it says).
+  return {
+    alerts: { channel: `playground:${scenario.channel}`, investigate: true, engine: engine ?? 'react' },
+  };
 }
 
 /** Hands the notification to the receiver and returns the investigation's run id, or says why none started. */

@@ -1,5 +1,5 @@
 // `npm run eval -- compare a.json b.json`: two results files side by side, per group and overall (pass rate, and
-// per run the average steps, tool calls, prompt and completion tokens and wall time), then every scenario whose
+// per run the average steps, model calls, tool calls, prompt and completion tokens and wall time), then every scenario whose
 // result changed. How a prompt or model change is judged: run the suite live before and after, and compare.
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
@@ -13,6 +13,8 @@ const ResultSchema = z.object({
   skipped: z.string().optional(),
   reasons: z.array(z.string()),
   steps: z.number(),
+  /** Absent in results files written before model calls were kept. */
+  modelCalls: z.number().optional(),
   toolCalls: z.number(),
   promptTokens: z.number(),
   completionTokens: z.number(),
@@ -50,6 +52,7 @@ interface Figures {
   runs: number;
   passed: number;
   steps: number;
+  modelCalls: number;
   toolCalls: number;
   promptTokens: number;
   completionTokens: number;
@@ -67,6 +70,7 @@ function figuresOf(results: Result[]): Figures {
     runs: results.length,
     passed: results.filter((result) => result.passed).length,
     steps: sum((result) => result.steps),
+    modelCalls: sum((result) => result.modelCalls ?? 0),
     toolCalls: sum((result) => result.toolCalls),
     promptTokens: sum((result) => result.promptTokens),
     completionTokens: sum((result) => result.completionTokens),
@@ -78,6 +82,7 @@ const COLUMNS = [
   'group',
   'pass rate',
   'avg steps',
+  'avg model calls',
   'avg tool calls',
   'avg prompt',
   'avg completion',
@@ -101,6 +106,7 @@ function cells(group: string, before: Figures | undefined, after: Figures | unde
     group,
     both(rate),
     both((figures) => average(figures, (f) => f.steps)),
+    both((figures) => average(figures, (f) => f.modelCalls)),
     both((figures) => average(figures, (f) => f.toolCalls)),
     both((figures) => average(figures, (f) => f.promptTokens)),
     both((figures) => average(figures, (f) => f.completionTokens)),

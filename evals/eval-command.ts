@@ -24,6 +24,8 @@ export const USAGE = `usage: npm run eval -- [options]
                    scenario has them
   --engine <name>  the engine every task starts with (react, command, or any engine the kernel has); the
                    kernel's own choice by default. Recorded in the results.
+  --model-delay <ms>  scripted: each model answer that many milliseconds late, to compare engines as a slow
+                   model would make them (e.g. --engine react vs --engine plan with --model-delay 300)
   --update-lock    scripted, and rewrite evals/sent.lock.json with what the model is sent now
   --filter <glob>  only scenarios whose <group>/<name>, <name> or <group> matches
   --repeat N       run each scenario N times and report its pass rate
@@ -71,6 +73,7 @@ function options(argv: string[]) {
       'user-model': { type: 'string' },
       'judge-model': { type: 'string' },
       engine: { type: 'string' },
+      'model-delay': { type: 'string' },
       'update-lock': { type: 'boolean', default: false },
       cassettes: { type: 'string', default: CASSETTES_DIR },
       lock: { type: 'string', default: LOCK_PATH },
@@ -88,7 +91,17 @@ function options(argv: string[]) {
   }
   if (values['update-lock'] && values.live)
     throw new UsageError('--update-lock is for scripted runs, not --live');
-  return { ...values, repeat, engine: engineOption(values.engine) };
+  const delay = values['model-delay'];
+  const modelDelayMs = delay === undefined ? undefined : Number(delay);
+  if (
+    modelDelayMs !== undefined &&
+    (!Number.isInteger(modelDelayMs) || modelDelayMs < 0 || modelDelayMs > 60_000)
+  ) {
+    throw new UsageError(`--model-delay takes milliseconds, 0 to 60000, not "${delay}"`);
+  }
+  if (modelDelayMs !== undefined && values.live)
+    throw new UsageError('--model-delay is for scripted runs, not --live');
+  return { ...values, repeat, engine: engineOption(values.engine), modelDelayMs };
 }
 
 /** Checked against the kernel's own list, so an engine added to the kernel is accepted here with no change. */
@@ -158,6 +171,7 @@ export async function evalCommand(argv: string[], env: NodeJS.ProcessEnv, io: Ev
     record: parsed.record,
     judge,
     engine: parsed.engine,
+    modelDelayMs: parsed.modelDelayMs,
     onResult: (result) => io.progress(result.skipped ? 's' : result.passed ? '.' : 'F'),
     onRecorded: (scenario, outcome) =>
       recordings.push(
@@ -179,12 +193,14 @@ export async function evalCommand(argv: string[], env: NodeJS.ProcessEnv, io: Ev
     model: live ? live.model : 'fake-model (scripted)',
     engine: parsed.engine ?? 'default',
     prompts: promptVersions(),
+    ...(parsed.modelDelayMs ? { modelDelayMs: parsed.modelDelayMs } : {}),
   };
   io.out(`\nresults: ${relative(process.cwd(), writeResults(results, meta, parsed.results))}`);
   if (updating) {
     const lock = readLock(parsed.lock);
     for (const result of results)
-      if (result.mode === 'scripted') lock[`${result.group}/${result.name}`] = result.sent;
+      if (result.mode === 'scripted' && result.skipped === undefined)
+        lock[result.lockKey ?? `${result.group}/${result.name}`] = result.sent;
     writeLock(lock, parsed.lock);
     io.out(`updated ${relative(process.cwd(), parsed.lock)}: review the diff, and commit it with the change`);
   }

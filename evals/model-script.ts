@@ -41,10 +41,17 @@ export function completionRequests(fake: FakeOpenAIServer): SentModelRequest[] {
 export async function scriptedModel(
   turns: ModelTurn[],
   values: Record<string, string>,
-  rewriteRequest?: (body: FakeRequestBody) => FakeRequestBody,
+  options: {
+    rewriteRequest?: (body: FakeRequestBody) => FakeRequestBody;
+    /** Each answer this late, as a slow model's would be (`--model-delay`). */
+    delayMs?: number;
+  } = {},
 ): Promise<ModelSource> {
+  const { rewriteRequest, delayMs } = options;
   const fake = await startFakeOpenAIServer(rewriteRequest ? { rewriteRequest } : {});
-  fake.reply(...turns.map((turn) => fakeAnswer(turn, values)));
+  const late = (answer: FakeAnswer): FakeAnswer =>
+    delayMs && (answer.kind === 'completion' || answer.kind === 'status') ? { ...answer, delayMs } : answer;
+  fake.reply(...turns.map((turn) => late(fakeAnswer(turn, values))));
   let unscripted = 0;
   fake.respond(() => {
     unscripted += 1;

@@ -14,6 +14,8 @@ export const ReportMetaSchema = z.object({
   engine: z.string(),
   /** Each prompt as `<file>@<hash of its text>`. */
   prompts: z.record(z.string(), z.string()),
+  /** Scripted: how late each model answer was made (`--model-delay`), when it was. */
+  modelDelayMs: z.number().optional(),
 });
 export type ReportMeta = z.infer<typeof ReportMetaSchema>;
 

@@ -62,6 +62,7 @@ function resultOf(scenario: Scenario, reasons: string[], runs: Run[], rounds: nu
     reasons,
     status: runs.length === rounds ? 'finished' : `ran ${runs.length} of ${rounds} rounds`,
     steps: runs.reduce((sum, run) => sum + run.step, 0),
+    modelCalls: runs.reduce((sum, run) => sum + run.usage.modelCalls, 0),
     toolCalls: runs.reduce((sum, run) => sum + run.usage.toolCalls, 0),
     promptTokens: runs.reduce((sum, run) => sum + run.usage.promptTokens, 0),
     completionTokens: runs.reduce((sum, run) => sum + run.usage.completionTokens, 0),

@@ -8,7 +8,6 @@ import type { EngineKind } from '../agent/run-engine-kind.js';
 import type { Opsbot } from '../bot/compose.js';
 import { RecordingChatPort } from '../tests/fakes/recording-chat-port.js';
 import { alertModeSettings, startAlertRun } from './alert-start.js';
-import { scenarioKey } from './cassette.js';
 import { cassetteModel } from './cassette-source.js';
 import { judge } from './judge.js';
 import { evidenceOf } from './judge-grounding.js';
@@ -21,9 +20,10 @@ import { conversationFor, principalFor } from './people.js';
 import { respondTo } from './person.js';
 import { judgeRubric, type RubricResult, rubricProblems } from './rubric-judge.js';
 import { runPatrolScenario } from './run-patrol-scenario.js';
+import { engineFor, lockKeyFor, scriptFor } from './scenario-engine.js';
 import { composeScenarioOpsbot } from './scenario-opsbot.js';
 import { type ModelMode, resultOf, type ScenarioResult, skippedResult } from './scenario-result.js';
-import type { Scenario } from './schema.js';
+import type { ModelTurn, Scenario } from './schema.js';
 import { distinctFingerprints, type SentFingerprint } from './sent-fingerprint.js';
 import { lockProblems, readLock } from './sent-lock.js';
 import { mergeSettings } from './settings.js';
@@ -49,10 +49,17 @@ function withinTimeout<T>(work: Promise<T>, what: string, ms: number): Promise<T
 const LIVE_SETTINGS = { limits: { model_timeout: '120s', model_retries: 1 } };
 const LIVE_SETTLE_TIMEOUT_MS = 10 * 60_000;
 
-function modelFor(mode: ModelMode, scenario: Scenario, values: Record<string, string>): Promise<ModelSource> {
+function modelFor(
+  mode: ModelMode,
+  script: ModelTurn[],
+  values: Record<string, string>,
+): Promise<ModelSource> {
   if (mode.kind === 'live') return liveModel(mode.target, values);
   if (mode.kind === 'cassette') return cassetteModel(mode.cassette, values, mode.where);
-  return scriptedModel(scenario.model, values, mode.rewriteRequest);
+  return scriptedModel(script, values, {
+    ...(mode.rewriteRequest ? { rewriteRequest: mode.rewriteRequest } : {}),
+    ...(mode.delayMs ? { delayMs: mode.delayMs } : {}),
+  });
 }
 
 /** Who answers the run's questions: the scenario's rules and facts, or in a live run the user model. */
@@ -87,10 +94,10 @@ function rubricFor(
   });
 }
 
-function lockCheck(mode: ModelMode, scenario: Scenario, sent: SentFingerprint[]): string[] {
+function lockCheck(mode: ModelMode, key: string, sent: SentFingerprint[]): string[] {
   if (mode.kind !== 'scripted' || mode.lock === 'skip') return [];
   const lock = mode.lock ?? readLock();
-  return lockProblems(scenarioKey(scenario), lock[scenarioKey(scenario)], sent);
+  return lockProblems(key, lock[key], sent);
 }
 
 /** A person's task, typed in the scenario's channel. */
@@ -127,6 +134,12 @@ export async function runScenario(
   if (mode.kind === 'live' && scenario.scripted_only !== undefined) {
     return skippedResult(scenario, mode, scenario.scripted_only);
   }
+  const engine = engineFor(scenario, options.engine);
+  const script = scriptFor(scenario, engine);
+  if (mode.kind !== 'live' && script === undefined) {
+    return skippedResult(scenario, mode, `no script for the ${engine} engine (scripts.${engine})`);
+  }
+  const lockKey = lockKeyFor(scenario, engine);
   let started = performance.now();
   const settleWithin = mode.kind === 'live' ? LIVE_SETTLE_TIMEOUT_MS : SETTLE_TIMEOUT_MS;
   const dataDir = mkdtempSync(join(tmpdir(), 'opsbot-eval-'));
@@ -142,10 +155,10 @@ export async function runScenario(
   try {
     world = await startWorld(scenario.world);
     values = world.values;
-    model = await modelFor(mode, scenario, values);
+    model = await modelFor(mode, script ?? [], values);
     const modeSettings = mergeSettings(
       mode.kind === 'live' ? LIVE_SETTINGS : {},
-      scenario.alert ? alertModeSettings(scenario) : {},
+      scenario.alert ? alertModeSettings(scenario, engine) : {},
     );
     const composed = await composeScenarioOpsbot(scenario, {
       world,
@@ -162,7 +175,7 @@ export async function runScenario(
     started = performance.now();
     const runId = scenario.alert
       ? await startAlertRun(scenario, { opsbot, chat, clock, values })
-      : await startTask(scenario, opsbot, values, options.engine);
+      : await startTask(scenario, opsbot, values, engine);
     run = await withinTimeout(kernel.settled(runId), 'the run', settleWithin);
     const user = userFor(mode, scenario, values, run);
     const personNotes: string[] = [];
@@ -195,16 +208,19 @@ export async function runScenario(
     const reasons = [
       ...judge(scenario.expect, outcome),
       ...rubricProblems(scenario.expect, rubric),
-      ...lockCheck(mode, scenario, sent),
+      ...lockCheck(mode, lockKey, sent),
     ];
     if (mode.kind === 'live' && mode.onRecording && 'recording' in model) {
       mode.onRecording((model as LiveModelSource).recording(), reasons.length === 0);
     }
-    return resultOf(scenario, mode, reasons, { run, wallMs, sent, rubric });
+    return { ...resultOf(scenario, mode, reasons, { run, wallMs, sent, rubric }), lockKey };
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     const wallMs = Math.round(performance.now() - started);
-    return resultOf(scenario, mode, [`could not run: ${message}`], { run, wallMs, sent: sentSoFar() });
+    return {
+      ...resultOf(scenario, mode, [`could not run: ${message}`], { run, wallMs, sent: sentSoFar() }),
+      lockKey,
+    };
   } finally {
     await opsbot?.close();
     await model?.close();

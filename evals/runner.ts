@@ -28,6 +28,8 @@ export interface RunnerOptions {
   judge?: ModelEndpoint | undefined;
   /** The engine tasks start with (--engine); the kernel's own choice when absent. */
   engine?: EngineKind | undefined;
+  /** Scripted mode: each model answer this late (--model-delay), as a slow model's would be. */
+  modelDelayMs?: number | undefined;
   /** Called once per scenario recorded in live mode: the cassette's path, or why none was written. */
   onRecorded?: (scenario: Scenario, outcome: { path: string } | { notRecorded: string }) => void;
 }
@@ -92,7 +94,11 @@ export async function runScenarios(scenarios: Scenario[], options: RunnerOptions
     }
     await repeated(
       scenario,
-      { kind: 'scripted', ...(options.lock ? { lock: options.lock } : {}) },
+      {
+        kind: 'scripted',
+        ...(options.lock ? { lock: options.lock } : {}),
+        ...(options.modelDelayMs ? { delayMs: options.modelDelayMs } : {}),
+      },
       options,
       results,
     );

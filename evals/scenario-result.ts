@@ -19,6 +19,8 @@ export interface ScenarioResult {
   reasons: string[];
   status: string;
   steps: number;
+  /** Model requests the run made (its reviewer's and its plan's included). */
+  modelCalls: number;
   toolCalls: number;
   promptTokens: number;
   completionTokens: number;
@@ -28,6 +30,8 @@ export interface ScenarioResult {
   sent: SentFingerprint[];
   /** The engine the run started with, as its first event records it; absent when no run started. */
   engine?: string;
+  /** Its entry in evals/sent.lock.json: `group/name`, with `@<engine>` on an engine not its own. */
+  lockKey?: string;
   /** The LLM judge's verdict on the scenario's rubric, with --judge-model. */
   rubric?: RubricResult;
 }
@@ -36,6 +40,8 @@ export type ModelMode =
   | {
       kind: 'scripted';
       lock?: SentLock | 'skip';
+      /** Each scripted answer this late (`--model-delay`), to measure engines as a slow model would make them. */
+      delayMs?: number;
       /** Tests only: what opsbot sends, changed on its way to the fake model (a kernel that breaks the conversation). */
       rewriteRequest?: (body: FakeRequestBody) => FakeRequestBody;
     }
@@ -70,6 +76,7 @@ export function resultOf(
     reasons,
     status: run?.status ?? 'not started',
     steps: run?.step ?? 0,
+    modelCalls: run?.usage.modelCalls ?? 0,
     toolCalls: run?.usage.toolCalls ?? 0,
     promptTokens: run?.usage.promptTokens ?? 0,
     completionTokens: run?.usage.completionTokens ?? 0,

@@ -24,6 +24,7 @@ export const GROUPS = [
   'alerts',
   'mcp',
   'safety',
+  'plan',
 ] as const;
 export const GroupSchema = z.enum(GROUPS);
 
@@ -293,8 +294,15 @@ export const ScenarioSchema = z
      * The deterministic checks in `expect` still decide pass or fail whenever the scenario has them.
      */
     rubric: z.array(z.string().min(1)).default([]),
-    /** The scripted model: one entry per model request, in order. */
+    /** The engine the task starts with (its alert investigation, for an alert); the kernel's choice (react) when absent. */
+    engine: z.enum(['react', 'plan']).optional(),
+    /** The scripted model: one entry per model request, in order, for the scenario's own engine. */
     model: z.array(ModelTurnSchema).default([]),
+    /** The script for another engine, so `--engine plan` (or react) runs the same scenario, compared like for like. */
+    scripts: z
+      .strictObject({ react: z.array(ModelTurnSchema), plan: z.array(ModelTurnSchema) })
+      .partial()
+      .optional(),
     expect: ExpectSchema,
   })
   .strict()

@@ -41,6 +41,7 @@ const result = (
   reasons: passed ? [] : [`${name} went wrong`],
   status: passed ? 'finished' : 'failed',
   steps: 2,
+  modelCalls: 2,
   toolCalls: 1,
   promptTokens: 1000,
   completionTokens: 100,
@@ -84,6 +85,7 @@ describe('npm run eval -- compare', () => {
       [
         result('diagnosis', 'api-feels-slow', false, {
           steps: 1,
+          modelCalls: 1,
           toolCalls: 0,
           promptTokens: 600,
           wallMs: 2000,
@@ -101,12 +103,12 @@ describe('npm run eval -- compare', () => {
         `a ${a}: live qwen2.5:7b at 2026-12-01T10:00:00.000Z; model qwen2.5:7b, engine react, system prompt system.v1.md@aaaaaaaaaaaa`,
         `b ${b}: live qwen2.5:7b at 2026-12-01T10:00:00.000Z; model qwen2.5:7b, engine plan, system prompt system.v2.md@bbbbbbbbbbbb`,
         '',
-        'group                   pass rate  avg steps  avg tool calls   avg prompt  avg completion  avg wall ms',
-        '---------  ----------------------  ---------  --------------  -----------  --------------  -----------',
-        'diagnosis  2/2 (100%) → 1/2 (50%)  2.5 → 1.5       1.5 → 0.5   1000 → 800       100 → 100  4500 → 3000',
-        'safety     1/2 (50%) → 3/3 (100%)      2 → 2           1 → 1  1000 → 1000       100 → 100  4000 → 4000',
-        '---------  ----------------------  ---------  --------------  -----------  --------------  -----------',
-        'overall     3/4 (75%) → 4/5 (80%)  2.3 → 1.8       1.3 → 0.8   1000 → 920       100 → 100  4250 → 3600',
+        'group                   pass rate  avg steps  avg model calls  avg tool calls   avg prompt  avg completion  avg wall ms',
+        '---------  ----------------------  ---------  ---------------  --------------  -----------  --------------  -----------',
+        'diagnosis  2/2 (100%) → 1/2 (50%)  2.5 → 1.5          2 → 1.5       1.5 → 0.5   1000 → 800       100 → 100  4500 → 3000',
+        'safety     1/2 (50%) → 3/3 (100%)      2 → 2            2 → 2           1 → 1  1000 → 1000       100 → 100  4000 → 4000',
+        '---------  ----------------------  ---------  ---------------  --------------  -----------  --------------  -----------',
+        'overall     3/4 (75%) → 4/5 (80%)  2.3 → 1.8          2 → 1.8       1.3 → 0.8   1000 → 920       100 → 100  4250 → 3600',
         '',
         'changed (a → b):',
         '  diagnosis/api-feels-slow: pass → FAIL (api-feels-slow went wrong)',
@@ -159,6 +161,6 @@ describe('a results file', () => {
   it('refuses an engine the kernel does not have, listing those it has', async () => {
     const { code, output } = await run(['--engine', 'guesswork']);
     expect(code).toBe(2);
-    expect(output).toContain('--engine must be one of react, command, not "guesswork"');
+    expect(output).toContain('--engine must be one of react, plan, command, not "guesswork"');
   });
 });
