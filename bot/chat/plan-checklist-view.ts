@@ -67,6 +67,6 @@ export function planChecklistView(message: PlanChecklistMessage, limits: ViewLim
     heading: inert(clip(`${heading} (${ended} of ${steps.length} steps ended)`, limits.headingChars)),
     blocks: [{ type: 'checklist', items }],
     buttons: [],
-    footer: inert(message.runId),
+    // No run id: the run's status message carries it, once.
   };
 }
