@@ -8,7 +8,14 @@ export type MessageTone = 'info' | 'working' | 'success' | 'warning' | 'error';
 /** A platform-neutral message. Adapters render it to Block Kit, Discord components, HTML or a terminal. */
 export type OutboundMessage =
   | { kind: 'text'; text: string; tone?: MessageTone }
-  | { kind: 'status'; runId: string; text: string; tone: MessageTone }
+  | {
+      kind: 'status';
+      runId: string;
+      text: string;
+      tone: MessageTone;
+      /** While the run works or waits: the line offers Cancel (the requester and admins may). */
+      cancellable?: boolean;
+    }
   | {
       kind: 'question';
       runId: string;

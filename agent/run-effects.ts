@@ -10,7 +10,7 @@ import type { Logger } from './logger.js';
 import { type AuditLog, auditActor } from './policy/audit-log.js';
 import { type PostLedger, postKey, STATUS_POST } from './post-ledger.js';
 import type { Redactor } from './redaction.js';
-import type { Run } from './run.js';
+import { isTerminal, type Run } from './run.js';
 import type { RunCancels } from './run-cancels.js';
 import type { RunAuditEntry, RunEffect } from './run-effect.js';
 import type { RunListeners } from './run-listeners.js';
@@ -230,7 +230,13 @@ export class RunEffects {
   }
 
   private async status(run: Run, text: string, tone: MessageTone): Promise<Run> {
-    const message: OutboundMessage = { kind: 'status', runId: run.id, text, tone };
+    const message: OutboundMessage = {
+      kind: 'status',
+      runId: run.id,
+      text,
+      tone,
+      ...(isTerminal(run.status) ? {} : { cancellable: true }),
+    };
     if (run.statusMessageId) return this.update(run, run.statusMessageId, message);
     // A status line posted by a worker that died before saving it is updated, not posted again.
     const posted = await this.post(run, message, STATUS_POST);

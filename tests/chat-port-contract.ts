@@ -61,7 +61,7 @@ export function runChatPortContract(name: string, make: () => Promise<ChatPortHa
       const ref = await harness.port.post(harness.channel, sampleQuestion);
       const shown = await harness.inspect(ref);
       expect(shown.text).toContain('Which environment?');
-      expect(shown.buttons).toEqual(['staging', 'prod']);
+      expect(shown.buttons).toEqual(['staging', 'prod', 'Cancel run']);
     });
 
     it('shows the answer on a question once answered, without buttons', async () => {
@@ -84,7 +84,7 @@ export function runChatPortContract(name: string, make: () => Promise<ChatPortHa
       const shown = await harness.inspect(ref);
       for (const part of ['Alice', 'restart_service', '"service": "api"', 'api is stuck', 'admin'])
         expect(shown.text).toContain(part);
-      expect(shown.buttons).toEqual(['Approve', 'Deny']);
+      expect(shown.buttons).toEqual(['Approve', 'Deny', 'Cancel run']);
       await harness.port.update(ref, {
         ...card,
         decision: { outcome: 'approved', by: 'Bob', at: Date.UTC(2026, 0, 1, 12, 3) },

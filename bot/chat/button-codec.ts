@@ -1,5 +1,5 @@
 // Button ids that carry opaque ids only: `approve:<approvalId>`, `deny:<approvalId>`, `answer:<runId>:<index>`,
-// approving for a while `grant:<approvalId>:<1h>` and `grant:<approvalId>:<1h>:<pattern>`, on patrol reports `pack:<reportId>`, `psnooze:<reportId>:<1h|4h|1d>`, `prun:<reportId>`, and on alert groups `aack:<groupId>`, `ainv:<groupId>`, `asil:<groupId>:<1h|4h>`.
+// approving for a while `grant:<approvalId>:<1h>` and `grant:<approvalId>:<1h>:<pattern>`, on patrol reports `pack:<reportId>`, `psnooze:<reportId>:<1h|4h|1d>`, `prun:<reportId>`, and on alert groups `aack:<groupId>`, `ainv:<groupId>`, `asil:<groupId>:<1h|4h>`, and `cancel:<runId>` on a run's cards.
 import { z } from 'zod';
 
 /** Discord's custom_id limit, the tightest of the platforms; Slack's button value allows 2,000. */
@@ -38,6 +38,8 @@ export const ButtonIntentSchema = z.discriminatedUnion('action', [
   z.object({ action: z.literal('patrol_snooze'), reportId: OpaqueId, snooze: SnoozeChoice }),
   z.object({ action: z.enum(['alert_ack', 'alert_investigate']), groupId: OpaqueId }),
   z.object({ action: z.literal('alert_silence'), groupId: OpaqueId, silence: SilenceChoice }),
+  /** Cancel on a run's working status, question or approval card; the kernel decides who may. */
+  z.object({ action: z.literal('cancel'), runId: OpaqueId }),
 ]);
 /** What a click asks for. The click is checked against the stored approval or run, never against the button. */
 export type ButtonIntent = z.infer<typeof ButtonIntentSchema>;
@@ -76,6 +78,8 @@ function encodedText(intent: ButtonIntent): string {
       return `ainv:${intent.groupId}`;
     case 'alert_silence':
       return `asil:${intent.groupId}:${intent.silence}`;
+    case 'cancel':
+      return `cancel:${intent.runId}`;
   }
 }
 
@@ -131,6 +135,10 @@ const EncodedButton = z
         action: 'alert_silence' as const,
         groupId,
         silence,
+      })),
+      z.tuple([z.literal('cancel'), OpaqueId]).transform(([, runId]) => ({
+        action: 'cancel' as const,
+        runId,
       })),
     ]),
   );

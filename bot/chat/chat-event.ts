@@ -25,8 +25,9 @@ const ActionEventSchema = z
       'alert_ack',
       'alert_investigate',
       'alert_silence',
+      'cancel',
     ]),
-    /** An approval id; for `answer` the run id; for the patrol actions the report id; for alerts the group id. */
+    /** An approval id; for `answer` and `cancel` the run id; for the patrol actions the report id; for alerts the group id. */
     target: z.string().min(1).max(100),
     /** For `answer` from a button: the index of the chosen choice, which the router turns into its text. */
     choice: z.number().int().min(0).max(MAX_CHOICE_INDEX).optional(),
@@ -115,5 +116,7 @@ export function actionFromButton(
       return { action: intent.action, target: intent.groupId };
     case 'alert_silence':
       return { action: intent.action, target: intent.groupId, value: intent.silence };
+    case 'cancel':
+      return { action: 'cancel', target: intent.runId };
   }
 }

@@ -32,7 +32,7 @@ export function messageView(message: OutboundMessage, options: ViewOptions): Mes
         blocks: [
           { type: 'text', format: 'plain', text: inert(clip(message.text, options.limits.textChars)) },
         ],
-        buttons: [],
+        buttons: message.cancellable ? [cancelButton(message.runId)] : [],
         footer: inert(message.runId),
       };
     case 'text':
@@ -96,7 +96,8 @@ function questionView(message: Message<'question'>, { limits }: ViewOptions): Me
       outcome: { state: 'answered', by: inert(by), at, detail: inert(clip(answer, limits.fieldChars)) },
     };
   }
-  const buttons = message.choices.slice(0, limits.buttons).map(
+  // One place is kept for Cancel, on a row of its own.
+  const buttons = message.choices.slice(0, limits.buttons - 1).map(
     (choice, index): ViewButton => ({
       id: encodeButton({ action: 'answer', runId: message.runId, choice: index }),
       label: inert(clip(choice, limits.buttonLabelChars)),
@@ -108,7 +109,7 @@ function questionView(message: Message<'question'>, { limits }: ViewOptions): Me
     summary: line(`Question for ${message.askedOf}: ${message.question}`, 300),
     heading,
     blocks,
-    buttons,
+    buttons: [...buttons, { ...cancelButton(message.runId), row: 1 }],
     footer: buttons.length > 0 ? 'Pick one, or reply in this thread.' : 'Reply in this thread to answer.',
   };
 }
@@ -160,7 +161,7 @@ function approvalView(card: Message<'approval'>, { now, limits }: ViewOptions): 
     summary: line(`${state}: ${card.tool} requested by ${card.requester}`, 300),
     heading: inert(clip(`${state}: ${card.tool}`, limits.headingChars)),
     blocks,
-    buttons: outcome ? [] : approvalButtons(card),
+    buttons: outcome ? [] : [...approvalButtons(card), cancelRunButton(card)],
     ...(outcome ? { outcome } : { expiresAt: card.expiresAt }),
     footer: inert(`${card.runId} · ${card.approvalId}`),
   };
@@ -170,6 +171,16 @@ function approvalView(card: Message<'approval'>, { now, limits }: ViewOptions): 
  * Approve (once), approve for each grant length, and deny on the first row; a row per offered pattern below it, so
  * an approver sees the wider choice set apart ("For 1h: any service in api, worker").
  */
+/** Cancel the run: the requester and admins may, which the kernel checks at the click. */
+function cancelButton(runId: string): ViewButton {
+  return { id: encodeButton({ action: 'cancel', runId }), label: 'Cancel run', style: 'default' };
+}
+
+/** On an approval card, on a row below the approve, deny and grant buttons, so it is not taken for Deny. */
+function cancelRunButton(card: Message<'approval'>): ViewButton {
+  return { ...cancelButton(card.runId), row: (card.grants?.patterns.length ?? 0) + 1 };
+}
+
 function approvalButtons(card: Message<'approval'>): ViewButton[] {
   const approvalId = card.approvalId;
   const grants = card.grants;

@@ -21,7 +21,7 @@ import { formatToolHelp } from './tool-help.js';
 export type InteractiveCommand =
   | { name: 'help' | 'whoami' | 'permissions' }
   | { name: 'status'; runId?: string }
-  | { name: 'cancel'; runId: string }
+  | { name: 'cancel'; runId?: string }
   | { name: 'approve'; approvalId: string }
   | { name: 'deny'; approvalId: string; reason?: string }
   | { name: 'answer'; runId: string; text: string }

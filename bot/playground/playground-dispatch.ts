@@ -209,6 +209,11 @@ function buttonBelongsTo(intent: ButtonIntent, content: PlaygroundMessage['conte
       return (
         content.kind === 'alert_group' && content.groupId === intent.groupId && content.buttons !== false
       );
+    case 'cancel':
+      return (
+        (content.kind === 'status' || content.kind === 'question' || content.kind === 'approval') &&
+        content.runId === intent.runId
+      );
     default:
       return content.kind === 'patrol_report' && content.reportId === intent.reportId && content.buttons;
   }

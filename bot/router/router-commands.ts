@@ -9,6 +9,7 @@ import {
 import type { Run, RunEvent } from '../../agent/run.js';
 import { finishedWords } from '../../agent/run-state-words.js';
 import { toolUsage } from '../chat/tool-usage.js';
+import { cancelWithoutId } from './cancel-without-id.js';
 import type { CommandContext } from './command-context.js';
 import { listGrantsReply, revokeGrantReply, revokeUsage } from './grant-replies.js';
 
@@ -17,7 +18,8 @@ export type RouterCommand =
   | { name: 'whoami' }
   | { name: 'permissions' }
   | { name: 'status'; runId?: string }
-  | { name: 'cancel'; runId: string }
+  /** Without a run id: this thread's active run, or your only one (cancel-without-id.ts). */
+  | { name: 'cancel'; runId?: string }
   | { name: 'grants' }
   | { name: 'revoke'; grantId: string }
   /** `revoke` alone, or with one word that is not a grant id: a usage hint, not a task. */
@@ -36,8 +38,8 @@ export function parseRouterCommand(text: string): RouterCommand | undefined {
   if (/^permissions$/i.test(trimmed)) return { name: 'permissions' };
   const status = /^status(?:\s+(run_[\w-]+))?$/i.exec(trimmed);
   if (status) return status[1] ? { name: 'status', runId: status[1] } : { name: 'status' };
-  const cancel = /^cancel\s+(run_[\w-]+)$/i.exec(trimmed);
-  if (cancel) return { name: 'cancel', runId: cancel[1]! };
+  const cancel = /^cancel(?:\s+(run_[\w-]+))?$/i.exec(trimmed);
+  if (cancel) return cancel[1] ? { name: 'cancel', runId: cancel[1] } : { name: 'cancel' };
   if (/^grants$/i.test(trimmed)) return { name: 'grants' };
   const revoke = /^revoke(?:\s+(\S+))?$/i.exec(trimmed);
   if (revoke) {
@@ -64,7 +66,9 @@ export async function runRouterCommand(command: RouterCommand, context: CommandC
     case 'status':
       return command.runId ? runStatus(context, command.runId) : activeRuns(context);
     case 'cancel':
-      return (await kernel.cancel(command.runId, principal)).message;
+      return command.runId
+        ? (await kernel.cancel(command.runId, principal)).message
+        : cancelWithoutId(context);
     case 'grants':
       return listGrantsReply(context);
     case 'revoke':
@@ -97,7 +101,7 @@ function helpText(context: CommandContext): string {
         ]
       : []),
     `• \`${command} status [run]\` — active runs, or one run's state and last steps`,
-    `• \`${command} cancel <run>\` — stop a run at its next step`,
+    `• \`${command} cancel [run]\` — stop a run at its next step: in a thread, its run; alone, your only active run`,
     `• \`${command} whoami\` — your roles`,
     `• \`${command} permissions\` — what you can run and approve here`,
     `• \`${command} grants\` — approvals for a while in force: this channel's, then others you could end`,

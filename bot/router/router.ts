@@ -38,6 +38,9 @@ export interface RouterOptions {
   alerts?: Pick<AlertButtons, 'act'>;
 }
 
+/** A whole reply that means "stop the run", not an answer to its question. */
+const STOP_WORDS = /^\s*(cancel|stop)[.!]?\s*$/i;
+
 export class Router {
   private readonly kernel: Kernel;
   private readonly clock: Clock;
@@ -115,6 +118,13 @@ export class Router {
       }
       await this.kernel.answer(event.target, answer, event.principal);
       return {};
+    }
+    if (event.action === 'cancel') {
+      const run = await this.kernel.runs.find(event.target).catch(() => undefined);
+      // Like an answer, a Cancel click counts only where the run's card is.
+      const misplaced = run ? clickPlaceRefusal(run.conversation, event.conversation) : undefined;
+      if (misplaced) return { ephemeral: misplaced };
+      return { ephemeral: (await this.kernel.cancel(event.target, event.principal)).message };
     }
     if (
       event.action === 'alert_ack' ||
@@ -217,7 +227,14 @@ export class Router {
     if (!event.mentioned && !event.direct && !history) return {};
     const waiting = await this.waitingForUser(threadRunIds);
     if (waiting && this.kernel.policy.mayActOnRun(principal, waiting, { kind: 'answer' }).allowed) {
-      await this.kernel.answer(waiting.id, event.text, principal);
+      // "cancel" or "stop" alone is far likelier to mean the run than to answer its question: asked, not taken.
+      if (STOP_WORDS.test(event.text)) {
+        return {
+          ephemeral: `Cancel this run? Click *Cancel run* on its question, or send \`${this.options.slashCommand ?? '/ops'} cancel\` in this thread. Your reply was not taken as the answer; to answer "${event.text.trim()}", put it in quotes.`,
+        };
+      }
+      const quoted = /^\s*"(cancel|stop)"\s*$/i.exec(event.text);
+      await this.kernel.answer(waiting.id, quoted ? quoted[1]! : event.text, principal);
       return {};
     }
     // A command's answer is written for the person who asked ("your roles"), so only they see it where the

@@ -15,7 +15,7 @@ describe('approval card notes', () => {
   it("shows a Confirm card as the requester's own, with Confirm and Deny, and why it asks", () => {
     const shown = view({ ...sampleApprovalCard, confirm: true });
     expect(shown.heading).toContain('Confirm needed');
-    expect(shown.buttons.map((button) => button.label)).toEqual(['Confirm', 'Deny']);
+    expect(shown.buttons.map((button) => button.label)).toEqual(['Confirm', 'Deny', 'Cancel run']);
     const fields = shown.blocks.flatMap((block) => (block.type === 'fields' ? block.fields : []));
     expect(fields.map((field) => field.label)).toContain('Confirm by');
     expect(texts(shown).join('\n')).toContain(`you did not ask for ${sampleApprovalCard.tool}`);

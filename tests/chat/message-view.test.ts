@@ -248,10 +248,12 @@ describe('cards', () => {
     expect(shown.buttons.map((button) => [button.label, button.style])).toEqual([
       ['Approve', 'primary'],
       ['Deny', 'danger'],
+      ['Cancel run', 'default'],
     ]);
     expect(shown.buttons.map((button) => decodeButton(button.id))).toEqual([
       { action: 'approve', approvalId: card.approvalId },
       { action: 'deny', approvalId: card.approvalId },
+      { action: 'cancel', runId: card.runId },
     ]);
     expect(shown.expiresAt).toBe(card.expiresAt);
     expect(shown.outcome).toBeUndefined();
@@ -310,10 +312,11 @@ describe('cards', () => {
   it('shows choices as answer buttons until the question is answered, then the answer and no buttons', () => {
     const question = sampleQuestion;
     const open = view(question);
-    expect(open.buttons.map((button) => button.label)).toEqual(['staging', 'prod']);
+    expect(open.buttons.map((button) => button.label)).toEqual(['staging', 'prod', 'Cancel run']);
     expect(open.buttons.map((button) => decodeButton(button.id))).toEqual([
       { action: 'answer', runId: 'run_1', choice: 0 },
       { action: 'answer', runId: 'run_1', choice: 1 },
+      { action: 'cancel', runId: 'run_1' },
     ]);
     const answered = view({ ...question, answered: { by: 'Alice', answer: 'prod', at: now } });
     expect(answered.buttons).toEqual([]);

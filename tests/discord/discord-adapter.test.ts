@@ -108,9 +108,10 @@ describe('Discord adapter', () => {
       .find((message) => renderDiscordMessage(message).buttons.includes('Approve for 1h'));
     if (!card) throw new Error('no approval card with grant buttons');
     const rows = card.components as { components: { label: string; custom_id: string }[] }[];
-    // One row of five: Approve, three grant lengths, Deny.
+    // One row of five: Approve, three grant lengths, Deny; Cancel run on a row of its own.
     expect(rows.map((row) => row.components.map((button) => button.label))).toEqual([
       ['Approve', 'Approve for 15m', 'Approve for 1h', 'Approve for 4h', 'Deny'],
+      ['Cancel run'],
     ]);
     const grantId = rows[0]!.components[2]!.custom_id;
     expect(grantId).toMatch(/^grant:apv_\w+:1h$/);

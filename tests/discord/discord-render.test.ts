@@ -35,12 +35,14 @@ describe('Discord rendering', () => {
     expect(card!.embeds[0]!.title).toContain('restart_service');
     expect(allText(messages)).toContain('\\"service\\": \\"api\\"');
     const buttons = card!.components.flatMap((row) => row.components);
-    expect(buttons.map((button) => button.label)).toEqual(['Approve', 'Deny']);
+    expect(buttons.map((button) => button.label)).toEqual(['Approve', 'Deny', 'Cancel run']);
     for (const button of buttons) {
       expect('custom_id' in button && button.custom_id.length).toBeLessThanOrEqual(100);
-      expect('custom_id' in button && decodeButton(button.custom_id)).toMatchObject({
-        approvalId: sampleApprovalCard.approvalId,
-      });
+      expect('custom_id' in button && decodeButton(button.custom_id)).toMatchObject(
+        button.label === 'Cancel run'
+          ? { action: 'cancel', runId: sampleApprovalCard.runId }
+          : { approvalId: sampleApprovalCard.approvalId },
+      );
     }
     expect(card!.embeds.at(-1)!.footer?.text).toContain('run_1');
   });
@@ -66,7 +68,7 @@ describe('Discord rendering', () => {
     expect(allText(messages)).toContain('⚠️ Reviewer (advice, not an approval)');
     expect(allText(messages)).toContain('⚠️ contradicted: the health check failed 3 times');
     const buttons = messages[0]!.components.flatMap((row) => row.components);
-    expect(buttons.map((button) => button.label)).toEqual(['Approve', 'Deny']);
+    expect(buttons.map((button) => button.label)).toEqual(['Approve', 'Deny', 'Cancel run']);
     expect(allText(renderDiscordOutbound(sampleApprovalCard, { now: NOON }).messages)).not.toContain(
       'Reviewer',
     );
@@ -89,7 +91,7 @@ describe('Discord rendering', () => {
     const open = renderDiscordOutbound(sampleQuestion, { now: NOON });
     expect(
       open.messages[0]!.components.flatMap((row) => row.components).map((button) => button.label),
-    ).toEqual(['staging', 'prod']);
+    ).toEqual(['staging', 'prod', 'Cancel run']);
     const answered = renderDiscordOutbound(
       { ...sampleQuestion, answered: { by: 'Alice', answer: 'prod', at: NOON } },
       { now: NOON },

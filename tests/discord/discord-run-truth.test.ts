@@ -43,7 +43,7 @@ describe('what a Discord thread reports', () => {
     await rig.settled();
     expect(rig.probe.count('check_http')).toBe(1);
     const question = shown(asked.id).find((message) => message.text.includes("I'm not getting anywhere"));
-    expect(question?.buttons).toEqual(['keep going', 'stop here']);
+    expect(question?.buttons).toEqual(['keep going', 'stop here', 'Cancel run']);
   });
 
   it('runs a typed command with the model down, and says why', async () => {

@@ -69,9 +69,15 @@ async function shoot(element: Locator, name: string): Promise<void> {
 describe('approval grants in the browser', () => {
   it('approves for 1h by button: the same call then runs with no card, another service still gets one', async () => {
     const card = await waitingCard(await ask('restart_service', 'api'), 'api');
-    // No pattern for restart_service: one row, once and for each of permissions.grant_durations, then Deny.
-    expect(await card.locator('.card__actions').count()).toBe(1);
-    expect(await card.locator('.card__actions button').allInnerTexts()).toEqual(GRANT_BUTTONS);
+    // No pattern for restart_service: one row, once and for each of permissions.grant_durations, then Deny;
+    // Cancel run on a row of its own.
+    expect(await card.locator('.card__actions').count()).toBe(2);
+    expect(await card.locator('.card__actions').nth(0).locator('button').allInnerTexts()).toEqual(
+      GRANT_BUTTONS,
+    );
+    expect(await card.locator('.card__actions').nth(1).locator('button').allInnerTexts()).toEqual([
+      'Cancel run',
+    ]);
     await shoot(card, 'approval-card-grants.png');
 
     await youAre(page, 'bob');
@@ -98,13 +104,15 @@ describe('approval grants in the browser', () => {
 
     // The grant covers these arguments only: the worker waits for an approver.
     const worker = await waitingCard(await ask('restart_service', 'worker'), 'worker');
-    expect(await worker.locator('.card__actions button').allInnerTexts()).toEqual(GRANT_BUTTONS);
+    expect(await worker.locator('.card__actions').nth(0).locator('button').allInnerTexts()).toEqual(
+      GRANT_BUTTONS,
+    );
   });
 
   it("shows a pattern's buttons in a second row, and its grant lets the other service's call run with no card", async () => {
     const card = await waitingCard(await ask('restart_app', 'api'), 'api');
     const rows = card.locator('.card__actions');
-    expect(await rows.count()).toBe(2);
+    expect(await rows.count()).toBe(3);
     expect(await rows.nth(0).locator('button').allInnerTexts()).toEqual(GRANT_BUTTONS);
     expect(await rows.nth(1).locator('button').allInnerTexts()).toEqual([
       'For 15m: any service in api, worker',
@@ -137,6 +145,6 @@ describe('approval grants in the browser', () => {
 
     // db is not in the pattern: it waits for an approver, with no pattern offered.
     const db = await waitingCard(await ask('restart_app', 'db'), 'db');
-    expect(await db.locator('.card__actions').count()).toBe(1);
+    expect(await db.locator('.card__actions').count()).toBe(2);
   });
 });

@@ -60,7 +60,7 @@ describe('playground in the browser, with a model', () => {
     await say(page, '@opsbot something is slow, can you look?');
     const question = thread(page).locator('.card--question', { hasText: 'Which service is slow?' });
     await question.waitFor();
-    expect(await question.locator('button').allInnerTexts()).toEqual(['api', 'worker']);
+    expect(await question.locator('button').allInnerTexts()).toEqual(['api', 'worker', 'Cancel run']);
     await question.locator('button', { hasText: 'worker' }).click();
     await message(thread(page), 'idle rather than stuck').waitFor();
     expect(JSON.parse(lastModelInput())).toMatchObject({ answer: 'worker', answered_by: 'Alice' });

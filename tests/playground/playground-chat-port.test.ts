@@ -114,7 +114,7 @@ describe('playground store', () => {
     const contradicted = await shown(reviewedApprovalCard('contradicted'));
     expect(contradicted.text).toContain('⚠️ Reviewer (advice, not an approval)');
     expect(contradicted.text).toContain('⚠️ contradicted: the health check failed 3 times');
-    expect(contradicted.buttons).toEqual(['Approve', 'Deny']);
+    expect(contradicted.buttons).toEqual(['Approve', 'Deny', 'Cancel run']);
     expect((await shown(sampleApprovalCard)).text).not.toContain('Reviewer');
   });
 });

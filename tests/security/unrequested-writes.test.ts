@@ -51,7 +51,7 @@ describe('attack: a write the person did not ask for, proposed after reading out
     expect(shown.text).toContain('Confirm needed: write_note');
     expect(shown.text).toContain('Alice only (who asked for this run)');
     expect(shown.text).toContain('you did not ask for write_note');
-    expect(shown.buttons).toEqual(['Confirm', 'Deny']);
+    expect(shown.buttons).toEqual(['Confirm', 'Deny', 'Cancel run']);
     expect(h.threadText(mention.ts)).toContain('Waiting for Alice to confirm write_note');
 
     await h.click(USERS.dave, card, 'Confirm');

@@ -47,6 +47,7 @@ describe.each<SlackMode>(['http', 'socket'])('Slack approval cards over %s', (mo
       expect.stringMatching(/^"value":"grant:apv_[\w-]+:1h"$/),
       expect.stringMatching(/^"value":"grant:apv_[\w-]+:4h"$/),
       expect.stringMatching(/^"value":"deny:apv_[\w-]+"$/),
+      expect.stringMatching(/^"value":"cancel:run_[\w-]+"$/),
     ]);
     expect(JSON.stringify(card.blocks)).toContain('"style":"primary"');
     expect(JSON.stringify(card.blocks)).toContain('"style":"danger"');

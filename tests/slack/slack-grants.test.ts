@@ -94,11 +94,12 @@ describe('Slack approval grants', () => {
       'For 15m: any service in api, worker',
       'For 1h: any service in api, worker',
       'For 4h: any service in api, worker',
+      'Cancel run',
     ]);
-    // The pattern's buttons sit in a row of their own.
+    // The pattern's buttons sit in a row of their own, and Cancel run on one below.
     expect(
       (first.card.blocks as { type: string }[]).filter((block) => block.type === 'actions'),
-    ).toHaveLength(2);
+    ).toHaveLength(3);
 
     await h.click(USERS.dave, first.card, 'For 1h: any service in api, worker');
     await h.settled();
@@ -125,6 +126,7 @@ describe('Slack approval grants', () => {
       'Approve for 1h',
       'Approve for 4h',
       'Deny',
+      'Cancel run',
     ]);
     // A button Slack never showed, built by hand: the run holds what its card offered, so nothing is approved.
     const forged = structuredClone(db.card);
@@ -139,6 +141,6 @@ describe('Slack approval grants', () => {
     await h.settled();
     expect(h.responsesText().at(-1)).toContain('restart_app offers no pattern "app-services" for this call');
     expect(h.probe.count('restart_app')).toBe(0);
-    expect(renderSlackMessage(h.api.message(CHANNEL, db.card.ts)!).buttons).toHaveLength(5);
+    expect(renderSlackMessage(h.api.message(CHANNEL, db.card.ts)!).buttons).toHaveLength(6);
   });
 });

@@ -209,7 +209,7 @@ describe('Slack tables and cards', () => {
     expect(contradicted.text).toContain('⚠️ Reviewer (advice, not an approval)');
     expect(contradicted.text).toContain('⚠️ contradicted: the health check failed 3 times');
     // Advice only: the approver keeps both buttons.
-    expect(contradicted.buttons).toEqual(['Approve', 'Deny']);
+    expect(contradicted.buttons).toEqual(['Approve', 'Deny', 'Cancel run']);
     const unavailable = shown({
       ...sampleApprovalCard,
       review: { kind: 'unavailable', why: 'no answer within 10 s' },

@@ -37,7 +37,7 @@ describe('Slack approval cards under the two-person rule', () => {
     await h.settled();
     const counted = renderSlackMessage(h.api.message(CHANNEL, card.ts)!);
     expect(counted.text).toContain('1 of 2 approvals: Bob Builder');
-    expect(counted.buttons).toEqual(['Approve', 'Deny']);
+    expect(counted.buttons).toEqual(['Approve', 'Deny', 'Cancel run']);
     expect(h.probe.count('delete_volume')).toBe(0);
     // Bob is told, privately, that his approval counted and one more is needed.
     expect(h.responsesText().at(-1)).toMatch(
