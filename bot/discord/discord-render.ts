@@ -96,7 +96,15 @@ export function renderDiscordView(view: MessageView): RenderedDiscord {
     const text = view.blocks.map((block) => (block.type === 'text' ? block.text : '')).join(' ');
     const tone = view.tone ? `${TONE_EMOJI[view.tone]} ` : '';
     const runId = view.footer ? ` · \`${view.footer}\`` : '';
-    return { messages: [payload({ content: clip(`${tone}${text}${runId}`, DISCORD_LIMITS.content) })] };
+    return {
+      messages: [
+        payload({
+          content: clip(`${tone}${text}${runId}`, DISCORD_LIMITS.content),
+          // While the run works or waits, Cancel run; none once it has ended.
+          components: discordButtonRows(view.buttons),
+        }),
+      ],
+    };
   }
   const embeds = viewEmbeds(view);
   const pages = paginate(embeds, VIEW_LIMITS.discord.page, embedSize);

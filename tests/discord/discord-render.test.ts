@@ -87,6 +87,24 @@ describe('Discord rendering', () => {
     expect(allText(withdrawn.messages)).toContain('Cancelled** by **Alice**');
   });
 
+  it('gives a working status line a Cancel run button, and an ended one none', () => {
+    const working = renderDiscordOutbound(
+      { kind: 'status', runId: 'run_1', text: 'Working on it…', tone: 'working', cancellable: true },
+      { now: NOON },
+    ).messages[0]!;
+    const buttons = working.components.flatMap((row) => row.components);
+    expect(buttons.map((button) => button.label)).toEqual(['Cancel run']);
+    expect('custom_id' in buttons[0]! && decodeButton(buttons[0].custom_id)).toEqual({
+      action: 'cancel',
+      runId: 'run_1',
+    });
+    const ended = renderDiscordOutbound(
+      { kind: 'status', runId: 'run_1', text: 'Done', tone: 'success' },
+      { now: NOON },
+    ).messages[0]!;
+    expect(ended.components).toEqual([]);
+  });
+
   it('renders a question with a button per choice, and the answer once answered', () => {
     const open = renderDiscordOutbound(sampleQuestion, { now: NOON });
     expect(

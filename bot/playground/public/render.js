@@ -72,7 +72,7 @@ export function renderContent(message, context) {
         TONE_ICONS[view.tone] ?? ''
       }</span><span class="status__text">${escapeHtml(view.blocks[0]?.text ?? view.summary)}</span>${
         view.footer ? `<span class="status__run">${escapeHtml(view.footer)}</span>` : ''
-      }</div>`;
+      }</div>${buttons(view.buttons ?? [])}`;
     case 'question':
     case 'approval':
     case 'patrol_report':
