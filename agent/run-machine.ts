@@ -106,7 +106,7 @@ function apply(run: Run, event: RunMachineEvent): Next {
               kind: 'text',
               tone: 'info',
               // Everyone in the thread reads this, so it names whose request waits.
-              text: `I'm still working on the earlier request in this thread. ${capitalized(possessive(run.principal.displayName))} request is queued (position ${event.position}) and will start when it is done (${run.id}).`,
+              text: threadBusyWords(run.principal.displayName, run.id, event),
             },
           },
           { kind: 'audit', entry: { kind: 'thread_busy', reason: `queued at position ${event.position}` } },
@@ -264,6 +264,25 @@ function apply(run: Run, event: RunMachineEvent): Next {
     case 'action_interrupted':
       return interrupted(run as RunIn<'executing'>, event.at);
   }
+}
+
+/** The queued run's line: whose request waits, behind what, and its place in line. */
+function threadBusyWords(
+  requester: string,
+  runId: string,
+  event: Extract<RunMachineEvent, { type: 'thread_busy' }>,
+): string {
+  const whose = capitalized(possessive(requester));
+  const place = event.position > 1 ? ` (position ${event.position})` : '';
+  const behind = event.behind;
+  if (behind) {
+    const waits =
+      behind.waitsFor.kind === 'answer'
+        ? `it waits for ${possessive(behind.waitsFor.who)} answer`
+        : `it waits for an approval of ${behind.waitsFor.tool}`;
+    return `Queued behind ${possessive(behind.requester)} run: ${waits}. ${whose} request${place} starts when that run ends (${runId}).`;
+  }
+  return `I'm still working on the earlier request in this thread. ${whose} request is queued (position ${event.position}) and will start when it is done (${runId}).`;
 }
 
 function capitalized(text: string): string {

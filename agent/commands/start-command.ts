@@ -69,6 +69,31 @@ export async function startRun(core: CommandCore, task: TaskInput, options: Star
     return saved.id;
   }
   const position = await core.scheduler.admit(saved.conversation, saved.id);
-  if (position > 0) await applyTransition(core, saved, { type: 'thread_busy', at: clock.now(), position });
+  if (position > 0) {
+    const behind = await waitingRunOf(core, earlier);
+    await applyTransition(core, saved, {
+      type: 'thread_busy',
+      at: clock.now(),
+      position,
+      ...(behind ? { behind } : {}),
+    });
+  }
   return saved.id;
+}
+
+/** The thread's run that waits for a person, newest first, as the queued run's line names it. */
+async function waitingRunOf(core: CommandCore, runIds: readonly string[]) {
+  for (const runId of [...runIds].reverse()) {
+    const run = await core.runs.find(runId).catch(() => undefined);
+    if (run?.status === 'waiting_for_user') {
+      const asked = run.principal.displayName;
+      return { requester: asked, waitsFor: { kind: 'answer' as const, who: asked } };
+    }
+    if (run?.status === 'waiting_for_approval')
+      return {
+        requester: run.principal.displayName,
+        waitsFor: { kind: 'approval' as const, tool: run.approval.call.name },
+      };
+  }
+  return undefined;
 }

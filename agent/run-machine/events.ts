@@ -36,7 +36,13 @@ export type AnswerTake =
   | { kind: 'ask_again'; args: Record<string, unknown>; question: string; choices: string[] };
 
 export type RunMachineEvent =
-  | { type: 'thread_busy'; at: number; position: number }
+  | {
+      type: 'thread_busy';
+      at: number;
+      position: number;
+      /** The run the thread is busy with, when it waits for a person: the line then says for whom. */
+      behind?: { requester: string; waitsFor: { kind: 'answer'; who: string } | { kind: 'approval'; tool: string } };
+    }
   | { type: 'work_started'; at: number }
   | { type: 'calls_planned'; at: number; calls: PlannedCall[] }
   /** The plan engine's model made a plan, or a new one after a step failed (round 2); without its message id. */

@@ -47,8 +47,7 @@ export function askQuestion(
       { kind: 'post', message: questionMessage(run, question), slot: 'question' },
       // The status line is shared: it names the person it waits for, never "you".
       { kind: 'status', text: waitingForAnswerWords(run), tone: 'warning' },
-      // Before the save, as at every end: see closing().
-      { kind: 'free_thread' },
+      // The run keeps its thread while it waits: another person's reply there queues behind it, in order.
       { kind: 'save' },
       { kind: 'trace', record: { kind: 'question', summary: asked.question, durationMs: 0 } },
     ],
@@ -105,7 +104,7 @@ export function takeAnswer(
     });
     return {
       run: asked.run,
-      effects: [...shown, traced, ...asked.effects.filter((effect) => effect.kind !== 'free_thread')],
+      effects: [...shown, traced, ...asked.effects],
     };
   }
   const queue =

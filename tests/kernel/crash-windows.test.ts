@@ -42,10 +42,7 @@ describe('crash windows', () => {
     expect(await world.observer.holder(storeKeys.threadLock(world.conversation(0)))).toBeUndefined();
   });
 
-  it.each([
-    ['finished', ['read']],
-    ['waiting_for_user', ['ask']],
-  ] as const)(
+  it.each([['finished', ['read']]] as const)(
     'a process that dies right after saving a run as %s has freed its thread',
     async (status, steps) => {
       const { world, second } = await aliceStarts([...steps], (first) =>
@@ -67,6 +64,32 @@ describe('crash windows', () => {
       expect((await second.kernel.get(next)).status).toBe('finished');
     },
   );
+
+  it('a process that dies right after saving a run as waiting_for_user leaves the thread to it: the next task queues behind, and starts once it ends', async () => {
+    const { world, second, runId } = await aliceStarts(['ask'], (first) =>
+      first.life.dieAfter(
+        (method, args) =>
+          method === 'set' &&
+          String(args[0]).startsWith('run:') &&
+          (args[1] as { status?: string }).status === 'waiting_for_user',
+      ),
+    );
+    expect(await world.observer.holder(storeKeys.threadLock(world.conversation(0)))).toBe(runId);
+    const next = await second.kernel.start({
+      text: taskText(2, []),
+      principal: world.person('alice'),
+      conversation: world.conversation(0),
+    });
+    await world.quiesce();
+    expect((await second.kernel.get(next)).status).toBe('queued');
+    // The dead process's lease on the run lapses; the cancel it put off is carried out, and the thread moves on.
+    await second.kernel.cancel(runId, world.person('alice'));
+    await world.advance(LEASE_MS + 1);
+    await second.kernel.recover();
+    await world.quiesce();
+    expect((await second.kernel.get(runId)).status).toBe('cancelled');
+    expect((await second.kernel.get(next)).status).toBe('finished');
+  });
 
   it('a cancel put off because a dead process held the waiting run is carried out by recovery', async () => {
     const { world, first, second, runId } = await aliceStarts(['restart']);

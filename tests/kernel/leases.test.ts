@@ -78,13 +78,14 @@ describe('run leases', () => {
     expect(harness.fake.requests).toHaveLength(2);
   });
 
-  it('frees the lease and the thread with the last save of a turn: another process can take the run at once', async () => {
+  it('frees the lease with the last save of a turn, and keeps the thread for the waiting run: another process can take the run at once', async () => {
     harness = await createHarness({ store: 'sqlite' });
     harness.fake.reply(toolCalls([{ name: 'ask_user', arguments: { question: 'Which?' } }]));
     const waiting = await runTask(harness.kernel, { text: 'check', principal: alice, conversation });
     expect(waiting.status).toBe('waiting_for_user');
     expect(await harness.store.holder(`run-lease:${waiting.id}`)).toBeUndefined();
-    expect(await harness.store.holder('thread-lock:cli:terminal:t1')).toBeUndefined();
+    // The thread stays the waiting run's: another request there queues behind it.
+    expect(await harness.store.holder('thread-lock:cli:terminal:t1')).toBe(waiting.id);
 
     harness.fake.reply(text('done'));
     const finished = await runTask(harness.kernel, {

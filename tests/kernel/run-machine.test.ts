@@ -128,7 +128,7 @@ describe('what the transitions cause', () => {
     expect(kinds('running', 'execution_started')).toEqual(['audit', 'save']);
   });
 
-  it('frees the thread at every end, and when a run waits for an answer, before saving it', () => {
+  it('frees the thread at every end, before saving it, and keeps it while the run waits for a person', () => {
     for (const [status, type] of [
       ['running', 'finished'],
       ['running', 'failed'],
@@ -136,15 +136,16 @@ describe('what the transitions cause', () => {
       ['waiting_for_user', 'question_expired'],
       ['waiting_for_approval', 'approval_expired'],
       ['executing', 'action_interrupted'],
-      ['running', 'question_asked'],
-      ['running', 'stuck'],
     ] as const) {
       const effects = kinds(status, type);
       expect(effects).toContain('free_thread');
       // A crash between the two must not leave the thread locked by a run that no longer needs it.
       expect(effects.indexOf('free_thread')).toBeLessThan(effects.indexOf('save'));
     }
+    // Waiting for an answer or an approval, the run keeps its thread: another reply there queues behind it.
     expect(kinds('running', 'approval_requested')).not.toContain('free_thread');
+    expect(kinds('running', 'question_asked')).not.toContain('free_thread');
+    expect(kinds('running', 'stuck')).not.toContain('free_thread');
   });
 
   it('hands a run back to the queue after an answer or an approval, after saving it', () => {

@@ -163,7 +163,7 @@ describe('playground: approvals that nobody clicks', () => {
     await playground.say('alice', 'and check the worker', rootId);
     await playground.settled();
     expect(await threadText(rootId)).toContain('The worker is fine.');
-    expect(await threadText(rootId)).not.toContain('request is queued');
+    expect(await threadText(rootId)).not.toContain('Queued behind');
   });
 });
 

@@ -10,7 +10,7 @@ import { VIEW_LIMITS } from '../../bot/chat/view-limits.js';
 import { SettingsSchema } from '../../bot/config/settings-schema.js';
 import { Router } from '../../bot/router/router.js';
 import { type ApprovalHarness, createApprovalHarness, permissions } from '../approvals/approval-harness.js';
-import { toolCalls } from '../fakes/openai-server.js';
+import { text, toolCalls } from '../fakes/openai-server.js';
 
 let harness: ApprovalHarness;
 let router: Pick<Router, 'handle'>;
@@ -141,5 +141,28 @@ describe('the Cancel button', () => {
     expect(decodeButton(cancel?.id)).toEqual({ action: 'cancel', runId: card.runId });
     expect(cancel?.row).toBeGreaterThan(0);
     expect(view.buttons[0]?.label).toMatch(/^Approve/);
+  });
+});
+
+describe('a second person in a thread whose run waits for an answer', () => {
+  it("is queued behind that run, told why, and starts once it ends, with the thread's answer in order", async () => {
+    await setup();
+    const alices = await waitingQuestion('t1');
+    const before = harness.fake.requests.length;
+    await router.handle(say(harness.person('carol'), thread('t1'), 'and is the worker ok?'));
+    // Carol's reply is no answer to Alice's question, and starts nothing yet.
+    expect((await harness.kernel.get(alices)).status).toBe('waiting_for_user');
+    expect(harness.fake.requests).toHaveLength(before);
+    const texts = harness.chat.texts();
+    expect(texts).toContainEqual(
+      expect.stringContaining(
+        "Queued behind Alice's run: it waits for Alice's answer. Carol's request starts when that run ends",
+      ),
+    );
+    harness.fake.reply(text('staging is fine'), text('the worker is fine'));
+    await router.handle(say(harness.person('alice'), thread('t1'), 'staging'));
+    expect((await harness.kernel.get(alices)).status).toBe('finished');
+    const results = harness.chat.ofKind('result').map((result) => result.text);
+    expect(results).toEqual(['staging is fine', 'the worker is fine']);
   });
 });

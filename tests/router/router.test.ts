@@ -121,7 +121,9 @@ describe('router', () => {
     await router.handle(message(harness.person('alice'), thread('t1'), 'restart api'));
     await router.handle(message(harness.person('alice'), thread('t1'), 'also check the worker'));
     expect(harness.chat.texts()).toContainEqual(
-      expect.stringContaining("Alice's request is queued (position 1)"),
+      expect.stringContaining(
+        "Queued behind Alice's run: it waits for an approval of restart_service. Alice's request starts when that run ends",
+      ),
     );
     expect(harness.fake.requests).toHaveLength(1);
 

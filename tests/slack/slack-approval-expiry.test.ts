@@ -40,7 +40,9 @@ describe.each<SlackMode>(['http', 'socket'])('Slack approvals nobody clicks, ove
     h.openai.reply(text('The worker is fine.'));
     await h.mention(USERS.alice, 'check the worker', { threadTs });
     await h.settled();
-    expect(h.threadText(threadTs)).toContain("Alice's request is queued (position 1)");
+    expect(h.threadText(threadTs)).toContain(
+      "Queued behind Alice's run: it waits for an approval of restart_service.",
+    );
     expect(await h.kernel.expirySweep().sweep()).toBe(0);
 
     h.clock.advance(APPROVAL_TTL_MS + 1_000);
@@ -84,6 +86,6 @@ describe.each<SlackMode>(['http', 'socket'])('Slack approvals nobody clicks, ove
     await h.mention(USERS.alice, 'check the worker', { threadTs });
     await h.settled();
     expect(h.threadText(threadTs)).toContain('The worker is fine.');
-    expect(h.threadText(threadTs)).not.toContain('request is queued');
+    expect(h.threadText(threadTs)).not.toContain('Queued behind');
   });
 });
