@@ -41,7 +41,10 @@ export type RunMachineEvent =
       at: number;
       position: number;
       /** The run the thread is busy with, when it waits for a person: the line then says for whom. */
-      behind?: { requester: string; waitsFor: { kind: 'answer'; who: string } | { kind: 'approval'; tool: string } };
+      behind?: {
+        requester: string;
+        waitsFor: { kind: 'answer'; who: string } | { kind: 'approval'; tool: string };
+      };
     }
   | { type: 'work_started'; at: number }
   | { type: 'calls_planned'; at: number; calls: PlannedCall[] }
