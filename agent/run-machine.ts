@@ -114,7 +114,7 @@ function apply(run: Run, event: RunMachineEvent): Next {
       };
     case 'work_started':
       return {
-        run: to(run, 'running', {}),
+        run: to(event.threadSummary ? { ...run, threadSummary: event.threadSummary } : run, 'running', {}),
         effects: [{ kind: 'status', text: WORKING_WORDS, tone: 'working' }],
       };
     case 'calls_planned':

@@ -18,6 +18,7 @@ import { type RunMachineEvent, transition } from './run-machine.js';
 import { RunPlanner } from './run-planner.js';
 import type { RunRepository } from './run-repository.js';
 import type { StepExecutor } from './step-executor.js';
+import { buildThreadSummary } from './thread-summary.js';
 import type { Timers } from './timers.js';
 
 export interface RunWorkerDeps {
@@ -105,7 +106,14 @@ export class RunWorker {
         });
         return;
       }
-      const started = await this.apply(run, { type: 'work_started', at: this.now() });
+      // The thread's context is read when the run starts, not when it was asked for: a run queued behind another
+      // sees how that one ended.
+      const threadSummary = run.status === 'queued' ? await this.threadBefore(run) : undefined;
+      const started = await this.apply(run, {
+        type: 'work_started',
+        at: this.now(),
+        ...(threadSummary ? { threadSummary } : {}),
+      });
       await this.drive(started, engine, state);
     } finally {
       stopBeating();
@@ -115,6 +123,14 @@ export class RunWorker {
       if (this.deps.leases.heldHere(runId)) await this.deps.leases.release(runId);
     }
   };
+
+  /** What was asked in the run's thread before it, and how each ended; undefined for a thread's first run. */
+  private async threadBefore(run: Run): Promise<string | undefined> {
+    const ids = await this.deps.runs.threadRunIds(run.conversation).catch((): string[] => []);
+    const at = ids.indexOf(run.id);
+    const earlier = at === -1 ? ids.filter((id) => id !== run.id) : ids.slice(0, at);
+    return earlier.length > 0 ? buildThreadSummary(this.deps.runs, earlier) : undefined;
+  }
 
   /**
    * While the run is stepped, whatever the step is doing (a slow model call, a long tool): the lease is renewed,

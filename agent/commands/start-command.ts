@@ -3,7 +3,6 @@
 import type { ModelFallback } from '../model-fallback.js';
 import { newRun, type TaskInput, taskProblem } from '../new-run.js';
 import { type AuditLog, auditActor } from '../policy/audit-log.js';
-import { buildThreadSummary } from '../thread-summary.js';
 import { applyTransition, type CommandCore } from './command-core.js';
 
 export interface StartOptions {
@@ -60,8 +59,8 @@ export async function startRun(core: CommandCore, task: TaskInput, options: Star
     conversation: run.conversation,
     reason: run.task.slice(0, 500),
   });
+  // The thread's context is built when the run starts (run-worker.ts), so a queued follow-up sees what came before.
   const earlier = await core.runs.threadRunIds(task.conversation);
-  if (earlier.length > 0) run.threadSummary = await buildThreadSummary(core.runs, earlier);
   const saved = await core.effects.create(run);
   if (saved.alongside) {
     // Beside the thread's active run: a click's one call is not made to wait for an investigation to end.

@@ -46,7 +46,8 @@ export type RunMachineEvent =
         waitsFor: { kind: 'answer'; who: string } | { kind: 'approval'; tool: string };
       };
     }
-  | { type: 'work_started'; at: number }
+  /** A worker starts the run; on its first start, with the thread's context as it stands then. */
+  | { type: 'work_started'; at: number; threadSummary?: string }
   | { type: 'calls_planned'; at: number; calls: PlannedCall[] }
   /** The plan engine's model made a plan, or a new one after a step failed (round 2); without its message id. */
   | { type: 'plan_made'; at: number; plan: Omit<StepPlan, 'messageId'> }

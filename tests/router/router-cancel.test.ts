@@ -164,5 +164,8 @@ describe('a second person in a thread whose run waits for an answer', () => {
     expect((await harness.kernel.get(alices)).status).toBe('finished');
     const results = harness.chat.ofKind('result').map((result) => result.text);
     expect(results).toEqual(['staging is fine', 'the worker is fine']);
+    // Carol's run read the thread when it started, not when it was queued: Alice's answer is in its context.
+    const carols = JSON.stringify(harness.fake.requests.at(-1)?.body.messages);
+    expect(carols).toContain('Alice asked: \\"check it\\" → finished: staging is fine');
   });
 });
