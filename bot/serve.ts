@@ -41,6 +41,7 @@ import { ServiceSet } from './services/service-set.js';
 import { storeResetService } from './services/store-reset-service.js';
 import { storeService } from './services/store-service.js';
 import { storeWritesService } from './services/store-writes-service.js';
+import { workersService } from './services/workers-service.js';
 import { settingsRedactor } from './settings-redactor.js';
 import { installGracefulShutdown } from './shutdown.js';
 import type { StartUp } from './start-up-banner.js';
@@ -214,6 +215,8 @@ export async function serve(options: ServeOptions): Promise<Serving> {
       alerts.delivery ? alertDeliveryService(alerts.delivery) : undefined,
       alerts.held ? heldAlertService(alerts.held) : undefined,
       stepsRuns ? recovery : undefined,
+      // A gateway is ready only while some process steps its runs.
+      stepsRuns ? undefined : workersService(opsbot.store, systemClock),
       stepsRuns ? expirySweepService(opsbot.kernel) : undefined,
       patrols ? patrolService(patrols) : undefined,
     ],

@@ -12,6 +12,29 @@ afterEach(async () => {
 });
 
 describe('gateway and workers on Redis', () => {
+  it("says in the gateway's /readyz whether any worker is alive: not ready with none, ready once one beats", async () => {
+    rig = await startScaleRig();
+    const gateway = await rig.start('gateway', 'gateway');
+    const readiness = async () => {
+      const response = await fetch(`${rig!.gatewayUrl}/readyz`);
+      const body = (await response.json()) as { checks: Record<string, { ok: boolean; detail: string }> };
+      return { status: response.status, workers: body.checks.workers };
+    };
+    const alone = await readiness();
+    expect(alone.status).toBe(503);
+    expect(alone.workers).toMatchObject({ ok: false });
+    expect(alone.workers?.detail).toContain('no worker heard from in the last 30 s');
+    await rig.start('worker-1', 'worker');
+    // Polled: the worker's first heartbeat is written as it starts.
+    let seen = await readiness();
+    for (let tries = 0; seen.workers?.ok !== true && tries < 200; tries++) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      seen = await readiness();
+    }
+    expect(seen.workers?.ok, gateway.output()).toBe(true);
+    expect(seen.workers?.detail).toMatch(/^1 worker \(\d+ runs at once\), last heard/);
+  }, 60_000);
+
   it('answers 200 Slack tasks once each, in their threads, with both workers working', async () => {
     rig = await startScaleRig();
     rig.fake.respond(answeringModel);

@@ -1,0 +1,38 @@
+// A gateway steps no runs: with no worker alive, every task waits in the queue and nobody is told. Its /readyz
+// has a `workers` check that fails when no worker (or single-process bot) has been heard from for 30 s, so a
+// load balancer or an on-call engineer sees it.
+import type { Clock } from '../../agent/clock.js';
+import { formatDuration } from '../../agent/duration-text.js';
+import type { Store } from '../../agent/store/store.js';
+import { liveProcesses } from '../cluster/process-presence.js';
+import type { Service, ServiceReadiness } from './service.js';
+
+/** A worker not heard from for this long counts as gone: two of its heartbeats (15 s apart) were missed. */
+export const WORKER_SILENCE_MS = 30_000;
+
+export function workersService(store: Store, clock: Clock): Service {
+  return {
+    name: 'workers',
+    async start() {},
+    async stop() {},
+    readiness: () => workersReadiness(store, clock.now()),
+  };
+}
+
+export async function workersReadiness(store: Store, now: number): Promise<ServiceReadiness> {
+  const stepping = (await liveProcesses(store, now)).filter(
+    (process) => process.role !== 'gateway' && now - process.seenAt <= WORKER_SILENCE_MS,
+  );
+  if (stepping.length === 0) {
+    return {
+      ok: false,
+      detail: `no worker heard from in the last ${formatDuration(WORKER_SILENCE_MS)}: tasks wait in the queue until one runs (start one with OPSBOT_ROLE=worker on the same OPSBOT_STORE_URL)`,
+    };
+  }
+  const latest = Math.max(...stepping.map((process) => process.seenAt));
+  const concurrency = stepping.reduce((sum, process) => sum + process.concurrency, 0);
+  return {
+    ok: true,
+    detail: `${stepping.length} worker${stepping.length === 1 ? '' : 's'} (${concurrency} runs at once), last heard ${formatDuration(Math.max(0, now - latest))} ago`,
+  };
+}
