@@ -77,7 +77,8 @@ function readLock(file: string): z.infer<typeof LockSchema> | undefined {
   }
 }
 
-function alive(pid: number): boolean {
+/** Whether a process on this machine is alive: signal 0 checks without sending anything. */
+export function alive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;

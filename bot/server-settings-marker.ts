@@ -6,6 +6,7 @@ import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { z } from 'zod';
+import { alive } from './instance-id.js';
 
 const MARKER = 'server-settings.json';
 
@@ -45,13 +46,4 @@ export function readServerSettingsMarker(dataDir: string): ServerSettingsMarker 
   }
   if (!parsed.success || parsed.data.host !== hostname() || !alive(parsed.data.pid)) return undefined;
   return parsed.data;
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
 }

@@ -16,6 +16,14 @@ export function withSelfUrl(args: unknown, url: string): unknown {
   return args;
 }
 
+/** Every string in the args, however deep. */
+export function stringsIn(args: unknown): string[] {
+  if (typeof args === 'string') return [args];
+  if (Array.isArray(args)) return args.flatMap(stringsIn);
+  if (args !== null && typeof args === 'object') return Object.values(args).flatMap(stringsIn);
+  return [];
+}
+
 /** The args as they are checked against the tool's input at start-up: the reference is a URL there. */
 export function withSampleSelfUrl(args: unknown): unknown {
   return withSelfUrl(args, SAMPLE_SELF_URL);

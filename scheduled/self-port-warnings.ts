@@ -1,7 +1,7 @@
 // A patrol that checks the bot's own endpoints on a port it does not listen on reports the bot down when it is
 // up. Valid settings, wrong result: said as a warning at start-up and by `opsbot config check`.
 import type { Patrols } from './patrol-settings.js';
-import { SELF_URL_REFERENCE } from './self-address.js';
+import { SELF_URL_REFERENCE, stringsIn } from './self-address.js';
 
 /** The bot's own endpoints: a loopback URL with one of these paths means the check is of this bot. */
 const OWN_PATHS = new Set(['/healthz', '/readyz', '/metrics']);
@@ -12,7 +12,7 @@ export function selfPortWarnings(patrols: Patrols, listen: { host: string; port:
   const warnings: string[] = [];
   for (const [name, patrol] of Object.entries(patrols)) {
     for (const check of patrol.checks) {
-      for (const text of textsOf(check.args)) {
+      for (const text of stringsIn(check.args)) {
         const port = ownEndpointPort(text, listen.host);
         if (port === undefined || port === listen.port) continue;
         const path = new URL(text).pathname;
@@ -37,11 +37,4 @@ function ownEndpointPort(text: string, host: string): number | undefined {
   if (!LOOPBACK.has(url.hostname) && url.hostname !== host) return undefined;
   if (!OWN_PATHS.has(url.pathname)) return undefined;
   return url.port === '' ? (url.protocol === 'https:' ? 443 : 80) : Number(url.port);
-}
-
-function textsOf(value: unknown): string[] {
-  if (typeof value === 'string') return [value];
-  if (Array.isArray(value)) return value.flatMap(textsOf);
-  if (value !== null && typeof value === 'object') return Object.values(value).flatMap(textsOf);
-  return [];
 }

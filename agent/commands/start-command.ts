@@ -60,7 +60,6 @@ export async function startRun(core: CommandCore, task: TaskInput, options: Star
     reason: run.task.slice(0, 500),
   });
   // The thread's context is built when the run starts (run-worker.ts), so a queued follow-up sees what came before.
-  const earlier = await core.runs.threadRunIds(task.conversation);
   const saved = await core.effects.create(run);
   if (saved.alongside) {
     // Beside the thread's active run: a click's one call is not made to wait for an investigation to end.
@@ -69,7 +68,7 @@ export async function startRun(core: CommandCore, task: TaskInput, options: Star
   }
   const position = await core.scheduler.admit(saved.conversation, saved.id);
   if (position > 0) {
-    const behind = await waitingRunOf(core, earlier);
+    const behind = await waitingRunOf(core, await core.runs.threadRunIds(saved.conversation));
     await applyTransition(core, saved, {
       type: 'thread_busy',
       at: clock.now(),

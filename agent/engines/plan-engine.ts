@@ -20,6 +20,7 @@ import { type ModelCallProgress, modelCallProgress } from './model-call-progress
 import { answerPrompt, planPrompt, resultsMessage, stepLines } from './plan-prompts.js';
 import { readPlanReply } from './plan-reply.js';
 import { checkPlan } from './plan-schema.js';
+import { countModelCall, wrapUpPrompt } from './wrap-up-prompt.js';
 
 export interface PlanEngineOptions {
   model: ModelClient;
@@ -204,9 +205,7 @@ export class PlanEngine implements Engine {
     const { model, clock, redactor } = this.options;
     const started = clock.now();
     const reply = await model.complete({ messages, tools: [], purpose: 'tool_loop', signal, ...heard });
-    run.usage.modelCalls += 1;
-    run.usage.promptTokens += reply.usage.promptTokens;
-    run.usage.completionTokens += reply.usage.completionTokens;
+    countModelCall(run, reply.usage);
     const text = withoutThinking(reply.content).text;
     const content = text === null ? null : redactor.redact(text);
     run.messages.push({ role: 'assistant', content, toolCalls: [] });
@@ -228,13 +227,4 @@ export class PlanEngine implements Engine {
 function firstLevel(steps: PlanStep[]): PlanStep[] {
   const round = steps.at(-1)!.round;
   return steps.filter((step) => step.round === round && step.dependsOn.length === 0);
-}
-
-/** The kernel's words to the model on a last turn, saying why it must answer now. */
-function wrapUpPrompt(wrapUp: WrapUp): string {
-  const why =
-    wrapUp.reason === 'step_limit'
-      ? `This is the last step this run may take (limits.max_steps is ${wrapUp.maxSteps}).`
-      : 'The requester asked you to stop here.';
-  return renderPrompt('wrapUp', { why });
 }

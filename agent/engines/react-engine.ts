@@ -12,13 +12,13 @@ import type { ModelMessage } from '../model-message.js';
 import { renderPrompt } from '../prompts.js';
 import type { Redactor } from '../redaction.js';
 import type { PlannedCall, Run } from '../run.js';
-import type { WrapUp } from '../run-progress.js';
 import { toolParametersSchema } from '../tool.js';
 import type { ToolPolicy } from '../tool-policy.js';
 import type { ToolRegistry } from '../tool-registry.js';
 import { visibleToolsFor } from '../visible-tools.js';
 import type { Engine, PlanOptions, PlanOutcome, PlanProgress } from './engine.js';
 import { type ModelCallProgress, modelCallProgress } from './model-call-progress.js';
+import { countModelCall, wrapUpPrompt } from './wrap-up-prompt.js';
 
 export interface ReactEngineOptions {
   model: ModelClient;
@@ -90,9 +90,7 @@ export class ReactEngine implements Engine {
 
     const started = clock.now();
     const reply = await model.complete({ messages, tools, purpose: 'tool_loop', signal, ...heard });
-    run.usage.modelCalls += 1;
-    run.usage.promptTokens += reply.usage.promptTokens;
-    run.usage.completionTokens += reply.usage.completionTokens;
+    countModelCall(run, reply.usage);
 
     // Reasoning models write their thinking before the reply: it is neither a call, nor said to the person, nor
     // kept in the transcript and events.
@@ -271,18 +269,7 @@ export class ReactEngine implements Engine {
       signal,
       ...heard,
     });
-    run.usage.modelCalls += 1;
-    run.usage.promptTokens += reply.usage.promptTokens;
-    run.usage.completionTokens += reply.usage.completionTokens;
+    countModelCall(run, reply.usage);
     return withoutThinking(reply.content).text ?? '';
   }
-}
-
-/** The kernel's words to the model on a last turn, saying why it has no tools. */
-function wrapUpPrompt(wrapUp: WrapUp): string {
-  const why =
-    wrapUp.reason === 'step_limit'
-      ? `This is the last step this run may take (limits.max_steps is ${wrapUp.maxSteps}).`
-      : 'The requester asked you to stop here.';
-  return renderPrompt('wrapUp', { why });
 }

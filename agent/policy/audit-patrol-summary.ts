@@ -10,9 +10,10 @@ const PATROL_KEY = /^patrol:(.+)$/;
 export function foldUnchangedPatrolRuns(entries: readonly AuditEntry[]): AuditRow[] {
   const byRun = new Map<string, AuditEntry[]>();
   for (const entry of entries) {
-    if (entry.runId && PATROL_KEY.test(entry.actor.key)) {
-      byRun.set(entry.runId, [...(byRun.get(entry.runId) ?? []), entry]);
-    }
+    if (!entry.runId || !PATROL_KEY.test(entry.actor.key)) continue;
+    const lines = byRun.get(entry.runId);
+    if (lines) lines.push(entry);
+    else byRun.set(entry.runId, [entry]);
   }
   // Each patrol's runs in order, with whether its outcomes repeat the run before.
   const lastOutcomes = new Map<string, string>();

@@ -37,8 +37,13 @@ export function formatAuditRows(shown: readonly AuditRow[]): string {
   const folds = new Map<number, string[]>();
   const entries: AuditEntry[] = [];
   for (const row of shown) {
-    if (row.kind === 'folded') folds.set(entries.length, [...(folds.get(entries.length) ?? []), row.text]);
-    else entries.push(row.entry);
+    if (row.kind === 'entry') {
+      entries.push(row.entry);
+      continue;
+    }
+    const before = folds.get(entries.length);
+    if (before) before.push(row.text);
+    else folds.set(entries.length, [row.text]);
   }
   const rows = entries.map((entry) => [
     new Date(entry.at).toISOString().replace('T', ' ').slice(0, 19),

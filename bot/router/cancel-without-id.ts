@@ -2,6 +2,7 @@
 // the list of them to pick from. Who may cancel is the kernel's to decide (the requester, or an admin).
 import { personKey } from '../../agent/principal.js';
 import { isTerminal, type Run } from '../../agent/run.js';
+import { clip } from '../chat/split-text.js';
 import type { CommandContext } from './command-context.js';
 
 const LISTED = 10;
@@ -39,14 +40,9 @@ function pickOne(runs: Run[], slashCommand: string, heading: string): string {
     .slice(0, LISTED)
     .map(
       (run) =>
-        `• \`${slashCommand} cancel ${run.id}\` — "${short(run.task)}", ${run.status.replaceAll('_', ' ')}`,
+        `• \`${slashCommand} cancel ${run.id}\` — "${clip(run.task.replace(/\s+/g, ' ').trim(), 60)}", ${run.status.replaceAll('_', ' ')}`,
     );
   const more =
     newest.length > LISTED ? [`… and ${newest.length - LISTED} more (\`${slashCommand} status\`)`] : [];
   return [`${heading}; say which to cancel:`, ...lines, ...more].join('\n');
-}
-
-function short(text: string): string {
-  const line = text.replace(/\s+/g, ' ').trim();
-  return line.length > 60 ? `${line.slice(0, 59)}…` : line;
 }
