@@ -1,6 +1,7 @@
 // `opsbot show <run>`: a run in full, from its record in the store: who asked what, where, each call with its
 // arguments and its whole output as the model read it, and the whole answer; redacted, as everything printed is.
 // Where a chat message was cut (the playground's 64 KB, Slack's and Discord's limits), this is the full text.
+import { countWords } from '../../agent/count-words.js';
 import type { Run } from '../../agent/run.js';
 import { RunRepository } from '../../agent/run-repository.js';
 import { openStore } from '../../agent/store/open-store.js';
@@ -30,7 +31,7 @@ export function showRun(run: Run): string {
   const where = run.conversation.channelName ?? `${run.conversation.platform}:${run.conversation.channelId}`;
   const { usage } = run;
   const lines = [
-    `run ${run.id}: ${run.status.replaceAll('_', ' ')} · ${run.engine} engine · ${usage.modelCalls} model calls, ${usage.toolCalls} tool calls, ${usage.promptTokens + usage.completionTokens} tokens`,
+    `run ${run.id}: ${run.status.replaceAll('_', ' ')} · ${run.engine} engine · ${countWords(usage.modelCalls, 'model call')}, ${countWords(usage.toolCalls, 'tool call')}, ${countWords(usage.promptTokens + usage.completionTokens, 'token')}`,
     `asked by ${run.principal.displayName} in ${where} at ${new Date(run.createdAt).toISOString()}`,
     '',
     'Task:',
