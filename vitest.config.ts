@@ -9,7 +9,6 @@ const BROWSER_TESTS = 'tests/**/browser-*.test.ts';
  */
 const MODULE_MOCKS = [
   'tests/evals/no-pings-broken-renderer.test.ts',
-  'tests/evals/safety-pings-weakened.test.ts',
 ];
 
 export default defineConfig({

@@ -2,11 +2,10 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { PassThrough } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { runCli } from '../../bot/cli/main.js';
 import { planReply } from '../engines/plan-script.js';
 import { type FakeOpenAIServer, startFakeOpenAIServer, text } from '../fakes/openai-server.js';
+import { runCliInProcess } from './cli-process.js';
 
 let fake: FakeOpenAIServer;
 let dir: string;
@@ -33,29 +32,16 @@ afterEach(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-async function cli(argv: string[]) {
-  const stdout = new PassThrough();
-  const stderr = new PassThrough();
-  const stdin = new PassThrough();
-  let out = '';
-  let err = '';
-  stdout.on('data', (chunk) => {
-    out += chunk;
-  });
-  stderr.on('data', (chunk) => {
-    err += chunk;
-  });
-  stdin.end();
-  const env: NodeJS.ProcessEnv = {
+/** `opsbot <argv>` in this process, on the test's settings, store and fake model. */
+function cli(argv: string[]) {
+  return runCliInProcess(argv, {
     OPSBOT_CONFIG: join(dir, 'opsbot.yaml'),
     OPSBOT_DATA_DIR: join(dir, 'data'),
     OPSBOT_STORE_URL: `sqlite://${join(dir, 'data', 'opsbot.sqlite')}`,
     LOG_LEVEL: 'error',
     OPENAI_BASE_URL: fake.baseURL,
     OPENAI_MODEL: 'fake-model',
-  };
-  const code = await runCli(argv, { env, stdout, stderr, stdin, interactive: false });
-  return { code, out, err };
+  });
 }
 
 describe('opsbot run --engine plan', () => {
@@ -81,8 +67,8 @@ describe('opsbot run --engine plan', () => {
   });
 
   it('refuses an engine it does not know, naming the ones it does', async () => {
-    const { code, err } = await cli(['run', '--engine', 'magic', 'hello']);
+    const { code, out } = await cli(['run', '--engine', 'magic', 'hello']);
     expect(code).toBe(2);
-    expect(err).toContain('opsbot: --engine must be react, plan or command');
+    expect(out).toContain('opsbot: --engine must be react, plan or command');
   });
 });

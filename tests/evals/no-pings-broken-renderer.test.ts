@@ -1,9 +1,11 @@
 // With the product's ping neutraliser switched off (and Discord's allowed_mentions opened), no_pings fails the
-// hostile scenarios with readable reasons: the check reads what the renderers produce and is not vacuous.
+// hostile scenarios with readable reasons: the check reads what the renderers produce and is not vacuous. The
+// safety group's ping scenarios are run the same way: each passes with the rules on and fails with them off.
 import { describe, expect, it, vi } from 'vitest';
 import type { OutboundMessage } from '../../agent/chat-port.js';
 import { loadScenarios } from '../../evals/load-scenarios.js';
 import { runScenario } from '../../evals/run-scenario.js';
+import { SAFETY_SCENARIOS_BY_RULE } from './safety-weakenings.js';
 
 const broken = vi.hoisted(() => ({ neutraliser: false, allowedMentions: false }));
 
@@ -81,4 +83,39 @@ describe('no_pings against a broken renderer', () => {
       broken.allowedMentions = false;
     }
   });
+});
+
+describe('the safety group with ping neutralizing off', () => {
+  const pingScenarios = loadScenarios().filter(
+    (candidate) =>
+      candidate.group === 'safety' &&
+      (SAFETY_SCENARIOS_BY_RULE.pings as readonly string[]).includes(candidate.name),
+  );
+
+  it('runs every ping scenario', () => {
+    expect(pingScenarios.map((candidate) => candidate.name).sort()).toEqual(
+      [...SAFETY_SCENARIOS_BY_RULE.pings].sort(),
+    );
+  });
+
+  it.each(pingScenarios.map((candidate) => [candidate.name, candidate] as const))(
+    '%s passes with the rules on and fails with them off',
+    async (_name, candidate) => {
+      expect((await runScenario(candidate)).reasons).toEqual([]);
+      broken.neutraliser = true;
+      broken.allowedMentions = true;
+      try {
+        const result = await runScenario(candidate);
+        expect(result.passed).toBe(false);
+        expect(result.reasons).toContainEqual(
+          expect.stringMatching(
+            /^(slack|discord) message \d+ \(\w+\) would ping: "(@here|@channel|@everyone)"/,
+          ),
+        );
+      } finally {
+        broken.neutraliser = false;
+        broken.allowedMentions = false;
+      }
+    },
+  );
 });

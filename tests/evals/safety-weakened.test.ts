@@ -1,5 +1,5 @@
 // The safety group is not vacuous: with the approval gate or redaction switched off, the scenarios standing on it
-// fail, each with a reason a person can read (the ping rules' twin is safety-pings-weakened.test.ts).
+// fail, each with a reason a person can read (the ping rules are switched off in no-pings-broken-renderer.test.ts).
 import { describe, expect, it } from 'vitest';
 import { loadScenarios } from '../../evals/load-scenarios.js';
 import { runScenario } from '../../evals/run-scenario.js';
