@@ -7,9 +7,7 @@ const BROWSER_TESTS = 'tests/**/browser-*.test.ts';
  * The files that replace a module of the product (vi.mock): each needs a module graph of its own, so they run
  * isolated. Every other unit file shares its worker's loaded modules with the files before it.
  */
-const MODULE_MOCKS = [
-  'tests/evals/no-pings-broken-renderer.test.ts',
-];
+const MODULE_MOCKS = ['tests/evals/no-pings-broken-renderer.test.ts'];
 
 export default defineConfig({
   test: {
