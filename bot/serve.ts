@@ -3,6 +3,7 @@
 import { systemClock } from '../agent/clock.js';
 import { errorMessage } from '../agent/errors.js';
 import type { Logger } from '../agent/logger.js';
+import type { Platform } from '../agent/principal.js';
 import { StoreEpoch } from '../agent/store/store-epoch.js';
 import { StoreResetWatch } from '../agent/store-reset-watch.js';
 import { systemTimers } from '../agent/timers.js';
@@ -189,6 +190,13 @@ export async function serve(options: ServeOptions): Promise<Serving> {
       role,
       concurrency: settings.limits.worker_concurrency,
       settingsHash: settingsHash(settings),
+      ...postingProfile({
+        role,
+        playground,
+        slack: slack !== undefined,
+        discord: discord !== undefined,
+        workerChat,
+      }),
     },
   });
   const recovery = new RecoverySweep({ kernel: opsbot.kernel, logger, intervalMs: RECOVERY_SWEEP_MS });
@@ -295,6 +303,24 @@ export async function serve(options: ServeOptions): Promise<Serving> {
       return stopping;
     },
   };
+}
+
+/** Where this process takes requests from and, when it steps runs, where it can post (posting-mix.ts). */
+function postingProfile(parts: {
+  role: 'all' | 'gateway' | 'worker';
+  playground: boolean;
+  slack: boolean;
+  discord: boolean;
+  workerChat: readonly Platform[];
+}): { takes: Platform[]; posts: Platform[] } {
+  const takes: Platform[] = [
+    ...(parts.playground ? (['playground'] as const) : []),
+    ...(parts.slack ? (['slack'] as const) : []),
+    ...(parts.discord ? (['discord'] as const) : []),
+  ];
+  if (parts.role === 'gateway') return { takes, posts: [] };
+  const posts = parts.role === 'worker' ? [...parts.workerChat] : takes;
+  return { takes, posts };
 }
 
 function alertChannelText(channel: { platform: string; channelId: string }): string {

@@ -3,6 +3,7 @@
 import { REST } from 'discord.js';
 import type { Clock } from '../../agent/clock.js';
 import type { Logger } from '../../agent/logger.js';
+import type { Platform } from '../../agent/principal.js';
 import type { ChatPortByPlatform } from '../chat-port-by-platform.js';
 import type { Environment } from '../config/environment.js';
 import { DiscordChatPort } from '../discord/discord-chat-port.js';
@@ -17,8 +18,8 @@ export function registerWorkerChat(
   environment: Environment,
   logger: Logger,
   clock: Clock,
-): string[] {
-  const registered: string[] = [];
+): Platform[] {
+  const registered: Platform[] = [];
   if (environment.SLACK_BOT_TOKEN) {
     const client = createSlackWebClient({
       token: environment.SLACK_BOT_TOKEN,

@@ -41,7 +41,7 @@ describe('npm start', () => {
       'recovery sweep',
       'HTTP server',
       'playground',
-      'process presence',
+      'cluster',
       'store epoch',
       'kernel',
       'store_writes',
