@@ -29,9 +29,14 @@ export class ConversationScheduler {
     this.sleep = options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms)));
   }
 
-  /** Starts the run now if its thread is free (0), or puts it in line and returns its position (1 = next). */
-  async admit(conversation: Conversation, runId: string): Promise<number> {
+  /**
+   * Starts the run now if its thread is free (0), or puts it in line and returns its position (1 = next).
+   * `beforeQueue` runs once the thread is the run's and before any worker can take it, so what it saves is not
+   * raced by the worker's first step.
+   */
+  async admit(conversation: Conversation, runId: string, beforeQueue?: () => Promise<void>): Promise<number> {
     if (await this.take(conversation, runId)) {
+      await beforeQueue?.();
       await this.options.queue.enqueue(runId);
       return 0;
     }
@@ -47,7 +52,10 @@ export class ConversationScheduler {
       await this.writeList(conversation, list);
       return 0;
     });
-    if (position === 0) await this.options.queue.enqueue(runId);
+    if (position === 0) {
+      await beforeQueue?.();
+      await this.options.queue.enqueue(runId);
+    }
     return position;
   }
 

@@ -80,6 +80,7 @@ export class Kernel {
   private readonly newId: () => string;
   private readonly approvals: ApprovalSettings | undefined;
   private readonly audit: AuditLog | undefined;
+  private readonly workersSeen: (() => Promise<boolean>) | undefined;
   private readonly core: CommandCore;
   private readonly grants: ApprovalGrants;
   private closing = false;
@@ -108,6 +109,7 @@ export class Kernel {
     );
     this.approvals = options.approvals;
     this.audit = options.approvals?.audit;
+    this.workersSeen = options.worker === false ? options.workersSeen : undefined;
     this.cancels = new RunCancels(options.store);
     this.grants = new ApprovalGrants(options.store, this.clock);
     this.queue = options.queue ?? new InProcessRunQueue(this.logger);
@@ -226,6 +228,7 @@ export class Kernel {
       fallback: this.fallback,
       newId: this.newId,
       ...(this.audit ? { audit: this.audit } : {}),
+      ...(this.workersSeen ? { workersSeen: this.workersSeen } : {}),
     });
   }
 

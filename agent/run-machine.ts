@@ -14,7 +14,7 @@ import { refusalCard } from './run-machine/refusals.js';
 import { base, rememberMessage, to, withEvent } from './run-machine/shape.js';
 import { stuckAsked } from './run-machine/stuck.js';
 import { recordOutcome } from './run-record-call.js';
-import { describeRunState, possessive, WORKING_WORDS } from './run-state-words.js';
+import { describeRunState, NO_WORKER_WORDS, possessive, WORKING_WORDS } from './run-state-words.js';
 
 export { approvalCardOf, requestApproval } from './run-machine/approval-card.js';
 export { refusedRecord } from './run-machine/approvals.js';
@@ -31,6 +31,7 @@ export { questionExpiredText, questionMessage } from './run-machine/questions.js
 /** The states each event may start from. Every other (state, event) pair is refused. */
 export const ALLOWED_FROM: { readonly [E in RunMachineEventType]: readonly RunStatus[] } = {
   thread_busy: ['queued'],
+  handed_to_queue: ['queued'],
   work_started: ['queued', 'running'],
   calls_planned: ['running'],
   plan_made: ['running'],
@@ -110,6 +111,17 @@ function apply(run: Run, event: RunMachineEvent): Next {
             },
           },
           { kind: 'audit', entry: { kind: 'thread_busy', reason: `queued at position ${event.position}` } },
+        ],
+      };
+    case 'handed_to_queue':
+      return {
+        run,
+        effects: [
+          event.workers === 'seen'
+            ? { kind: 'status', text: WORKING_WORDS, tone: 'working' }
+            : { kind: 'status', text: NO_WORKER_WORDS, tone: 'warning' },
+          // Saved with its status line, which the worker then updates instead of posting another.
+          { kind: 'save' },
         ],
       };
     case 'work_started':

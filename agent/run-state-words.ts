@@ -4,6 +4,10 @@ import type { Run, RunIn } from './run.js';
 /** The status line of a run at work. */
 export const WORKING_WORDS = 'Working on it…';
 
+/** The status line a gateway shows when it queues a run and no worker was heard from in the last 30 s. */
+export const NO_WORKER_WORDS =
+  'Queued: no worker is running right now. It starts as soon as one does; tell whoever runs opsbot if this stays';
+
 /** The one wording of a finished run, on every surface: its status line, the playground's badge, the CLI. */
 export const FINISHED_WORDS = { ok: 'Done', problem: 'Done, with a problem' } as const;
 

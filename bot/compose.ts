@@ -35,6 +35,7 @@ import { meteredTraceSink } from './metrics/metered-trace-sink.js';
 import type { OpsbotMetrics } from './metrics/opsbot-metrics.js';
 import { runLifecycleMetrics } from './metrics/run-lifecycle-metrics.js';
 import { createModelClients } from './model-clients.js';
+import { workersReadiness } from './services/workers-service.js';
 import { settingsRedactor } from './settings-redactor.js';
 import { namesAnMcpServer, settingsToolProblems } from './settings-tool-checks.js';
 
@@ -221,6 +222,11 @@ export async function createOpsbot(options: ComposeOptions): Promise<Opsbot> {
     ...(queue ? { queue } : {}),
     // A gateway takes events and enqueues runs; the workers step them.
     worker: stepsRuns,
+    ...(stepsRuns
+      ? {}
+      : {
+          workersSeen: async () => (await workersReadiness(store, (options.clock ?? systemClock).now())).ok,
+        }),
     concurrency: limits.worker_concurrency,
     runLeaseMs: limits.worker_lock,
   });

@@ -11,6 +11,11 @@ export interface StartOptions {
   fallback: ModelFallback;
   newId: () => string;
   audit?: AuditLog;
+  /**
+   * On a gateway, which steps no runs: whether a worker was heard from lately. The gateway then posts the run's
+   * status itself as it hands it to the queue.
+   */
+  workersSeen?: () => Promise<boolean>;
 }
 
 /**
@@ -66,7 +71,19 @@ export async function startRun(core: CommandCore, task: TaskInput, options: Star
     await core.queue.enqueue(saved.id);
     return saved.id;
   }
-  const position = await core.scheduler.admit(saved.conversation, saved.id);
+  const workersSeen = options.workersSeen;
+  // A gateway shows the run at once, before a worker can take it: nobody is left without a reaction.
+  const shown = workersSeen
+    ? async () => {
+        const seen = await workersSeen().catch(() => true);
+        await applyTransition(core, saved, {
+          type: 'handed_to_queue',
+          at: clock.now(),
+          workers: seen ? 'seen' : 'none',
+        });
+      }
+    : undefined;
+  const position = await core.scheduler.admit(saved.conversation, saved.id, shown);
   if (position > 0) {
     const behind = await waitingRunOf(core, await core.runs.threadRunIds(saved.conversation));
     await applyTransition(core, saved, {

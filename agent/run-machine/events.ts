@@ -46,6 +46,11 @@ export type RunMachineEvent =
         waitsFor: { kind: 'answer'; who: string } | { kind: 'approval'; tool: string };
       };
     }
+  /**
+   * A gateway hands the run to the queue, and shows it at once: working when some worker was heard from lately,
+   * or waiting for one when none was.
+   */
+  | { type: 'handed_to_queue'; at: number; workers: 'seen' | 'none' }
   /** A worker starts the run; on its first start, with the thread's context as it stands then. */
   | { type: 'work_started'; at: number; threadSummary?: string }
   | { type: 'calls_planned'; at: number; calls: PlannedCall[] }

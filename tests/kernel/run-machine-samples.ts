@@ -98,6 +98,7 @@ const outcome = {
 /** One event of every type, with a typical payload; `satisfies` makes a new event without a sample an error. */
 export const sampleEvents = {
   thread_busy: { type: 'thread_busy', at: AT, position: 2 },
+  handed_to_queue: { type: 'handed_to_queue', at: AT, workers: 'none' },
   work_started: { type: 'work_started', at: AT },
   calls_planned: { type: 'calls_planned', at: AT, calls: [sampleCall] },
   plan_made: {

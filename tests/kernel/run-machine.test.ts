@@ -12,6 +12,7 @@ const EVENTS = Object.keys(ALLOWED_FROM) as RunMachineEventType[];
 const TABLE: { [S in RunStatus]: Partial<Record<RunMachineEventType, RunStatus>> } = {
   queued: {
     thread_busy: 'queued',
+    handed_to_queue: 'queued',
     work_started: 'running',
     failed: 'failed',
     cancelled: 'cancelled',
@@ -104,6 +105,23 @@ describe('what the transitions cause', () => {
     if (!result.ok) throw new Error(result.refusal.message);
     return result.effects.map((effect) => effect.kind);
   };
+
+  it('shows a run a gateway hands to the queue: working, or that no worker runs', () => {
+    const shown = (workers: 'seen' | 'none') => {
+      const result = transition(sampleRuns.queued, { type: 'handed_to_queue', at: 0, workers });
+      if (!result.ok) throw new Error(result.refusal.message);
+      return result.effects;
+    };
+    expect(shown('seen')).toEqual([
+      { kind: 'status', text: 'Working on it…', tone: 'working' },
+      { kind: 'save' },
+    ]);
+    expect(shown('none')[0]).toMatchObject({
+      kind: 'status',
+      tone: 'warning',
+      text: expect.stringMatching(/^Queued: no worker is running right now\. It starts as soon as one does/),
+    });
+  });
 
   it('posts a plan as its checklist and saves it at once, so a restart goes on with it', () => {
     expect(kinds('running', 'plan_made')).toEqual(['post', 'save', 'trace']);
