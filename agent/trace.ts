@@ -140,14 +140,29 @@ export class FileTraceSink implements TraceSink {
   }
 
   private redact(record: TraceRecord): TraceRecord {
-    const redactor = this.options.redactor;
-    if (!redactor) return record;
-    return {
-      ...record,
-      ...(record.summary === undefined ? {} : { summary: redactor.redact(record.summary) }),
-      ...(record.args === undefined ? {} : { args: redactor.redactValue(record.args) }),
-    };
+    return redactTraceRecord(record, this.options.redactor);
   }
+}
+
+/** Redacts a record's summary and arguments again, in case a caller forgot. */
+export function redactTraceRecord(record: TraceRecord, redactor: Redactor | undefined): TraceRecord {
+  if (!redactor) return record;
+  return {
+    ...record,
+    ...(record.summary === undefined ? {} : { summary: redactor.redact(record.summary) }),
+    ...(record.args === undefined ? {} : { args: redactor.redactValue(record.args) }),
+  };
+}
+
+/** Writes each record to every sink: the Store's copy for any machine, and the data folder's for this one. */
+export function everyTraceSink(...sinks: readonly TraceSink[]): TraceSink {
+  return {
+    async append(record) {
+      const results = await Promise.allSettled(sinks.map((sink) => sink.append(record)));
+      const failed = results.find((result) => result.status === 'rejected');
+      if (failed) throw failed.reason;
+    },
+  };
 }
 
 export interface CorruptTraceLine {

@@ -17,8 +17,9 @@ import type { RunQueue } from '../agent/run-queue.js';
 import { openStore, parseStoreUrl } from '../agent/store/open-store.js';
 import type { Store } from '../agent/store/store.js';
 import { StoreWriteHealth, watchWrites } from '../agent/store/store-write-health.js';
+import { StoreTraceSink } from '../agent/store-trace-sink.js';
 import { ToolRegistry } from '../agent/tool-registry.js';
-import { FileTraceSink } from '../agent/trace.js';
+import { everyTraceSink, FileTraceSink } from '../agent/trace.js';
 import { selfPortWarnings } from '../scheduled/self-port-warnings.js';
 import { createOpsTools } from '../tools/index.js';
 import { type McpToolSource, startMcpTools } from '../tools/mcp/start-mcp-tools.js';
@@ -192,7 +193,17 @@ export async function createOpsbot(options: ComposeOptions): Promise<Opsbot> {
     audit,
     permissions,
   };
-  const trace = new FileTraceSink(traceDir, { redactor });
+  // In the store, for `opsbot trace` from any machine; and in the data folder, to follow on this one.
+  const trace = everyTraceSink(
+    new StoreTraceSink({
+      store,
+      keepMs: limits.trace_history,
+      clock: options.clock ?? systemClock,
+      logger,
+      redactor,
+    }),
+    new FileTraceSink(traceDir, { redactor }),
+  );
   const stepsRuns = environment.OPSBOT_ROLE !== 'gateway';
   const kernel = new Kernel({
     store,

@@ -127,6 +127,9 @@ export class MemoryStore implements Store {
         return this.delete(write.key);
       case 'append':
         return this.append(write.log, write.record);
+      case 'deleteLog':
+        this.logs.delete(write.log);
+        return Promise.resolve();
       case 'addToSet':
         return this.addToSet(write.set, write.member);
       case 'removeFromSet':

@@ -25,6 +25,10 @@ export function queuedWrite(write: StoreWrite, keys: RedisKeys): (multi: RedisMu
       const json = JSON.stringify(write.record) ?? 'null';
       return (multi) => multi.rPush(key, json);
     }
+    case 'deleteLog': {
+      const key = keys.log(write.log);
+      return (multi) => multi.del(key);
+    }
     case 'addToSet':
       return (multi) => multi.sAdd(keys.set(write.set), write.member);
     case 'removeFromSet':

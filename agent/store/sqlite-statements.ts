@@ -49,6 +49,7 @@ export function prepareStatements(db: DatabaseSync) {
       'SELECT owner FROM claims WHERE key = ? AND expires > ?',
     ),
     append: statement<[string, string]>(db, 'INSERT INTO log_records (log, record) VALUES (?, ?)'),
+    deleteLog: statement<[string]>(db, 'DELETE FROM log_records WHERE log = ?'),
     readLog: statement<[string, number, number], { record: string }>(
       db,
       'SELECT record FROM log_records WHERE log = ? ORDER BY id LIMIT ? OFFSET ?',

@@ -201,6 +201,8 @@ export class SqliteStore implements Store {
         const json = JSON.stringify(write.record) ?? 'null';
         return () => statements.append.run(write.log, json);
       }
+      case 'deleteLog':
+        return () => statements.deleteLog.run(write.log);
       case 'addToSet':
         return () => statements.addToSet.run(write.set, write.member);
       case 'removeFromSet':

@@ -20,6 +20,10 @@ export const storeKeys = {
   runPost: (runId: string, key: string) => `post:${runId}:${key}`,
   /** Append-only log of the runs of one thread, for thread memory. */
   threadRuns: (conversation: Conversation) => `thread:${conversationKey(conversation)}`,
+  /** Append-only log of one run's trace records, kept for `limits.trace_history` after its last step. */
+  runTrace: (runId: string) => `trace:${runId}`,
+  /** Time index of runs' traces by when they are to be removed. */
+  traceExpiry: 'traces:expiry',
   /** Held by the one run that is active in a thread. */
   threadLock: (conversation: Conversation) => `thread-lock:${conversationKey(conversation)}`,
   /** Run ids waiting for the thread, oldest first. */

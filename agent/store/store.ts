@@ -6,6 +6,8 @@ export type StoreWrite =
   | { kind: 'set'; key: string; value: unknown; ttlMs?: number; json?: string }
   | { kind: 'delete'; key: string }
   | { kind: 'append'; log: string; record: unknown }
+  /** Removes a whole log, for logs kept for a bounded time (a run's trace). */
+  | { kind: 'deleteLog'; log: string }
   | { kind: 'addToSet'; set: string; member: string }
   | { kind: 'removeFromSet'; set: string; member: string }
   | { kind: 'addToIndex'; index: string; member: string; at: number }
@@ -22,6 +24,8 @@ export function describeWrite(write: StoreWrite): string {
       return `${write.kind} "${write.key}"`;
     case 'append':
       return `append to log "${write.log}"`;
+    case 'deleteLog':
+      return `delete log "${write.log}"`;
     case 'addToSet':
     case 'removeFromSet':
       return `${write.kind} "${write.set}"`;

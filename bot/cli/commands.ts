@@ -1,6 +1,7 @@
 // The small CLI commands: trace, config check and answer.
 
 import { join } from 'node:path';
+import { durationSetting } from '../../agent/duration-text.js';
 import { CallerError, errorMessage } from '../../agent/errors.js';
 import type { DecideOptions } from '../../agent/kernel.js';
 import {
@@ -12,7 +13,8 @@ import type { Principal } from '../../agent/principal.js';
 import { MemoryStore } from '../../agent/store/memory-store.js';
 import { openStore } from '../../agent/store/open-store.js';
 import type { Store } from '../../agent/store/store.js';
-import { formatTrace, readTrace } from '../../agent/trace.js';
+import { readStoredTrace } from '../../agent/store-trace-sink.js';
+import { type CorruptTraceLine, formatTrace, readTrace, type TraceRecord } from '../../agent/trace.js';
 import type { Opsbot } from '../compose.js';
 import { type CliContext, terminalOpsbot } from './cli-context.js';
 import type { CliIo } from './cli-io.js';
@@ -21,14 +23,30 @@ import { EXIT, exitCodeOf, followRuns } from './run-task.js';
 import { settingsSummary } from './settings-summary.js';
 import { dim, green, red, yellow } from './terminal-output.js';
 
+/**
+ * A run's trace, from the Store (written by whichever process stepped the run, kept for limits.trace_history),
+ * or else from this machine's data folder (a run traced before the Store kept traces).
+ */
 export async function traceCommand(context: CliContext, io: CliIo, runId: string): Promise<number> {
+  const onCorruptLine = (problem: CorruptTraceLine) =>
+    io.stderr.write(`opsbot: skipped ${problem.file}:${problem.line}: ${problem.reason}\n`);
+  const storeUrl = context.environment.OPSBOT_STORE_URL;
+  const store = await openStore(storeUrl, { logger: context.logger });
+  let records: TraceRecord[];
+  try {
+    records = await readStoredTrace(store, runId, onCorruptLine);
+  } finally {
+    await store.close();
+  }
   const dir = join(context.environment.OPSBOT_DATA_DIR, 'traces');
-  const records = await readTrace(dir, runId, {
-    onCorruptLine: (problem) =>
-      io.stderr.write(`opsbot: skipped ${problem.file}:${problem.line}: ${problem.reason}\n`),
-  });
+  if (records.length === 0) records = await readTrace(dir, runId, { onCorruptLine });
   if (records.length === 0) {
-    io.stderr.write(`opsbot: no trace for run ${runId} in ${dir}\n`);
+    const kept = durationSetting(context.loaded.settings.limits.trace_history);
+    io.stderr.write(
+      `opsbot: no trace for run ${runId} in ${storeUrl} or in ${dir}. Traces are kept in the store for ${kept} ` +
+        "(limits.trace_history) after the run's last step; is OPSBOT_STORE_URL the one the bot uses, and the run id " +
+        'as its status line shows it? `opsbot show <run>` prints what the store holds of the run itself\n',
+    );
     return EXIT.failed;
   }
   io.stdout.write(`${formatTrace(records)}\n`);

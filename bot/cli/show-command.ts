@@ -15,7 +15,7 @@ export async function showCommand(context: CliContext, io: CliIo, runId: string)
     const run = await new RunRepository(store).find(runId);
     if (!run) {
       io.stderr.write(
-        `opsbot: there is no run ${runId} in ${context.environment.OPSBOT_STORE_URL} (finished runs are kept for limits.run_retention)\n`,
+        `opsbot: there is no run ${runId} in ${context.environment.OPSBOT_STORE_URL} (runs are kept in the store, a patrol's for limits.patrol_history: is OPSBOT_STORE_URL the one the bot uses?)\n`,
       );
       return EXIT.failed;
     }

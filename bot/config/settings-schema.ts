@@ -28,6 +28,12 @@ export const LimitsSettingsSchema = KernelLimitsSettingsSchema.extend({
   patrol_history: DurationSchema.default(7 * 86_400_000).describe(
     "How long patrol runs, each patrol's history and resolved reports are kept.",
   ),
+  trace_history: DurationSchema.refine((ms) => ms >= 60_000, 'at least 1m')
+    .default(30 * 86_400_000)
+    .describe(
+      "How long a run's trace is kept in the store after its last step, for `opsbot trace <run>` from any machine " +
+        'with the store. The copy in `OPSBOT_DATA_DIR/traces` on the machine that stepped the run is not removed.',
+    ),
   worker_concurrency: z
     .number()
     .int()

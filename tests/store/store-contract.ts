@@ -158,6 +158,19 @@ export function runStoreContract(name: string, makeStore: () => Promise<StoreFix
       expect(await store.readLog('never-written')).toEqual([]);
     });
 
+    it('deletes a whole log in a batch, and leaves the others and a value of the same name', async () => {
+      for (let index = 0; index < 3; index += 1) await store.append('trace:gone', { index });
+      await store.append('trace:kept', { index: 0 });
+      await store.set('trace:gone', 'a value');
+      await store.writeAll([{ kind: 'deleteLog', log: 'trace:gone' }]);
+      expect(await store.readLog('trace:gone')).toEqual([]);
+      expect(await store.readLog('trace:kept')).toEqual([{ index: 0 }]);
+      expect(await store.get('trace:gone')).toBe('a value');
+      // Appending after the delete starts the log again.
+      await store.append('trace:gone', { index: 9 });
+      expect(await store.readLog('trace:gone')).toEqual([{ index: 9 }]);
+    });
+
     it('keeps set members once each, and removes them', async () => {
       await store.addToSet('waiting', 'run-2');
       await store.addToSet('waiting', 'run-1');
