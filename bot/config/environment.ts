@@ -52,7 +52,9 @@ export const EnvironmentSchema = z.object({
     ),
   OPSBOT_DATA_DIR: text
     .default('./data')
-    .describe('This machine\'s copy of the traces of the runs it steps, one JSONL file per run (`<dir>/traces/<run>.jsonl`, to follow with `tail -f`; the store keeps every trace for `opsbot trace`), and its instance id.'),
+    .describe(
+      "This machine's copy of the traces of the runs it steps, one JSONL file per run (`<dir>/traces/<run>.jsonl`, to follow with `tail -f`; the store keeps every trace for `opsbot trace`), and its instance id.",
+    ),
   OPSBOT_ROLE: z
     .enum(['all', 'gateway', 'worker'], { error: 'all, gateway or worker' })
     .default('all')
