@@ -76,7 +76,11 @@ export class ProcessPresence implements Service {
 
   async start(): Promise<void> {
     const conflicts = await this.findConflicts();
-    if (conflicts.length > 0) throw new Error(conflicts.join('; and '));
+    if (conflicts.length === 1) throw new Error(conflicts[0]);
+    if (conflicts.length > 1)
+      throw new Error(
+        `${conflicts.length} processes could not answer each other's runs:\n${conflicts.map((conflict) => `  - ${conflict}`).join('\n')}`,
+      );
     await this.beat();
     this.schedule();
   }

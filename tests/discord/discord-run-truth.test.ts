@@ -46,6 +46,33 @@ describe('what a Discord thread reports', () => {
     expect(question?.buttons).toEqual(['keep going', 'stop here', 'Cancel run']);
   });
 
+  it('cancels a run waiting on its question with the Cancel run button, and the card says who did', async () => {
+    rig = await startRig();
+    const same = () => toolCalls([{ name: 'check_http', arguments: { url: 'https://api.example' } }]);
+    rig.model.reply(same(), same(), same());
+    const asked = ask(ALICE, 'watch the api');
+    await rig.settled();
+    const card = rig.fake
+      .messages(asked.id)
+      .find((message) => renderDiscordMessage(message).buttons.includes('Cancel run'));
+    if (!card) throw new Error('no Cancel run button in the thread');
+    const cancelId = (card.components as { components: { label: string; custom_id: string }[] }[])
+      .flatMap((row) => row.components)
+      .find((button) => button.label === 'Cancel run')!.custom_id;
+    expect(cancelId).toMatch(/^cancel:run_\w+$/);
+    rig.fake.clickButton({ channelId: asked.id, user: ALICE, messageId: card.id, customId: cancelId });
+    await rig.settled();
+    await rig.until('the cancelled card', () =>
+      renderDiscordMessage(rig.fake.api.message(card.id)!).text.includes('Cancelled by'),
+    );
+    expect(renderDiscordMessage(rig.fake.api.message(card.id)!).buttons).toEqual([]);
+    expect(
+      shown(asked.id)
+        .map((message) => message.text)
+        .join('\n'),
+    ).toContain('Cancelled by');
+  });
+
   it('runs a typed command with the model down, and says why', async () => {
     rig = await startRig();
     rig.model.reply(status(503));
