@@ -79,7 +79,7 @@ export class ProcessPresence implements Service {
     if (conflicts.length === 1) throw new Error(conflicts[0]);
     if (conflicts.length > 1)
       throw new Error(
-        `${conflicts.length} processes could not answer each other's runs:\n${conflicts.map((conflict) => `  - ${conflict}`).join('\n')}`,
+        `this process cannot run beside the others on this store (${conflicts.length} problems):\n${conflicts.map((conflict) => `  - ${conflict}`).join('\n')}`,
       );
     await this.beat();
     this.schedule();

@@ -29,7 +29,10 @@ export async function cancelWithoutId(context: CommandContext): Promise<string> 
   return pickOne(own, slashCommand, 'You have several active runs');
 }
 
-async function loadAll(context: CommandContext, ids: readonly string[]): Promise<Run[]> {
+export async function loadAll(
+  context: Pick<CommandContext, 'kernel'>,
+  ids: readonly string[],
+): Promise<Run[]> {
   const runs = await Promise.all(ids.map((id) => context.kernel.runs.find(id).catch(() => undefined)));
   return runs.filter((run): run is Run => run !== undefined);
 }

@@ -8,7 +8,7 @@ import { AuditLog, auditActor } from '../../agent/policy/audit-log.js';
 import { clickPlaceRefusal } from '../../agent/policy/click-place.js';
 import { parseDuration } from '../../agent/policy/duration.js';
 import { TaskRateLimiter } from '../../agent/policy/task-rate-limiter.js';
-import type { Principal } from '../../agent/principal.js';
+import { type Principal, personKey } from '../../agent/principal.js';
 import type { Run } from '../../agent/run.js';
 import type { ModelEngineKind } from '../../agent/run-engine-kind.js';
 import { GONE_CARD_TEXT, type StoreResetWatch } from '../../agent/store-reset-watch.js';
@@ -22,6 +22,7 @@ import { modelEngineFor } from '../config/engine-settings.js';
 import type { Settings } from '../config/settings-schema.js';
 import { parsePlanCommand, planUsage } from './plan-command.js';
 import { parseRouterCommand, runRouterCommand } from './router-commands.js';
+import { STOP_WORDS, stopWordsReply } from './stop-words.js';
 
 export interface RouterOptions {
   kernel: Kernel;
@@ -37,9 +38,6 @@ export interface RouterOptions {
   /** Alert group buttons, when the Alertmanager receiver is on. */
   alerts?: Pick<AlertButtons, 'act'>;
 }
-
-/** A whole reply that means "stop the run", not an answer to its question. */
-const STOP_WORDS = /^\s*(cancel|stop)[.!]?\s*$/i;
 
 export class Router {
   private readonly kernel: Kernel;
@@ -226,7 +224,9 @@ export class Router {
     const history = threadRunIds.length > 0;
     if (!event.mentioned && !event.direct && !history) return {};
     const waiting = await this.waitingForUser(threadRunIds);
-    if (waiting && this.kernel.policy.mayActOnRun(principal, waiting, { kind: 'answer' }).allowed) {
+    // Only the person asked answers by replying; anyone else's reply is their own request, queued behind the
+    // run (an admin answers for them with the question's buttons).
+    if (waiting && personKey(waiting.principal) === personKey(principal)) {
       // "cancel" or "stop" alone is far likelier to mean the run than to answer its question: asked, not taken.
       if (STOP_WORDS.test(event.text)) {
         return {
@@ -236,6 +236,19 @@ export class Router {
       const quoted = /^\s*"(cancel|stop)"\s*$/i.exec(event.text);
       await this.kernel.answer(waiting.id, quoted ? quoted[1]! : event.text, principal);
       return {};
+    }
+    if (STOP_WORDS.test(event.text)) {
+      return {
+        ephemeral: await stopWordsReply(
+          {
+            kernel: this.kernel,
+            principal,
+            conversation,
+            slashCommand: this.options.slashCommand ?? '/ops',
+          },
+          event.text,
+        ),
+      };
     }
     // A command's answer is written for the person who asked ("your roles"), so only they see it where the
     // platform can show a private reply.

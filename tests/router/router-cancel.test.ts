@@ -103,6 +103,36 @@ describe('"cancel" as a reply to a question', () => {
   });
 });
 
+describe('"stop" as a whole message that answers no question', () => {
+  it('in a thread whose run is at work, asks which run instead of queueing a task called "stop"', async () => {
+    await setup();
+    const runId = await waitingQuestion('t1');
+    // Bob is an admin, but not the person asked: his "stop" is no answer, and no new task either.
+    const reply = await router.handle(say(harness.person('bob'), thread('t1'), 'stop'));
+    expect(reply.ephemeral).toBe(
+      `Cancel run ${runId}? Click *Cancel run* on its status line, or send \`/ops cancel\` in this thread. "stop" was not taken as a task; to ask opsbot for it as one, put it in quotes.`,
+    );
+    expect((await harness.kernel.get(runId)).status).toBe('waiting_for_user');
+    expect(await harness.kernel.runs.threadRunIds(thread('t1'))).toEqual([runId]);
+    const carol = await router.handle(say(harness.person('carol'), thread('t1'), 'Cancel.'));
+    expect(carol.ephemeral).toMatch(
+      /^Only Alice or an admin may cancel the run in this thread\. "Cancel\." was not/,
+    );
+  });
+
+  it('where nothing runs, says so, and starts nothing', async () => {
+    await setup();
+    harness.fake.reply(text('all fine'));
+    await router.handle(say(harness.person('alice'), thread('t2'), 'check it'));
+    const requests = harness.fake.requests.length;
+    const reply = await router.handle(say(harness.person('alice'), thread('t2'), 'stop'));
+    expect(reply.ephemeral).toMatch(/^No run is active in this thread, so there is nothing to stop\./);
+    const top = await router.handle(say(harness.person('alice'), channel, 'cancel'));
+    expect(top.ephemeral).toMatch(/^You have no active runs, so there is nothing to stop\./);
+    expect(harness.fake.requests).toHaveLength(requests);
+  });
+});
+
 describe('the Cancel button', () => {
   it("is on the run's working status and its question, and cancels for the requester, not for others", async () => {
     await setup();
@@ -145,6 +175,16 @@ describe('the Cancel button', () => {
 });
 
 describe('a second person in a thread whose run waits for an answer', () => {
+  it("queues even an admin's reply: only the person asked answers by replying", async () => {
+    await setup();
+    const alices = await waitingQuestion('t1');
+    await router.handle(say(harness.person('bob'), thread('t1'), 'what about disk?'));
+    expect((await harness.kernel.get(alices)).status).toBe('waiting_for_user');
+    expect(harness.chat.texts()).toContainEqual(
+      expect.stringContaining("Queued behind Alice's run: it waits for Alice's answer. Bob's request starts"),
+    );
+  });
+
   it("is queued behind that run, told why, and starts once it ends, with the thread's answer in order", async () => {
     await setup();
     const alices = await waitingQuestion('t1');
