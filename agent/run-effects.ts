@@ -237,11 +237,19 @@ export class RunEffects {
       tone,
       ...(isTerminal(run.status) ? {} : { cancellable: true }),
     };
-    if (run.statusMessageId) return this.update(run, run.statusMessageId, message);
+    const shown = `${tone}|${message.cancellable ? 'cancellable|' : ''}${text}`;
+    if (run.statusMessageId) {
+      if (run.statusShown === shown) return run;
+      const after = await this.update(run, run.statusMessageId, message);
+      // A failed update leaves the line as it was: the next status is sent, even if it is this one.
+      return after === run ? { ...run, statusShown: shown } : after;
+    }
     // A status line posted by a worker that died before saving it is updated, not posted again.
     const posted = await this.post(run, message, STATUS_POST);
     if (posted.kind === 'unshown') return run;
-    return posted.kind === 'posted' ? { ...run, statusMessageId: posted.ref.messageId } : posted.run;
+    return posted.kind === 'posted'
+      ? { ...run, statusMessageId: posted.ref.messageId, statusShown: shown }
+      : posted.run;
   }
 
   /** A message that could not be posted is logged and recorded on the run; it is never retried as an action. */

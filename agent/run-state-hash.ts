@@ -23,7 +23,8 @@ function digest(item: object): string {
  * task differ in it), when it was last saved, and the ids of its chat messages (where it is shown, not what it is).
  */
 export function runStateHash(run: Run): string {
-  const { id, updatedAt, statusMessageId, messages, events, completedCalls, ...state } = withoutChatIds(run);
+  const { id, updatedAt, statusMessageId, statusShown, messages, events, completedCalls, ...state } =
+    withoutChatIds(run);
   const hash = createHash('sha256').update(stableJson(state));
   hash.update(`\nmessages ${messages.length}\n`);
   for (const message of messages) hash.update(digest(message));

@@ -180,6 +180,11 @@ const base = {
   activeMs: z.number().nonnegative(),
   /** The chat message that shows the run's progress. */
   statusMessageId: z.string().optional(),
+  /**
+   * What that message shows now (its tone, text and whether it offers Cancel), so the same status is not sent
+   * again: a gateway's "Working on it…" is not rewritten by the worker that starts the run.
+   */
+  statusShown: z.string().optional(),
   /** For the checks engine: the calls to make, all at once, and what a model should summarize afterwards. */
   plan: z.object({ calls: z.array(PlannedCallSchema).min(1), summaryTask: z.string().optional() }).optional(),
   /** For the plan engine: the model's plan and its round; its progress is read from the events (v4, optional). */

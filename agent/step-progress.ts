@@ -50,6 +50,7 @@ export class StepProgress implements PlanProgress {
     this.writes = this.writes.then(async () => {
       const after = await this.effects.progress(this.run, text, tone);
       if (after.statusMessageId) this.run.statusMessageId = after.statusMessageId;
+      if (after.statusShown) this.run.statusShown = after.statusShown;
     });
   }
 }

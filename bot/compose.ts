@@ -36,7 +36,7 @@ import { meteredTraceSink } from './metrics/metered-trace-sink.js';
 import type { OpsbotMetrics } from './metrics/opsbot-metrics.js';
 import { runLifecycleMetrics } from './metrics/run-lifecycle-metrics.js';
 import { createModelClients } from './model-clients.js';
-import { workersReadiness } from './services/workers-service.js';
+import { workersSeen } from './services/workers-service.js';
 import { settingsRedactor } from './settings-redactor.js';
 import { namesAnMcpServer, settingsToolProblems } from './settings-tool-checks.js';
 
@@ -233,11 +233,7 @@ export async function createOpsbot(options: ComposeOptions): Promise<Opsbot> {
     ...(queue ? { queue } : {}),
     // A gateway takes events and enqueues runs; the workers step them.
     worker: stepsRuns,
-    ...(stepsRuns
-      ? {}
-      : {
-          workersSeen: async () => (await workersReadiness(store, (options.clock ?? systemClock).now())).ok,
-        }),
+    ...(stepsRuns ? {} : { workersSeen: workersSeen(store, options.clock ?? systemClock) }),
     concurrency: limits.worker_concurrency,
     runLeaseMs: limits.worker_lock,
   });

@@ -20,7 +20,7 @@ export const storeKeys = {
   runPost: (runId: string, key: string) => `post:${runId}:${key}`,
   /** Append-only log of the runs of one thread, for thread memory. */
   threadRuns: (conversation: Conversation) => `thread:${conversationKey(conversation)}`,
-  /** Append-only log of one run's trace records, kept for `limits.trace_history` after its last step. */
+  /** Append-only log of one run's trace records, kept for `limits.trace_history` after the run ends. */
   runTrace: (runId: string) => `trace:${runId}`,
   /** Time index of runs' traces by when they are to be removed. */
   traceExpiry: 'traces:expiry',

@@ -44,7 +44,7 @@ export async function traceCommand(context: CliContext, io: CliIo, runId: string
     const kept = durationSetting(context.loaded.settings.limits.trace_history);
     io.stderr.write(
       `opsbot: no trace for run ${runId} in ${storeUrl} or in ${dir}. Traces are kept in the store for ${kept} ` +
-        "(limits.trace_history) after the run's last step; is OPSBOT_STORE_URL the one the bot uses, and the run id " +
+        '(limits.trace_history) after the run ends; is OPSBOT_STORE_URL the one the bot uses, and the run id ' +
         'as its status line shows it? `opsbot show <run>` prints what the store holds of the run itself\n',
     );
     return EXIT.failed;

@@ -31,7 +31,7 @@ export const LimitsSettingsSchema = KernelLimitsSettingsSchema.extend({
   trace_history: DurationSchema.refine((ms) => ms >= 60_000, 'at least 1m')
     .default(30 * 86_400_000)
     .describe(
-      "How long a run's trace is kept in the store after its last step, for `opsbot trace <run>` from any machine " +
+      "How long a run's trace is kept in the store after the run ends, for `opsbot trace <run>` from any machine " +
         'with the store. The copy in `OPSBOT_DATA_DIR/traces` on the machine that stepped the run is not removed.',
     ),
   worker_concurrency: z

@@ -19,6 +19,29 @@ export function workersService(store: Store, clock: Clock): Service {
   };
 }
 
+/** How long a gateway goes by what it last read of the workers, before reading their records again. */
+const WORKERS_SEEN_FOR_MS = 2_000;
+
+/**
+ * Whether a worker was heard from lately, for a gateway's status line on each new run: read at most every 2 s, so
+ * a burst of events costs one read of the process records, not one each.
+ */
+export function workersSeen(store: Store, clock: Clock): () => Promise<boolean> {
+  let last: { at: number; seen: Promise<boolean> } | undefined;
+  return () => {
+    const now = clock.now();
+    if (!last || now - last.at >= WORKERS_SEEN_FOR_MS) {
+      const seen = workersReadiness(store, now).then((readiness) => readiness.ok);
+      // A failed read is not kept: the next run reads again.
+      seen.catch(() => {
+        if (last?.seen === seen) last = undefined;
+      });
+      last = { at: now, seen };
+    }
+    return last.seen;
+  };
+}
+
 export async function workersReadiness(store: Store, now: number): Promise<ServiceReadiness> {
   const stepping = (await liveProcesses(store, now)).filter(
     (process) => process.role !== 'gateway' && now - process.seenAt <= WORKER_SILENCE_MS,

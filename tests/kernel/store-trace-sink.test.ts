@@ -1,5 +1,5 @@
-// A run's trace in the Store: readable by any process, redacted, kept for limits.trace_history after the run's
-// last step and then removed by the sink itself as it writes other traces.
+// A run's trace in the Store: readable by any process, redacted, kept for limits.trace_history after
+// the run ends and then removed by the sink itself as it writes other traces.
 import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../../agent/clock.js';
 import { silentLogger } from '../../agent/logger.js';
@@ -44,25 +44,26 @@ describe('StoreTraceSink', () => {
     expect(await readStoredTrace(store, 'run_unknown', () => {})).toEqual([]);
   });
 
-  it('removes a trace once limits.trace_history has passed since its last record, and keeps newer ones', async () => {
+  it('removes a trace limits.trace_history after the run ended (or after its first record, if it never ends)', async () => {
     const store = new MemoryStore();
     const clock = new ManualClock();
     const sink = new StoreTraceSink({ store, keepMs: DAY, clock, logger: silentLogger });
-    await sink.append(record('run_old', clock.now()));
+    const start = clock.now();
+    await sink.append(record('run_ended', start));
+    await sink.append(record('run_never_ends', start));
     clock.advance(DAY / 2);
-    await sink.append(record('run_new', clock.now()));
-    // Counted from the last record: run_old's second step moves its time on.
-    await sink.append(record('run_old', clock.now()));
-    clock.advance(DAY);
-    expect(await readStoredTrace(store, 'run_old', () => {})).toHaveLength(2);
+    // A step in between does not move the time; the run's end does.
+    await sink.append(record('run_never_ends', clock.now()));
+    await sink.append({ ...record('run_ended', clock.now()), kind: 'finished' });
+    clock.advance(DAY / 2 + 1);
     await sink.append(record('run_next', clock.now()));
-    await until(async () => (await readStoredTrace(store, 'run_old', () => {})).length === 0);
-    expect(await readStoredTrace(store, 'run_new', () => {})).toEqual([]);
+    await until(async () => (await readStoredTrace(store, 'run_never_ends', () => {})).length === 0);
+    expect(await readStoredTrace(store, 'run_ended', () => {})).toHaveLength(2);
     expect(await readStoredTrace(store, 'run_next', () => {})).toHaveLength(1);
     clock.advance(DAY / 2);
-    expect(await sink.sweep()).toBe(0);
-    clock.advance(DAY);
     expect(await sink.sweep()).toBe(1);
+    expect(await readStoredTrace(store, 'run_ended', () => {})).toEqual([]);
+    expect(await readStoredTrace(store, 'run_next', () => {})).toHaveLength(1);
   });
 
   it('reports a stored record that does not parse and reads the rest', async () => {

@@ -51,7 +51,7 @@ describe("a gateway's own reaction to a task", () => {
     );
   }, 90_000);
 
-  it('shows one status line while a worker is alive: the gateway\'s "Working on it…", updated by the worker', async () => {
+  it('shows one status line while a worker is alive: the gateway\'s "Working on it…", then Done', async () => {
     rig = await startScaleRig();
     rig.fake.respond((request) => ({ ...answeringModel(request), delayMs: 300 }));
     await rig.start('gateway', 'gateway');
@@ -72,5 +72,14 @@ describe("a gateway's own reaction to a task", () => {
     );
     expect(statuses).toHaveLength(1);
     expect(messages.indexOf(statuses[0]!)).toBe(0);
+    // The worker does not send the same "Working on it…" again: the line changes once, to Done.
+    await waitFor(
+      () => statuses[0]!.text === ':white_check_mark: Done',
+      10_000,
+      () => statuses[0]!.text,
+    );
+    expect(statuses[0]!.history.map((earlier) => earlier.text)).toEqual([
+      ':hourglass_flowing_sand: Working on it…',
+    ]);
   }, 90_000);
 });
