@@ -60,12 +60,12 @@ export class StoreTraceSink implements TraceSink {
       { kind: 'append', log, record: checked },
       { kind: 'addToIndex', index: storeKeys.traceExpiry, member: checked.runId, at: checked.at + keepMs },
     ]);
-    this.remember(checked.runId);
+    if (ENDINGS.has(checked.kind)) this.timed.delete(checked.runId);
+    else this.remember(checked.runId);
     this.sweepNowAndThen();
   }
 
   private remember(runId: string): void {
-    this.timed.delete(runId);
     this.timed.add(runId);
     if (this.timed.size > REMEMBERED_RUNS) this.timed.delete(this.timed.values().next().value!);
   }
