@@ -30,6 +30,33 @@ const person = (name: string, createdAt: number): Named => ({
 const names = (messages: Named[]) => orderReplies(messages).map((message) => message.name);
 
 describe('thread order', () => {
+  it("gives another person's reply to a waiting question a place of its own, with the run queued behind", () => {
+    const asked = (name: string, who: string, createdAt: number): Named => ({
+      ...person(name, createdAt),
+      author: { kind: 'user', userId: who.toLowerCase(), displayName: who },
+    });
+    const thread = [
+      bot('status 1', 'run_1', 'status', 10, 60),
+      bot('question', 'run_1', 'question', 11, 50, { askedOf: 'Alice', answered: { at: 50 } }),
+      asked('bob replies', 'Bob', 20),
+      bot('queued behind', 'run_2', 'text', 21),
+      asked('alice answers', 'Alice', 40),
+      bot('answer 1', 'run_1', 'result', 55),
+      bot('answer 2', 'run_2', 'result', 80),
+      bot('status 2', 'run_2', 'status', 70, 90),
+    ];
+    expect(names(thread)).toEqual([
+      'question',
+      'alice answers',
+      'answer 1',
+      'status 1',
+      'bob replies',
+      'queued behind',
+      'answer 2',
+      'status 2',
+    ]);
+  });
+
   it('keeps a run that answers after a second question above that question', () => {
     const thread = [
       bot('status 1', 'run_1', 'status', 10, 60),

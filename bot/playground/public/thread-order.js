@@ -2,8 +2,8 @@
 
 /**
  * A run's messages (they carry its `runId`) stay together, placed where the run began, so an answer that comes
- * after a second question was typed still sits under the first. A person's message written while a run asked
- * them something (between its question and the answer) belongs to that run; any other message of theirs starts
+ * after a second question was typed still sits under the first. A message the person asked wrote while the run
+ * asked them something (between its question and the answer) belongs to that run; any other message of theirs starts
  * a place of its own, after the runs that had begun before it. Within a run, a status line sits where it last
  * changed, so "Done" closes the run's replies rather than heading them.
  *
@@ -49,9 +49,15 @@ function placeOf(message, runs) {
   return { group: message.createdAt, at: message.createdAt };
 }
 
-/** Written while the question waited: from when it was asked until it was answered (or still open). */
+/**
+ * Written by the person asked while the question waited: from when it was asked until it was answered (or still
+ * open). Anyone else's reply there is a request of its own, queued behind the run.
+ */
 function answers(message, question) {
   if (message.author.kind !== 'user' || message.createdAt < question.createdAt) return false;
+  const asked = question.content.askedOf;
+  const author = message.author.displayName;
+  if (typeof asked === 'string' && typeof author === 'string' && author !== asked) return false;
   const answeredAt = question.content.answered?.at;
   return answeredAt === undefined || message.createdAt <= answeredAt;
 }
