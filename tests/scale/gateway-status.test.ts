@@ -39,16 +39,17 @@ describe("a gateway's own reaction to a task", () => {
     const statuses = messages.filter((message) => /Queued|Working on it|Done/.test(message.text));
     expect(statuses, shown().join('\n')).toHaveLength(1);
     const status = statuses[0]!;
-    expect(status.history.map((earlier) => earlier.text)).toEqual([
-      expect.stringContaining('Queued: no worker is running right now'),
-      ':hourglass_flowing_sand: Working on it…',
-    ]);
     expect(messages.indexOf(status)).toBe(0);
+    // The answer is posted before the line says Done: wait for it, then read what the line said before.
     await waitFor(
       () => status.text === ':white_check_mark: Done',
       10_000,
       () => status.text,
     );
+    expect(status.history.map((earlier) => earlier.text)).toEqual([
+      expect.stringContaining('Queued: no worker is running right now'),
+      ':hourglass_flowing_sand: Working on it…',
+    ]);
   }, 90_000);
 
   it('shows one status line while a worker is alive: the gateway\'s "Working on it…", then Done', async () => {
