@@ -64,8 +64,8 @@ export interface KernelOptions {
   /** False for a process that only takes events (a gateway): it enqueues runs and steps none. */
   worker?: boolean;
   /**
-   * On a gateway: whether any process that steps runs was heard from lately. The gateway then posts a new run's
-   * status itself as it queues it ("Working on it…", or that no worker is running).
+   * Given to a gateway (`worker: false`): whether any process that steps runs was heard from lately. The gateway
+   * then posts a new run's status itself as it queues it ("Working on it…", or that no worker is running).
    */
   workersSeen?: () => Promise<boolean>;
   /** How many runs this process steps at once. */

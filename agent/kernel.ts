@@ -109,7 +109,7 @@ export class Kernel {
     );
     this.approvals = options.approvals;
     this.audit = options.approvals?.audit;
-    this.workersSeen = options.worker === false ? options.workersSeen : undefined;
+    this.workersSeen = options.workersSeen;
     this.cancels = new RunCancels(options.store);
     this.grants = new ApprovalGrants(options.store, this.clock);
     this.queue = options.queue ?? new InProcessRunQueue(this.logger);

@@ -1,8 +1,7 @@
 // A run's trace in the Store, so that `opsbot trace <run>` reads it from any machine with the Store's address,
 // whichever process stepped the run. Each record is appended to the run's log; the time it may be removed,
-// `limits.trace_history` after the run ends, is set with the first record this process writes for the run and
-// again with its last (so a run that never ends is still removed); the sink removes the traces past that as it
-// writes others.
+// `limits.trace_history` after the run ends, is set with the records of its first step and again with its last
+// record (so a run that never ends is still removed); the sink removes the traces past that as it writes others.
 import type { Clock } from './clock.js';
 import { errorMessage } from './errors.js';
 import type { Logger } from './logger.js';
@@ -20,8 +19,6 @@ import {
 /** How often a process looks for traces past their time, at most; and how many it removes in one go. */
 const SWEEP_EVERY_MS = 60_000;
 const SWEEP_BATCH = 200;
-/** How many runs this process remembers having given a removal time; the oldest is forgotten first. */
-const REMEMBERED_RUNS = 10_000;
 /** A run's last trace record: its removal time is counted from it. */
 const ENDINGS = new Set<TraceRecord['kind']>([
   'finished',
@@ -43,7 +40,6 @@ export interface StoreTraceSinkOptions {
 export class StoreTraceSink implements TraceSink {
   private lastSweep = Number.NEGATIVE_INFINITY;
   private sweeping: Promise<void> | undefined;
-  private readonly timed = new Set<string>();
 
   constructor(private readonly options: StoreTraceSinkOptions) {}
 
@@ -51,8 +47,8 @@ export class StoreTraceSink implements TraceSink {
     const { store, keepMs, redactor } = this.options;
     const checked = TraceRecordSchema.parse(redactTraceRecord(record, redactor));
     const log = storeKeys.runTrace(checked.runId);
-    // Most records are one append: the removal time is written with the first and the last.
-    if (this.timed.has(checked.runId) && !ENDINGS.has(checked.kind)) {
+    // Most records are one append: the removal time is written with the first step's and the last.
+    if (checked.step > 1 && !ENDINGS.has(checked.kind)) {
       await store.append(log, checked);
       return;
     }
@@ -60,14 +56,7 @@ export class StoreTraceSink implements TraceSink {
       { kind: 'append', log, record: checked },
       { kind: 'addToIndex', index: storeKeys.traceExpiry, member: checked.runId, at: checked.at + keepMs },
     ]);
-    if (ENDINGS.has(checked.kind)) this.timed.delete(checked.runId);
-    else this.remember(checked.runId);
     this.sweepNowAndThen();
-  }
-
-  private remember(runId: string): void {
-    this.timed.add(runId);
-    if (this.timed.size > REMEMBERED_RUNS) this.timed.delete(this.timed.values().next().value!);
   }
 
   /** Removes the traces whose time has come; resolves to how many. */

@@ -89,26 +89,25 @@ describe('ProcessPresence', () => {
     posts,
   });
 
+  /** One store, clock, log and timers, shared by the presences made on it. */
+  function cluster() {
+    const parts = {
+      store: new MemoryStore(),
+      clock: new ManualClock(),
+      logger: recordingLogger(),
+      timers: new ManualTimers(),
+    };
+    return {
+      ...parts,
+      presence: (of: ReturnType<typeof record>) => new ProcessPresence({ ...parts, record: of }),
+    };
+  }
+
   it('refuses to start beside a process it could not answer for, and records nothing', async () => {
-    const store = new MemoryStore();
-    const clock = new ManualClock();
-    const logger = recordingLogger();
-    const timers = new ManualTimers();
-    const running = new ProcessPresence({
-      store,
-      clock,
-      logger,
-      timers,
-      record: record('worker-1', 'worker', [], ['slack']),
-    });
+    const { store, presence } = cluster();
+    const running = presence(record('worker-1', 'worker', [], ['slack']));
     await running.start();
-    const refused = new ProcessPresence({
-      store,
-      clock,
-      logger,
-      timers,
-      record: record('all-1', 'all', ['playground', 'slack'], ['playground', 'slack']),
-    });
+    const refused = presence(record('all-1', 'all', ['playground', 'slack'], ['playground', 'slack']));
     await expect(refused.start()).rejects.toThrow(
       /^this process takes requests from the playground, and the worker .* OPSBOT_PLAYGROUND=off here/,
     );
@@ -117,17 +116,9 @@ describe('ProcessPresence', () => {
   });
 
   it('notices on its heartbeat a process that started at the same moment: logs it and fails readiness', async () => {
-    const store = new MemoryStore();
-    const clock = new ManualClock();
-    const logger = recordingLogger();
-    const timers = new ManualTimers();
-    const presence = new ProcessPresence({
-      store,
-      clock,
-      logger,
-      timers,
-      record: record('all-1', 'all', ['playground'], ['playground']),
-    });
+    const made = cluster();
+    const { store, clock, logger, timers } = made;
+    const presence = made.presence(record('all-1', 'all', ['playground'], ['playground']));
     await presence.start();
     expect(await presence.readiness()).toMatchObject({ ok: true });
     // Another process wrote its record after this one looked.

@@ -52,8 +52,8 @@ describe('StoreTraceSink', () => {
     await sink.append(record('run_ended', start));
     await sink.append(record('run_never_ends', start));
     clock.advance(DAY / 2);
-    // A step in between does not move the time; the run's end does.
-    await sink.append(record('run_never_ends', clock.now()));
+    // A later step does not move the time; the run's end does.
+    await sink.append({ ...record('run_never_ends', clock.now()), step: 2 });
     await sink.append({ ...record('run_ended', clock.now()), kind: 'finished' });
     clock.advance(DAY / 2 + 1);
     await sink.append(record('run_next', clock.now()));
